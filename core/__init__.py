@@ -1,0 +1,1 @@
+"""Battlemap rules engine: pure Python, no Qt."""

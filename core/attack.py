@@ -1,0 +1,108 @@
+"""Attack and damage (000 "Hit Roll", "Armor Value"): d20 + HR vs AC, damage through AV.
+
+The seed's worked examples:
+
+>>> p = RulesProfile()
+>>> damage_after_armour(9, av=4, profile=p).value    # Chain Mail takes 9
+5
+>>> damage_after_armour(5, av=6, profile=p).value    # Plate Mail takes 5
+1
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.breakdown import Breakdown, Term
+from core.combatant import Combatant
+from core.dice import DiceSource, RollRecord
+from core.profile import RulesProfile
+from core.ratings import armour_class, armour_value, hit_rating
+
+
+class DamageKind(BaseModel):
+    """How a hit's damage meets armour."""
+
+    model_config = ConfigDict(frozen=True)
+
+    missile: bool = False
+    magic: bool = False
+
+
+class AttackAction(BaseModel):
+    """What the GM declares: the weapon's damage dice and the situation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    damage: str = "d6"
+    modifier: int = Field(0, description="Situational modifier to the hit roll")
+    damage_bonus: int = 0
+    kind: DamageKind = DamageKind()
+    cover_percent: int = Field(0, ge=0, le=100)
+
+
+class AttackResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    attacker: str
+    defender: str
+    roll: RollRecord
+    to_hit: Breakdown
+    target_ac: Breakdown
+    hit: bool
+    damage_roll: RollRecord | None = None
+    damage: Breakdown | None = None
+
+    @property
+    def damage_taken(self) -> int:
+        return self.damage.value if self.damage else 0
+
+    def summary(self) -> str:
+        verdict = "hits" if self.hit else "misses"
+        text = (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
+                f"{self.target_ac.value} — {verdict}")
+        return text + (f", {self.damage_taken} damage" if self.hit else "")
+
+
+def damage_after_armour(raw: int, av: int, profile: RulesProfile, magic: bool = False
+                        ) -> Breakdown:
+    """Physical damage through AV: ``penetration_points`` always get through, the rest is
+    reduced by AV, never below that guaranteed point (000 "AV Damage Resolution").
+    Magic damage ignores AV (000: "Magic damage follows the rules ... Motes")."""
+    raw = max(raw, 0)
+    if magic:
+        return Breakdown.of(Term("Magic damage (ignores AV)", raw, "000 AV applies to physical"))
+    guaranteed = profile.penetration_points
+    remainder = max(0, raw - guaranteed)
+    absorbed = min(av, remainder)
+    return Breakdown.of(
+        Term("Penetrating point", guaranteed, "000 AV: one point always penetrates"),
+        Term("Remaining damage", remainder, "000 AV Damage Resolution"),
+        Term(f"Absorbed by AV {av}", -absorbed, "000 AV Damage Resolution"),
+    )
+
+
+def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackAction,
+                   profile: RulesProfile, dice: DiceSource) -> AttackResult:
+    """Roll d20 + HR + modifiers against AC (+ cover, 002 "Cover & concealment"); on a hit
+    roll damage and pass it through AV (or AV vs missiles)."""
+    roll = dice.roll("d20", f"{attacker.name} attack roll")
+    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"),
+                          *hit_rating(attacker, profile).terms)
+    if action.modifier:
+        to_hit = to_hit.plus(Term("Situational", action.modifier, "GM"))
+    target = armour_class(defender, profile)
+    cover = action.cover_percent // 20 * profile.cover_bonus_per_20_percent
+    if cover:
+        target = target.plus(Term(f"Cover {action.cover_percent}%", cover, "002 Cover"))
+    hit = to_hit.value >= target.value
+    if not hit:
+        return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
+                            to_hit=to_hit, target_ac=target, hit=False)
+    damage_roll = dice.roll(action.damage, f"{attacker.name} damage")
+    av = armour_value(defender, missile=action.kind.missile).value
+    damage = damage_after_armour(damage_roll.total + action.damage_bonus, av, profile,
+                                 magic=action.kind.magic)
+    return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
+                        to_hit=to_hit, target_ac=target, hit=True, damage_roll=damage_roll,
+                        damage=damage)

@@ -1,0 +1,113 @@
+"""Combatants: the stats a GM types in (000 "Combat Ratings Quick Reference" inputs).
+
+Validation names the field and the allowed range:
+
+>>> Combatant(name="X", abilities=Abilities(strength=25))
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Abilities
+strength
+  Value error, strength 25 is outside the ability table (3-18) ...
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from core.profile import RulesProfile
+from core.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
+
+DEFAULT_PROFILE = RulesProfile()
+
+
+class Side(StrEnum):
+    PARTY = "party"
+    OPPOSITION = "opposition"
+
+
+class Condition(StrEnum):
+    """Conditions the rules refer to. Durations live on the timeline."""
+
+    PRONE = "prone"
+    DEFENSIVE_STANCE = "defensive_stance"
+    STUNNED = "stunned"
+    DAZED = "dazed"
+    KNOCKED_OUT = "knocked_out"
+    SCARPERING = "scarpering"
+    AIMING = "aiming"
+
+
+class Abilities(BaseModel):
+    """The six ability scores. Their range is the rules profile's ability table (3-18 by
+    default, rules-decisions "Ability modifiers"); validate with ``context={"profile": p}``
+    to check against another profile."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    strength: int = 10
+    dexterity: int = 10
+    constitution: int = 10
+    intelligence: int = 10
+    wisdom: int = 10
+    charisma: int = 10
+
+    @field_validator("*")
+    @classmethod
+    def _in_table(cls, score: int, info: ValidationInfo) -> int:
+        profile = (info.context or {}).get("profile") or DEFAULT_PROFILE
+        low, high = profile.ability_range
+        if not low <= score <= high:
+            raise ValueError(
+                f"{info.field_name} {score} is outside the ability table ({low}-{high})")
+        return score
+
+
+class Combatant(BaseModel):
+    """Everything the ratings are derived from; see :mod:`core.ratings` for the derivations."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    side: Side = Side.PARTY
+    size: Size = Size.MEDIUM
+    abilities: Abilities = Abilities()
+    level: int = Field(1, ge=0, le=40, description="Level or Hit Dice")
+    hr_slots: int = Field(0, ge=0, le=20, description="Class Skill slots invested in HR")
+    fr_slots: int = Field(0, ge=0, le=20, description="Class Skill slots invested in FR")
+    hr_magic: int = Field(0, ge=-10, le=10, description="Magic bonus to HR")
+    fr_magic: int = Field(0, ge=-10, le=10, description="Magic bonus to FR")
+    armour: str = NO_ARMOUR
+    shield: str = NO_SHIELD
+    technique_ac: int = Field(0, ge=-10, le=10, description="Active defensive techniques")
+    mastery_rank: int = Field(0, ge=0, le=10)
+    death_ray_save: int = Field(14, ge=2, le=20, description="Save vs Death Ray number")
+    max_hp: int = Field(8, ge=1, le=9999)
+    hp: int = Field(8, ge=-99, le=9999)
+    conditions: frozenset[Condition] = frozenset()
+    reach_ft: int = Field(5, ge=0, le=60)
+    initiative_modifier: int = Field(0, ge=-10, le=10)
+    image: str | None = None
+
+    @field_validator("armour")
+    @classmethod
+    def _known_armour(cls, value: str) -> str:
+        if value not in ARMOURS:
+            raise ValueError(f"unknown armour {value!r}; choose one of {', '.join(ARMOURS)}")
+        return value
+
+    @field_validator("shield")
+    @classmethod
+    def _known_shield(cls, value: str) -> str:
+        if value != NO_SHIELD and value not in SHIELDS:
+            choices = ", ".join([NO_SHIELD, *SHIELDS])
+            raise ValueError(f"unknown shield {value!r}; choose one of {choices}")
+        return value
+
+    @property
+    def has_shield(self) -> bool:
+        return self.shield != NO_SHIELD
+
+    def has(self, condition: Condition) -> bool:
+        return condition in self.conditions

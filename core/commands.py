@@ -1,0 +1,332 @@
+"""Reversible edits of an encounter, each returning a typed change set.
+
+Views redraw from the change set; undo is :meth:`Command.revert` (the desktop wraps each
+command in a ``QUndoCommand``). :class:`History` is the core's own push/pop stack.
+
+>>> from core.combatant import Combatant
+>>> from core.mapmodel import BattleMap
+>>> enc = Encounter(map=BattleMap(width=5, height=5),
+...                 tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0)])
+>>> history = History(enc)
+>>> history.push(MoveToken("a", Cell(3, 1))).tokens
+frozenset({'a'})
+>>> enc.token("a").cell
+Cell(x=3, y=1)
+>>> _ = history.pop(); enc.token("a").cell
+Cell(x=0, y=0)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from core.combatant import Combatant, Condition
+from core.encounter import Encounter, LogEntry, Token
+from core.grid import Cell, Footprint
+from core.mapmodel import BattleMap, Hazard, Terrain, WallSegment
+from core.shove import ShoveResult
+
+V = TypeVar("V")
+
+
+@dataclass(frozen=True)
+class ChangeSet:
+    """What an edit touched, so views redraw only that."""
+
+    tokens: frozenset[str] = frozenset()
+    cells: frozenset[Cell] = frozenset()
+    walls: bool = False
+    hazards: bool = False
+    log: bool = False
+    map_shape: bool = False
+
+    def __or__(self, other: ChangeSet) -> ChangeSet:
+        return ChangeSet(self.tokens | other.tokens, self.cells | other.cells,
+                         self.walls or other.walls, self.hazards or other.hazards,
+                         self.log or other.log, self.map_shape or other.map_shape)
+
+
+class Command(ABC):
+    """One reversible edit. ``apply`` then ``revert`` leaves the encounter as it was."""
+
+    label = "Edit"
+
+    @abstractmethod
+    def apply(self, encounter: Encounter) -> ChangeSet: ...
+
+    @abstractmethod
+    def revert(self, encounter: Encounter) -> ChangeSet: ...
+
+    def merge(self, other: Command) -> bool:
+        """Absorb a following command of the same kind (a drag becomes one step)."""
+        return False
+
+
+class MoveToken(Command):
+    """Put a token's top-left cell on ``cell`` (legality is checked by the caller's path)."""
+
+    label = "Move token"
+
+    def __init__(self, token_id: str, cell: Cell) -> None:
+        self.token_id, self.cell = token_id, cell
+        self.before: Cell | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        token = encounter.token(self.token_id)
+        footprint = Footprint(self.cell.x, self.cell.y, token.footprint.size)
+        if not encounter.can_place(footprint, ignore=token.id):
+            raise ValueError(f"{token.name} cannot stand at {tuple(self.cell)}")
+        if self.before is None:
+            self.before = token.cell
+        token.x, token.y = self.cell
+        return ChangeSet(tokens=frozenset({token.id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        token = encounter.token(self.token_id)
+        token.x, token.y = self.before
+        return ChangeSet(tokens=frozenset({token.id}))
+
+    def merge(self, other: Command) -> bool:
+        if isinstance(other, MoveToken) and other.token_id == self.token_id:
+            self.cell = other.cell
+            return True
+        return False
+
+
+class UpdateCombatant(Command):
+    """Replace a token's combatant (stats edited in the panel, damage, conditions)."""
+
+    label = "Edit combatant"
+
+    def __init__(self, token_id: str, combatant: Combatant) -> None:
+        self.token_id, self.after = token_id, combatant
+        self.before: Combatant | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        token = encounter.token(self.token_id)
+        resized = Footprint(token.x, token.y, _footprint_of(self.after))
+        if not encounter.can_place(resized, ignore=token.id):
+            raise ValueError(f"{self.after.name} no longer fits where it stands at that size")
+        self.before = token.combatant
+        token.combatant = self.after
+        return ChangeSet(tokens=frozenset({token.id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        encounter.token(self.token_id).combatant = self.before
+        return ChangeSet(tokens=frozenset({self.token_id}))
+
+
+def _footprint_of(combatant: Combatant) -> int:
+    return Token(id="probe", combatant=combatant, x=0, y=0).footprint.size
+
+
+class AddToken(Command):
+    label = "Add token"
+
+    def __init__(self, token: Token) -> None:
+        self.token = token
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        encounter.add_token(self.token)
+        return ChangeSet(tokens=frozenset({self.token.id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        encounter.remove_token(self.token.id)
+        return ChangeSet(tokens=frozenset({self.token.id}))
+
+
+class RemoveToken(Command):
+    label = "Remove token"
+
+    def __init__(self, token_id: str) -> None:
+        self.token_id = token_id
+        self.removed: tuple[int, Token] | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self.removed = encounter.remove_token(self.token_id)
+        return ChangeSet(tokens=frozenset({self.token_id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.removed is not None
+        index, token = self.removed
+        encounter.add_token(token, index)
+        return ChangeSet(tokens=frozenset({self.token_id}))
+
+
+class CellEdit(Command, Generic[V]):
+    """Set one value on many cells; the strokes of one brush drag merge into one step."""
+
+    def __init__(self, cells: set[Cell] | frozenset[Cell], value: V) -> None:
+        self.value = value
+        self.cells = set(cells)
+        self.before: dict[Cell, V] = {}
+
+    @abstractmethod
+    def read(self, battle_map: BattleMap, cell: Cell) -> V: ...
+
+    @abstractmethod
+    def write(self, battle_map: BattleMap, cell: Cell, value: V) -> None: ...
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        for cell in self.cells:
+            if encounter.map.contains(cell):
+                self.before.setdefault(cell, self.read(encounter.map, cell))
+                self.write(encounter.map, cell, self.value)
+        return self._changed(encounter)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        for cell, value in self.before.items():
+            self.write(encounter.map, cell, value)
+        return self._changed(encounter)
+
+    def _changed(self, encounter: Encounter) -> ChangeSet:
+        if encounter.has_geometry:
+            encounter.geometry.refresh_cells()
+        return ChangeSet(cells=frozenset(self.before))
+
+    def merge(self, other: Command) -> bool:
+        if type(other) is type(self) and isinstance(other, CellEdit) and other.value == self.value:
+            self.cells |= other.cells
+            for cell, value in other.before.items():
+                self.before.setdefault(cell, value)
+            return True
+        return False
+
+
+class PaintTerrain(CellEdit[Terrain]):
+    label = "Paint terrain"
+
+    def read(self, battle_map: BattleMap, cell: Cell) -> Terrain:
+        return battle_map.terrain_at(cell).name
+
+    def write(self, battle_map: BattleMap, cell: Cell, value: Terrain) -> None:
+        battle_map.set_terrain(cell, value)
+
+
+class SetElevation(CellEdit[int]):
+    """Set elevation in feet."""
+
+    label = "Set elevation"
+
+    def read(self, battle_map: BattleMap, cell: Cell) -> int:
+        return battle_map.elevation_at(cell)
+
+    def write(self, battle_map: BattleMap, cell: Cell, value: int) -> None:
+        battle_map.set_elevation(cell, value)
+
+
+class ReplaceWalls(Command):
+    """Add and remove wall segments in one step (draw, erase, open or close a door)."""
+
+    label = "Edit walls"
+
+    def __init__(self, add: list[WallSegment], remove: list[WallSegment],
+                 label: str | None = None) -> None:
+        self.add, self.remove = add, remove
+        if label:
+            self.label = label
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        return _swap_walls(encounter, self.add, self.remove)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return _swap_walls(encounter, self.remove, self.add)
+
+
+def _swap_walls(encounter: Encounter, add: list[WallSegment], remove: list[WallSegment]
+                ) -> ChangeSet:
+    walls = encounter.map.walls
+    for wall in remove:
+        walls.remove(wall)
+        if encounter.has_geometry:
+            encounter.geometry.remove_wall(wall)
+    for wall in add:
+        walls.append(wall)
+        if encounter.has_geometry:
+            encounter.geometry.add_wall(wall)
+    return ChangeSet(walls=True)
+
+
+def toggle_door(door: WallSegment) -> ReplaceWalls:
+    opened = door.model_copy(update={"open": not door.open})
+    return ReplaceWalls([opened], [door], "Open door" if opened.open else "Close door")
+
+
+class ReplaceHazard(Command):
+    """Add (before=None), edit, or remove (after=None) a hazard."""
+
+    label = "Edit hazard"
+
+    def __init__(self, before: Hazard | None, after: Hazard | None) -> None:
+        self.before, self.after = before, after
+        self.index: int | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        return self._swap(encounter, self.before, self.after)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return self._swap(encounter, self.after, self.before)
+
+    def _swap(self, encounter: Encounter, old: Hazard | None, new: Hazard | None) -> ChangeSet:
+        hazards = encounter.map.hazards
+        if old is not None:
+            self.index = hazards.index(old)
+            hazards.pop(self.index)
+        if new is not None:
+            hazards.insert(len(hazards) if self.index is None else self.index, new)
+        if encounter.has_geometry:
+            encounter.geometry.refresh_cells()
+        return ChangeSet(hazards=True)
+
+
+class ApplyShove(Command):
+    """Apply a resolved shove: move the defender, take the damage, go Prone, log it."""
+
+    label = "Shove"
+
+    def __init__(self, result: ShoveResult, defender_id: str, round_number: int | None = None
+                 ) -> None:
+        self.result, self.defender_id, self.round = result, defender_id, round_number
+        self.before: tuple[Cell, Combatant] | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        token = encounter.token(self.defender_id)
+        self.before = (token.cell, token.combatant)
+        result = self.result
+        conditions = set(token.combatant.conditions)
+        if result.prone:
+            conditions.add(Condition.PRONE)
+        token.combatant = token.combatant.model_copy(update={
+            "hp": token.combatant.hp - result.total_damage,
+            "conditions": frozenset(conditions)})
+        token.x, token.y = result.final_cell
+        encounter.log.append(LogEntry(kind="shove", summary=result.summary(),
+                                      detail=result.model_dump(mode="json"), round=self.round))
+        return ChangeSet(tokens=frozenset({token.id}), log=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        token = encounter.token(self.defender_id)
+        (token.x, token.y), token.combatant = self.before
+        encounter.log.pop()
+        return ChangeSet(tokens=frozenset({token.id}), log=True)
+
+
+@dataclass
+class History:
+    """The core's undo stack: ``push`` applies, ``pop`` reverts (as python-chess)."""
+
+    encounter: Encounter
+    done: list[Command] = field(default_factory=list)
+
+    def push(self, command: Command) -> ChangeSet:
+        changes = command.apply(self.encounter)
+        self.done.append(command)
+        return changes
+
+    def pop(self) -> ChangeSet:
+        return self.done.pop().revert(self.encounter)

@@ -1,0 +1,162 @@
+"""The encounter: rules profile, map, tokens on it, and the combat log.
+
+>>> from core.combatant import Combatant
+>>> enc = Encounter(map=BattleMap(width=6, height=6))
+>>> enc.add_token(Token(id="ogre", combatant=Combatant(name="Ogre", size="large"), x=1, y=1))
+>>> enc.token_at(Cell(2, 2)).id
+'ogre'
+>>> enc.token("OGRE").footprint
+Footprint(x=1, y=1, size=2)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from core.combatant import Combatant
+from core.geometry import MapGeometry
+from core.grid import Cell, Footprint
+from core.mapmodel import BattleMap
+from core.profile import RulesProfile
+from core.tables import SIZES
+
+SCHEMA = "battlemap.encounter"  # repeated as the Literal defaults of Encounter below
+SCHEMA_VERSION = 1
+
+
+class UnknownTokenError(KeyError):
+    """No token (or more than one) answers to the given name or id."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class Token(BaseModel):
+    """A combatant placed on the map; (x, y) is the top-left cell of its footprint."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
+    combatant: Combatant
+    x: int = Field(ge=0)
+    y: int = Field(ge=0)
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.x, self.y, SIZES[self.combatant.size].footprint)
+
+    @property
+    def cell(self) -> Cell:
+        return Cell(self.x, self.y)
+
+    @property
+    def name(self) -> str:
+        return self.combatant.name
+
+
+class LogEntry(BaseModel):
+    """One resolution in the combat log: a one-line summary and its full detail."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    summary: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+    round: int | None = None
+
+
+class Encounter(BaseModel):
+    """Everything saved in an encounter file (see docs/file-format.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_id: Literal["battlemap.encounter"] = Field("battlemap.encounter", alias="schema")
+    version: Literal[1] = 1
+    name: str = "Untitled encounter"
+    profile: RulesProfile = RulesProfile()
+    map: BattleMap = Field(default_factory=BattleMap)
+    tokens: list[Token] = Field(default_factory=list)
+    log: list[LogEntry] = Field(default_factory=list)
+
+    _geometry: MapGeometry | None = PrivateAttr(None)
+
+    @model_validator(mode="after")
+    def _tokens_fit(self) -> Encounter:
+        seen: set[str] = set()
+        for index, token in enumerate(self.tokens):
+            if token.id in seen:
+                raise ValueError(f"two tokens have the id {token.id!r}")
+            seen.add(token.id)
+            self._check_placement(token.footprint, token.name, self.tokens[:index])
+        return self
+
+    def _check_placement(self, footprint: Footprint, name: str, others: list[Token]) -> None:
+        if not self.map.contains_footprint(footprint):
+            raise ValueError(f"{name} at ({footprint.x}, {footprint.y}) does not fit on the "
+                             f"{self.map.width}×{self.map.height} map")
+        for other in others:
+            if other.footprint.overlaps(footprint):
+                raise ValueError(f"{name} overlaps {other.name} at ({other.x}, {other.y})")
+
+    @property
+    def geometry(self) -> MapGeometry:
+        if self._geometry is None:
+            self._geometry = MapGeometry(self.map)
+        return self._geometry
+
+    @property
+    def has_geometry(self) -> bool:
+        """Whether derived geometry exists (edits then update it in place)."""
+        return self._geometry is not None
+
+    def reset_geometry(self) -> None:
+        self._geometry = None
+
+    def token(self, key: str) -> Token:
+        """The token with this id, or whose combatant has this name (case-insensitive)."""
+        for token in self.tokens:
+            if token.id == key:
+                return token
+        matches = [t for t in self.tokens if t.name.casefold() == key.casefold()]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise UnknownTokenError(f"{len(matches)} tokens are named {key!r}; use the id")
+        names = ", ".join(t.name for t in self.tokens) or "none"
+        raise UnknownTokenError(f"no token named {key!r} (tokens: {names})")
+
+    def token_at(self, cell: Cell) -> Token | None:
+        probe = Footprint(cell.x, cell.y, 1)
+        for token in self.tokens:
+            if token.footprint.overlaps(probe):
+                return token
+        return None
+
+    def tokens_overlapping(self, footprint: Footprint, ignore: str | None = None
+                           ) -> list[Token]:
+        return [t for t in self.tokens if t.id != ignore and t.footprint.overlaps(footprint)]
+
+    def can_place(self, footprint: Footprint, ignore: str | None = None) -> bool:
+        return (self.map.contains_footprint(footprint)
+                and not self.tokens_overlapping(footprint, ignore))
+
+    def add_token(self, token: Token, index: int | None = None) -> None:
+        """Add a token; ValueError when it does not fit or its id is taken."""
+        if any(t.id == token.id for t in self.tokens):
+            raise ValueError(f"a token with id {token.id!r} already exists")
+        self._check_placement(token.footprint, token.name, self.tokens)
+        self.tokens.insert(len(self.tokens) if index is None else index, token)
+
+    def remove_token(self, token_id: str) -> tuple[int, Token]:
+        index = next(i for i, t in enumerate(self.tokens) if t.id == token_id)
+        return index, self.tokens.pop(index)
+
+    def unique_id(self, name: str) -> str:
+        base = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "token"
+        candidate, n = base, 1
+        while any(t.id == candidate for t in self.tokens):
+            n += 1
+            candidate = f"{base}-{n}"
+        return candidate

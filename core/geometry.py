@@ -1,0 +1,260 @@
+"""Derived, indexed geometry of a map: which moves walls block, wall lookup, line of sight.
+
+Movement blocking is kept per cell and direction as counts (one per blocking wall), so adding
+or removing one wall touches only the cells around it. A move from a cell to its neighbour is
+blocked when the segment between the two cell centres meets a movement-blocking wall
+(touching counts: a diagonal cannot squeeze past a wall's end at the corner).
+
+>>> from core.mapmodel import BattleMap, WallSegment
+>>> m = BattleMap(width=4, height=4, walls=[WallSegment(x1=2, y1=0, x2=2, y2=4)])
+>>> g = MapGeometry(m)
+>>> g.move_blocked(Cell(1, 1), Direction.E), g.move_blocked(Cell(0, 1), Direction.E)
+(True, False)
+>>> g.line_of_sight((0.5, 0.5), (3.5, 0.5)), g.line_of_sight((0.5, 0.5), (1.5, 3.5))
+(False, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from core.grid import Cell, Direction, Footprint
+from core.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment
+
+BUCKET = 4
+EPS = 1e-9
+DIRECTIONS = tuple(Direction)
+_FORWARD = (Direction.E, Direction.S, Direction.SE, Direction.SW)
+_OPPOSITE = {d: Direction.from_bearing(d.bearing + 180) for d in Direction}
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int32]
+
+
+def segments_intersect(a: tuple[float, float, float, float],
+                       b: tuple[float, float, float, float]) -> bool:
+    """Whether two closed segments share a point (touching and collinear overlap count)."""
+    px, py, qx, qy = a
+    cx, cy, dx, dy = b
+    rx, ry, sx, sy = qx - px, qy - py, dx - cx, dy - cy
+    denom = rx * sy - ry * sx
+    wx, wy = cx - px, cy - py
+    if abs(denom) < EPS:
+        if abs(wx * ry - wy * rx) > EPS:
+            return False
+        return _collinear_overlap((rx, ry), (wx, wy), (sx, sy))
+    t = (wx * sy - wy * sx) / denom
+    u = (wx * ry - wy * rx) / denom
+    return -EPS <= t <= 1 + EPS and -EPS <= u <= 1 + EPS
+
+
+def _collinear_overlap(r: tuple[float, float], w: tuple[float, float], s: tuple[float, float]
+                       ) -> bool:
+    """Overlap of collinear segments p + t·r (t in 0..1) and (p + w) + u·s."""
+    (rx, ry), (wx, wy), (sx, sy) = r, w, s
+    length = rx * rx + ry * ry
+    if length < EPS:
+        return abs(wx) < EPS and abs(wy) < EPS
+    t0 = (wx * rx + wy * ry) / length
+    t1 = t0 + (sx * rx + sy * ry) / length
+    return max(t0, t1) >= -EPS and min(t0, t1) <= 1 + EPS
+
+
+def _crosses(px: npt.NDArray[np.float64], py: npt.NDArray[np.float64], rx: float, ry: float,
+             wall: WallSegment) -> BoolArray:
+    """Vectorised :func:`segments_intersect` of many segments (p, p + r) against one wall."""
+    cx, cy, dx, dy = wall.points
+    sx, sy = dx - cx, dy - cy
+    wx, wy = cx - px, cy - py
+    denom = rx * sy - ry * sx
+    if abs(denom) < EPS:
+        return np.array([segments_intersect((x, y, x + rx, y + ry), wall.points)
+                         for x, y in zip(px.tolist(), py.tolist(), strict=True)], dtype=bool)
+    t = (wx * sy - wy * sx) / denom
+    u = (wx * ry - wy * rx) / denom
+    result: BoolArray = (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    return result
+
+
+class MapGeometry:
+    """Numpy arrays and a wall index derived from a :class:`BattleMap`."""
+
+    def __init__(self, battle_map: BattleMap) -> None:
+        self.map = battle_map
+        self.width, self.height = battle_map.width, battle_map.height
+        self.blockers = np.zeros((8, self.height, self.width), dtype=np.int16)
+        self._buckets: dict[tuple[int, int], list[int]] = {}
+        self._walls: dict[int, WallSegment] = {}
+        self._next_id = 0
+        self._ids_by_wall: dict[WallSegment, list[int]] = {}
+        for wall in battle_map.walls:
+            self.add_wall(wall)
+        self.refresh_cells()
+
+    # --- cell arrays -----------------------------------------------------------------
+    def refresh_cells(self) -> None:
+        """Rebuild terrain, elevation and hazard arrays (cheap: no walls involved)."""
+        codes = {spec.code: i for i, spec in enumerate(TERRAIN_BY_CODE.values())}
+        lut = np.zeros(256, dtype=np.int8)
+        cost = np.ones(256, dtype=np.int8)
+        resist = np.zeros(256, dtype=bool)
+        slippery = np.zeros(256, dtype=bool)
+        for code, spec in TERRAIN_BY_CODE.items():
+            lut[ord(code)] = codes[code]
+            cost[ord(code)] = spec.move_cost
+            resist[ord(code)] = spec.adds_resist
+            slippery[ord(code)] = spec.slippery
+        raw = np.frombuffer("".join(self.map.terrain_rows).encode("ascii"), dtype=np.uint8)
+        raw = raw.reshape(self.height, self.width)
+        self.move_cost = cost[raw]
+        self.adds_resist = resist[raw]
+        self.slippery = slippery[raw]
+        self.elevation = np.zeros((self.height, self.width), dtype=np.int32)
+        for key, feet in self.map.elevation.items():
+            x, y = (int(v) for v in key.split(","))
+            self.elevation[y, x] = feet
+        self.hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
+        for index, hazard in reversed(list(enumerate(self.map.hazards))):
+            for cell in hazard.cells:
+                self.hazard_index[cell.y, cell.x] = index
+
+    # --- walls -----------------------------------------------------------------------
+    def add_wall(self, wall: WallSegment) -> None:
+        wall_id = self._next_id
+        self._next_id += 1
+        self._walls[wall_id] = wall
+        self._ids_by_wall.setdefault(wall, []).append(wall_id)
+        for bucket in self._buckets_of(wall):
+            self._buckets.setdefault(bucket, []).append(wall_id)
+        if wall.blocks_movement:
+            self._count_blocks(wall, +1)
+
+    def remove_wall(self, wall: WallSegment) -> None:
+        wall_id = self._ids_by_wall[wall].pop()
+        if not self._ids_by_wall[wall]:
+            del self._ids_by_wall[wall]
+        del self._walls[wall_id]
+        for bucket in self._buckets_of(wall):
+            self._buckets[bucket].remove(wall_id)
+        if wall.blocks_movement:
+            self._count_blocks(wall, -1)
+
+    def _buckets_of(self, wall: WallSegment) -> Iterator[tuple[int, int]]:
+        x0 = math.floor((min(wall.x1, wall.x2) - EPS) / BUCKET)
+        y0 = math.floor((min(wall.y1, wall.y2) - EPS) / BUCKET)
+        x1 = math.floor((max(wall.x1, wall.x2) + EPS) / BUCKET)
+        y1 = math.floor((max(wall.y1, wall.y2) + EPS) / BUCKET)
+        for by in range(y0, y1 + 1):
+            for bx in range(x0, x1 + 1):
+                yield bx, by
+
+    def _count_blocks(self, wall: WallSegment, delta: int) -> None:
+        x0 = max(math.floor(min(wall.x1, wall.x2)) - 2, 0)
+        y0 = max(math.floor(min(wall.y1, wall.y2)) - 2, 0)
+        x1 = min(math.ceil(max(wall.x1, wall.x2)) + 1, self.width)
+        y1 = min(math.ceil(max(wall.y1, wall.y2)) + 1, self.height)
+        if x0 >= x1 or y0 >= y1:
+            return
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        xs, ys = xs.ravel(), ys.ravel()
+        for direction in _FORWARD:
+            dx, dy = direction.delta
+            hit = _crosses(xs + 0.5, ys + 0.5, dx, dy, wall)
+            nx, ny = xs + dx, ys + dy
+            hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
+            d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])
+            np.add.at(self.blockers[d], (ys[hit], xs[hit]), delta)
+            np.add.at(self.blockers[o], (ny[hit], nx[hit]), delta)
+
+    def walls_near(self, segment: tuple[float, float, float, float]) -> Iterator[WallSegment]:
+        """Walls in the index buckets the segment passes through (each once)."""
+        seen: set[int] = set()
+        for bucket in _buckets_along(segment):
+            for wall_id in self._buckets.get(bucket, ()):
+                if wall_id not in seen:
+                    seen.add(wall_id)
+                    yield self._walls[wall_id]
+
+    def first_blocking_wall(self, segment: tuple[float, float, float, float]
+                            ) -> WallSegment | None:
+        for wall in self.walls_near(segment):
+            if wall.blocks_movement and segments_intersect(segment, wall.points):
+                return wall
+        return None
+
+    def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether no sight-blocking wall meets the segment a → b (grid units)."""
+        segment = (a[0], a[1], b[0], b[1])
+        return not any(wall.blocks_sight and segments_intersect(segment, wall.points)
+                       for wall in self.walls_near(segment))
+
+    # --- moves -----------------------------------------------------------------------
+    def move_blocked(self, cell: Cell, direction: Direction) -> bool:
+        return bool(self.blockers[DIRECTIONS.index(direction), cell.y, cell.x])
+
+    def footprint_move_blocked(self, footprint: Footprint, direction: Direction) -> bool:
+        """Whether any cell of the footprint would cross a wall moving one step."""
+        d = DIRECTIONS.index(direction)
+        block = self.blockers[d, footprint.y:footprint.y + footprint.size,
+                              footprint.x:footprint.x + footprint.size]
+        return bool(block.any())
+
+    def footprint_split(self, footprint: Footprint) -> bool:
+        """Whether a wall runs between two cells of the footprint."""
+        x, y, size = footprint
+        east = self.blockers[DIRECTIONS.index(Direction.E), y:y + size, x:x + size - 1]
+        south = self.blockers[DIRECTIONS.index(Direction.S), y:y + size - 1, x:x + size]
+        return bool(east.any() or south.any())
+
+    def blocking_wall(self, footprint: Footprint, direction: Direction) -> WallSegment | None:
+        """The wall that stops this footprint's step (for reporting wall vs door)."""
+        dx, dy = direction.delta
+        for cell in footprint.cells():
+            if self.move_blocked(cell, direction):
+                segment = (cell.x + 0.5, cell.y + 0.5, cell.x + 0.5 + dx, cell.y + 0.5 + dy)
+                wall = self.first_blocking_wall(segment)
+                if wall is not None:
+                    return wall
+        return None
+
+    def open_moves(self) -> BoolArray:
+        """(8, H, W): True where a single-cell step in that direction is allowed (inside the
+        map and not through a wall)."""
+        allowed: BoolArray = self.blockers == 0
+        for index, direction in enumerate(DIRECTIONS):
+            dx, dy = direction.delta
+            if dx > 0:
+                allowed[index, :, -1] = False
+            if dx < 0:
+                allowed[index, :, 0] = False
+            if dy > 0:
+                allowed[index, -1, :] = False
+            if dy < 0:
+                allowed[index, 0, :] = False
+        return allowed
+
+
+def _buckets_along(segment: tuple[float, float, float, float]) -> Iterator[tuple[int, int]]:
+    """Index buckets a segment passes through, from its start (Amanatides-Woo walk). Walls are
+    registered in every bucket their bounding box touches (closed), so a wall meeting the
+    segment on a bucket boundary is found from either side."""
+    x1, y1, x2, y2 = (v / BUCKET for v in segment)
+    bx, by = math.floor(x1), math.floor(y1)
+    end_x, end_y = math.floor(x2), math.floor(y2)
+    step_x = 1 if x2 > x1 else -1
+    step_y = 1 if y2 > y1 else -1
+    dx, dy = abs(x2 - x1), abs(y2 - y1)
+    t_dx = 1 / dx if dx > EPS else math.inf
+    t_dy = 1 / dy if dy > EPS else math.inf
+    t_x = ((bx + 1 - x1) if step_x > 0 else (x1 - bx)) * t_dx if dx > EPS else math.inf
+    t_y = ((by + 1 - y1) if step_y > 0 else (y1 - by)) * t_dy if dy > EPS else math.inf
+    for _ in range(abs(end_x - bx) + abs(end_y - by) + 1):
+        yield bx, by
+        if t_x < t_y:
+            bx, t_x = bx + step_x, t_x + t_dx
+        else:
+            by, t_y = by + step_y, t_y + t_dy

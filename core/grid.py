@@ -1,0 +1,147 @@
+"""Grid geometry: cells, the eight directions, footprints, and distances by the diagonal rule.
+
+Cells are (x, y) with y growing downwards (screen order); grid points are cell corners, so
+cell (x, y) spans x..x+1, y..y+1 in grid units.
+
+>>> Direction.NE.delta
+(1, -1)
+>>> path_cost_ft([Direction.NE, Direction.NE, Direction.NE], 5, DiagonalRule.FIVE_TEN_FIVE)
+20
+>>> straight_away(Footprint(0, 0, 1), Footprint(1, 1, 1))
+<Direction.SE: 'SE'>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from enum import StrEnum
+from typing import NamedTuple
+
+from core.profile import DiagonalRule
+
+
+class Cell(NamedTuple):
+    x: int
+    y: int
+
+
+class Direction(StrEnum):
+    """The eight compass directions; north is up (towards y = 0)."""
+
+    N = "N"
+    NE = "NE"
+    E = "E"
+    SE = "SE"
+    S = "S"
+    SW = "SW"
+    W = "W"
+    NW = "NW"
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        return _DELTAS[self]
+
+    @property
+    def diagonal(self) -> bool:
+        dx, dy = self.delta
+        return dx != 0 and dy != 0
+
+    @property
+    def bearing(self) -> int:
+        """Degrees clockwise from north."""
+        return list(Direction).index(self) * 45
+
+    @classmethod
+    def from_bearing(cls, degrees: float) -> Direction:
+        return list(cls)[round((degrees % 360) / 45) % 8]
+
+
+_DELTAS = {
+    Direction.N: (0, -1), Direction.NE: (1, -1), Direction.E: (1, 0), Direction.SE: (1, 1),
+    Direction.S: (0, 1), Direction.SW: (-1, 1), Direction.W: (-1, 0), Direction.NW: (-1, -1),
+}
+
+
+class Footprint(NamedTuple):
+    """A square of ``size`` cells with its top-left cell at (x, y)."""
+
+    x: int
+    y: int
+    size: int
+
+    def cells(self) -> Iterator[Cell]:
+        for dy in range(self.size):
+            for dx in range(self.size):
+                yield Cell(self.x + dx, self.y + dy)
+
+    def moved(self, direction: Direction, steps: int = 1) -> Footprint:
+        dx, dy = direction.delta
+        return Footprint(self.x + dx * steps, self.y + dy * steps, self.size)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        half = self.size / 2
+        return self.x + half, self.y + half
+
+    def overlaps(self, other: Footprint) -> bool:
+        return self.gap(other) < 0
+
+    def gap(self, other: Footprint) -> int:
+        """Empty cells between the two squares (Chebyshev); -1 when they overlap."""
+        gap_x = max(other.x - (self.x + self.size), self.x - (other.x + other.size))
+        gap_y = max(other.y - (self.y + self.size), self.y - (other.y + other.size))
+        return max(gap_x, gap_y) if max(gap_x, gap_y) >= 0 else -1
+
+    def adjacent(self, other: Footprint) -> bool:
+        return self.gap(other) == 0
+
+
+def bearing(origin: tuple[float, float], target: tuple[float, float]) -> float:
+    """Degrees clockwise from north of the vector origin → target."""
+    return math.degrees(math.atan2(target[0] - origin[0], origin[1] - target[1])) % 360
+
+
+def straight_away(attacker: Footprint, defender: Footprint) -> Direction:
+    """The direction from the attacker's centre through the defender's, snapped to the nearest
+    of 8 (rules-decisions Shove 8)."""
+    return Direction.from_bearing(bearing(attacker.centre, defender.centre))
+
+
+def allowed_directions(attacker: Footprint, defender: Footprint, spread_deg: int
+                       ) -> tuple[Direction, ...]:
+    """Directions within ``spread_deg`` of straight away (rules-decisions Shove 8)."""
+    away = bearing(attacker.centre, defender.centre)
+    return tuple(d for d in Direction
+                 if abs((d.bearing - away + 180) % 360 - 180) <= spread_deg + 1e-9)
+
+
+def step_costs_ft(steps: Iterable[Direction], cell_ft: int, rule: DiagonalRule
+                  ) -> Iterator[float]:
+    """The cost in feet of each step in turn (rules-decisions Shove 9: 5-10-5 alternates)."""
+    diagonals = 0
+    for step in steps:
+        if not step.diagonal:
+            yield cell_ft
+            continue
+        diagonals += 1
+        if rule is DiagonalRule.FIVE:
+            yield cell_ft
+        elif rule is DiagonalRule.EUCLIDEAN:
+            yield cell_ft * math.sqrt(2)
+        else:
+            yield cell_ft * (2 if diagonals % 2 == 0 else 1)
+
+
+def path_cost_ft(steps: Iterable[Direction], cell_ft: int, rule: DiagonalRule) -> float:
+    total = sum(step_costs_ft(steps, cell_ft, rule))
+    return round(total) if float(total).is_integer() else total
+
+
+def direction_between(a: Cell, b: Cell) -> Direction:
+    """The direction of one step from ``a`` to the neighbouring cell ``b``."""
+    delta = (b.x - a.x, b.y - a.y)
+    for direction, d in _DELTAS.items():
+        if d == delta:
+            return direction
+    raise ValueError(f"{a} and {b} are not neighbours")

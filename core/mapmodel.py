@@ -1,0 +1,249 @@
+"""The battle map: cells with terrain and elevation, walls and doors, hazards, background.
+
+Terrain is a table (:data:`TERRAINS`), not a chain of ifs: a new kind is one row.
+
+>>> m = BattleMap(width=4, height=3)
+>>> m.set_terrain(Cell(1, 2), Terrain.DIFFICULT)
+>>> m.terrain_at(Cell(1, 2)).name.value, m.terrain_rows[2]
+('difficult', '.d..')
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from core.grid import Cell, Footprint
+
+MAX_MAP_CELLS = 300
+
+
+class Terrain(StrEnum):
+    NORMAL = "normal"
+    DIFFICULT = "difficult"
+    SLIPPERY = "slippery"
+
+
+class TerrainSpec(BaseModel):
+    """One terrain kind: its map code, its movement cost multiplier and its shove effects
+    (000 "Terrain Modifiers to Force"; the numbers are rules-profile fields)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    code: str
+    name: Terrain
+    move_cost: int
+    adds_resist: bool = False
+    slippery: bool = False
+
+
+TERRAINS: dict[Terrain, TerrainSpec] = {
+    Terrain.NORMAL: TerrainSpec(code=".", name=Terrain.NORMAL, move_cost=1),
+    Terrain.DIFFICULT: TerrainSpec(code="d", name=Terrain.DIFFICULT, move_cost=2,
+                                   adds_resist=True),
+    Terrain.SLIPPERY: TerrainSpec(code="s", name=Terrain.SLIPPERY, move_cost=1, slippery=True),
+}
+TERRAIN_BY_CODE: dict[str, TerrainSpec] = {spec.code: spec for spec in TERRAINS.values()}
+
+
+class WallKind(StrEnum):
+    """Kinds of line obstacle. Doors block while closed; windows block movement, not sight;
+    objects (light-blocking props) block sight, not movement."""
+
+    WALL = "wall"
+    DOOR = "door"
+    WINDOW = "window"
+    OBJECT = "object"
+
+
+class WallSegment(BaseModel):
+    """A line obstacle between two points in grid units (cell corners are integers)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    kind: WallKind = WallKind.WALL
+    open: bool = False
+
+    @field_validator("x1", "y1", "x2", "y2")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("wall coordinates must be finite numbers")
+        return value
+
+    @property
+    def blocks_movement(self) -> bool:
+        if self.kind is WallKind.DOOR:
+            return not self.open
+        return self.kind in (WallKind.WALL, WallKind.WINDOW)
+
+    @property
+    def blocks_sight(self) -> bool:
+        if self.kind is WallKind.DOOR:
+            return not self.open
+        return self.kind in (WallKind.WALL, WallKind.OBJECT)
+
+    @property
+    def points(self) -> tuple[float, float, float, float]:
+        return self.x1, self.y1, self.x2, self.y2
+
+
+class HazardKind(StrEnum):
+    FIRE = "fire"
+    PIT = "pit"
+    CLIFF = "cliff"
+    SPELL = "spell"
+    CUSTOM = "custom"
+
+
+class HazardEffect(BaseModel):
+    """What entering the hazard does: its damage, whether armour applies, its own save."""
+
+    model_config = ConfigDict(frozen=True)
+
+    damage: str | None = None
+    damage_type: str = ""
+    through_armour: bool = False
+    fall_ft: int = Field(0, ge=0, description="Depth fallen on entering (pits, cliffs)")
+    save_target: int | None = Field(None, ge=2, le=20,
+                                    description="d20 ≥ this on the hazard's own save")
+    save_halves: bool = True
+    notes: str = ""
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str | None) -> str | None:
+        from core.dice import DiceExpression
+
+        if value:
+            DiceExpression.parse(value)
+        return value or None
+
+
+class Hazard(BaseModel):
+    """A named region of cells with a kind and an effect."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(min_length=1, max_length=60)
+    kind: HazardKind = HazardKind.CUSTOM
+    cells: tuple[Cell, ...] = Field(min_length=1)
+    effect: HazardEffect = HazardEffect()
+
+
+class Background(BaseModel):
+    """A map image aligned to the grid: ``offset`` px of the grid origin, ``px_per_cell``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str | None = None
+    data_base64: str | None = None
+    format: str = "png"
+    offset_x: float = 0
+    offset_y: float = 0
+    px_per_cell: float = Field(70, gt=0)
+
+
+class Light(BaseModel):
+    """A light source kept from an imported map (position in grid units)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+    range_cells: float = Field(ge=0)
+    colour: str = "ffffffff"
+    intensity: float = 1.0
+
+
+class BattleMap(BaseModel):
+    """The map. Mutated only through commands (:mod:`core.commands`), which also tell the
+    derived geometry (:mod:`core.geometry`) what changed."""
+
+    model_config = ConfigDict(validate_assignment=False, extra="forbid")
+
+    width: int = Field(20, ge=1, le=MAX_MAP_CELLS)
+    height: int = Field(15, ge=1, le=MAX_MAP_CELLS)
+    terrain_rows: list[str] = Field(default_factory=list)
+    elevation: dict[str, int] = Field(default_factory=dict,
+                                      description='"x,y" → feet, only non-zero cells')
+    ceiling_ft: int | None = Field(None, ge=1)
+    walls: list[WallSegment] = Field(default_factory=list)
+    hazards: list[Hazard] = Field(default_factory=list)
+    background: Background | None = None
+    lights: list[Light] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _shape(self) -> BattleMap:
+        if not self.terrain_rows:
+            self.terrain_rows = ["." * self.width] * self.height
+        if len(self.terrain_rows) != self.height:
+            raise ValueError(f"terrain_rows has {len(self.terrain_rows)} rows; "
+                             f"the map is {self.height} high")
+        for y, row in enumerate(self.terrain_rows):
+            if len(row) != self.width:
+                raise ValueError(
+                    f"terrain row {y} has {len(row)} cells; the map is {self.width} wide")
+            unknown = set(row) - TERRAIN_BY_CODE.keys()
+            if unknown:
+                raise ValueError(f"terrain row {y} has unknown codes {sorted(unknown)}; "
+                                 f"known: {''.join(TERRAIN_BY_CODE)}")
+        for key in self.elevation:
+            self._check_cell(_parse_key(key), "elevation")
+        for hazard in self.hazards:
+            for cell in hazard.cells:
+                self._check_cell(cell, f"hazard {hazard.name!r}")
+        return self
+
+    def _check_cell(self, cell: Cell, what: str) -> None:
+        if not self.contains(cell):
+            raise ValueError(
+                f"{what} cell {tuple(cell)} is outside the {self.width}×{self.height} map")
+
+    def contains(self, cell: Cell) -> bool:
+        return 0 <= cell.x < self.width and 0 <= cell.y < self.height
+
+    def contains_footprint(self, footprint: Footprint) -> bool:
+        return (footprint.x >= 0 and footprint.y >= 0
+                and footprint.x + footprint.size <= self.width
+                and footprint.y + footprint.size <= self.height)
+
+    def terrain_at(self, cell: Cell) -> TerrainSpec:
+        return TERRAIN_BY_CODE[self.terrain_rows[cell.y][cell.x]]
+
+    def set_terrain(self, cell: Cell, terrain: Terrain) -> None:
+        row = self.terrain_rows[cell.y]
+        self.terrain_rows[cell.y] = row[:cell.x] + TERRAINS[terrain].code + row[cell.x + 1:]
+
+    def elevation_at(self, cell: Cell) -> int:
+        return self.elevation.get(cell_key(cell), 0)
+
+    def set_elevation(self, cell: Cell, feet: int) -> None:
+        if feet:
+            self.elevation[cell_key(cell)] = feet
+        else:
+            self.elevation.pop(cell_key(cell), None)
+
+    def hazard_at(self, cell: Cell) -> Hazard | None:
+        for hazard in self.hazards:
+            if cell in hazard.cells:
+                return hazard
+        return None
+
+
+def cell_key(cell: Cell) -> str:
+    return f"{cell.x},{cell.y}"
+
+
+def _parse_key(key: str) -> Cell:
+    try:
+        x, y = (int(part) for part in key.split(","))
+    except ValueError:
+        raise ValueError(f'elevation key {key!r} is not "x,y"') from None
+    return Cell(x, y)

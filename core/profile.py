@@ -1,0 +1,164 @@
+"""The rules profile: every default of ``shared/design/rules-decisions.md`` as one validated model.
+
+Resolvers read numbers from here; nothing rule-related is hard-coded elsewhere. A GM may
+change any field and the profile is saved with the encounter.
+
+>>> p = RulesProfile()
+>>> p.ability_modifier(18), p.ability_modifier(3), p.ability_modifier(10)
+(3, -3, 0)
+>>> RulesProfile.model_validate_json(p.model_dump_json()) == p
+True
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from itertools import pairwise
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from core.dice import DEFAULT_CHAIN, DiceExpression
+
+
+class DiagonalRule(StrEnum):
+    """How a diagonal step is counted (rules-decisions, Shove 9)."""
+
+    FIVE = "5"
+    FIVE_TEN_FIVE = "5-10-5"
+    EUCLIDEAN = "euclidean"
+
+
+class CreatureCollision(StrEnum):
+    """What a shoved creature does on meeting another (rules-decisions, Shove 11)."""
+
+    STOP = "stop"
+    SOLID = "solid"
+
+
+class AbilityBand(BaseModel):
+    """Scores ``low``..``high`` inclusive give ``modifier``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    low: int
+    high: int
+    modifier: int
+
+
+class FailureLevel(BaseModel):
+    """A named degree of failure from 002: failed by at least ``min_margin``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    min_margin: int = Field(ge=1)
+
+
+CLASSIC_ABILITY_TABLE: tuple[AbilityBand, ...] = (
+    AbilityBand(low=3, high=3, modifier=-3),
+    AbilityBand(low=4, high=5, modifier=-2),
+    AbilityBand(low=6, high=8, modifier=-1),
+    AbilityBand(low=9, high=12, modifier=0),
+    AbilityBand(low=13, high=15, modifier=1),
+    AbilityBand(low=16, high=17, modifier=2),
+    AbilityBand(low=18, high=18, modifier=3),
+)
+
+DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
+    FailureLevel(name="Unlucky", min_margin=1),
+    FailureLevel(name="Bad", min_margin=4),
+    FailureLevel(name="Dreadful", min_margin=7),
+    FailureLevel(name="Appalling", min_margin=10),
+    FailureLevel(name="Catastrophic", min_margin=13),
+)
+
+
+
+class RulesProfile(BaseModel):
+    """Every number and either/or of rules-decisions.md, with its default."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Ability modifiers (rules-decisions "Ability modifiers")
+    ability_table: tuple[AbilityBand, ...] = CLASSIC_ABILITY_TABLE
+
+    # Shove (rules-decisions "Shove")
+    size_penalty_per_category: int = Field(4, ge=0)
+    double_success_margin: int = Field(10, ge=1)
+    die_chain: tuple[str, ...] = DEFAULT_CHAIN
+    die_chain_cap: str = "2d8"
+    fr_points_per_die_step: int = Field(3, ge=1)
+    higher_ground_die_steps: int = Field(1, ge=0)
+    higher_ground_resist: int = 2
+    difficult_terrain_resist: int = 2
+    slippery_bonus_ft: int = 2
+    double_success_distance_ft: int = Field(10, ge=0)
+    double_success_prone: bool = True
+    direction_spread_deg: int = Field(90, ge=0, le=180)
+    round_half_up_cells: bool = True
+    slam_rolls_per_fr_points: int = Field(2, ge=1)
+    slam_min_rolls: int = Field(1, ge=0)
+    creature_collision: CreatureCollision = CreatureCollision.STOP
+    drop_hazard_ft: int = Field(10, ge=1)
+    fall_die: str = "d6"
+    fall_feet_per_die: int = Field(10, ge=1)
+    reach_required: bool = True
+    defensive_stance_fd_per_mastery: int = Field(1, ge=0)
+
+    # Grid (rules-decisions "Shove" 9)
+    cell_size_ft: int = Field(5, ge=1)
+    diagonal_rule: DiagonalRule = DiagonalRule.FIVE_TEN_FIVE
+
+    # Attack and damage
+    penetration_points: int = Field(1, ge=0)
+    cover_bonus_per_20_percent: int = 1
+
+    # Round timeline (002 and rules-decisions "Round timeline")
+    initiative_die: str = "d10"
+    initiative_min_segment: int = 0
+    initiative_max_segment: int = 11
+    movement_ft_per_segment: int = Field(5, ge=1)
+    last_attack_segment: int = 10
+    scarper_initiative: int = 1
+    scarper_defence_bonus: int = 2
+    aiming_attack_bonus: int = 3
+    critical_event_die: str = "d30"
+    declaration_seconds: int = Field(120, ge=0)
+    failure_levels: tuple[FailureLevel, ...] = DEFAULT_FAILURE_LEVELS
+
+    @field_validator("ability_table")
+    @classmethod
+    def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:
+        if not bands:
+            raise ValueError("ability_table needs at least one band")
+        for band, following in pairwise(bands):
+            if band.high + 1 != following.low:
+                raise ValueError(
+                    f"ability_table bands must be contiguous: {band.high} then {following.low}"
+                )
+        return bands
+
+    @model_validator(mode="after")
+    def _chain_valid(self) -> RulesProfile:
+        for die in (*self.die_chain, self.fall_die, self.initiative_die, self.critical_event_die):
+            DiceExpression.parse(die)
+        if self.die_chain_cap not in self.die_chain:
+            raise ValueError(f"die_chain_cap {self.die_chain_cap!r} is not in die_chain")
+        return self
+
+    @property
+    def ability_range(self) -> tuple[int, int]:
+        return self.ability_table[0].low, self.ability_table[-1].high
+
+    def ability_modifier(self, score: int) -> int:
+        """The modifier for an ability score; ValueError outside the table."""
+        for band in self.ability_table:
+            if band.low <= score <= band.high:
+                return band.modifier
+        low, high = self.ability_range
+        raise ValueError(f"ability score {score} is outside the table ({low}-{high})")
+
+    def failure_level(self, margin: int) -> str | None:
+        """The named degree for failing by ``margin`` (None when it did not fail)."""
+        named = [lvl.name for lvl in self.failure_levels if margin >= lvl.min_margin]
+        return named[-1] if named else None

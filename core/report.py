@@ -1,0 +1,71 @@
+"""Plain-text reports of resolutions and odds: the CLI prints them, the log expands them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from core.breakdown import Breakdown
+from core.odds import ShoveOdds
+from core.shove import ShoveResult, SuccessLevel
+
+
+def _line(label: str, breakdown: Breakdown) -> str:
+    return f"  {label}: {breakdown.describe()}"
+
+
+def format_shove(result: ShoveResult) -> str:
+    """Every roll and modifier of a shove, one per line, summary first."""
+    lines = [result.summary(), "", f"  Roll: {result.attack_roll.describe()}",
+             _line("Attack (d20 + FR)", result.attack), _line("Target FD", result.target_fd),
+             f"  Margin: {result.margin:+d} → {result.level.value}"
+             + (" (Forceful Defense: defender's FR exceeds attacker's, capped at a standard "
+                "success)" if result.forceful_defense else "")]
+    if result.level is SuccessLevel.FAIL:
+        return "\n".join(lines)
+    steps = ", ".join(f"{t.name} +{t.value}" for t in result.die_steps) or "no steps"
+    lines.append(f"  Shove die: {result.shove_die} ({steps})")
+    if result.shove_roll:
+        lines.append(f"  Roll: {result.shove_roll.describe()}")
+    lines += [_line("Distance (ft)", result.distance),
+              f"  Direction: {result.direction}; path: "
+              + " → ".join(f"({c.x},{c.y})" for c in result.path),
+              f"  Stopped: {result.stop_reason.value}"
+              + (f" ({result.stopped_by})" if result.stopped_by else "")
+              + (f", {result.unused_ft:g} ft unused" if result.unused_ft else "")]
+    for roll, damage in zip(result.slam_rolls, result.slam_damage, strict=True):
+        lines.append(f"  Slam: {roll.describe()}; after AV: {damage.describe()}")
+    if result.hazard:
+        hazard = result.hazard
+        lines.append(f"  Pit-Stop save vs Death Ray {hazard.pit_stop_target}: "
+                     f"{hazard.pit_stop_roll.total} → "
+                     + ("catches the edge" if hazard.saved else f"falls into {hazard.name}"))
+        lines += [f"  {roll.describe()}" for roll in
+                  (hazard.damage_roll, hazard.own_save_roll, hazard.fall_roll) if roll]
+        if not hazard.saved:
+            lines.append(_line("Hazard damage", hazard.damage))
+    if result.prone:
+        lines.append("  Prone (Double Success)")
+    lines.append(f"  Final cell: ({result.final_cell.x},{result.final_cell.y}); "
+                 f"damage taken: {result.total_damage}")
+    return "\n".join(lines)
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def format_odds(odds: ShoveOdds) -> str:
+    lines = [f"{odds.attacker} shoves {odds.defender} {odds.direction}: d20 "
+             f"{odds.attack_bonus:+d} vs FD {odds.target_fd}; Shove Resist {odds.shove_resist}; "
+             f"Death Ray save {odds.death_ray_save}",
+             "  " + ", ".join(f"{level.value} {_pct(p)}" for level, p in odds.levels.items())]
+    if odds.forceful_defense_caps:
+        lines.append(f"  Forceful Defense caps a double: {_pct(odds.forceful_defense_caps)}")
+    lines.append(f"  Slam into a wall: {_pct(odds.slam)}; Prone: {_pct(odds.prone)}; "
+                 f"expected damage {float(odds.expected_damage):.2f}")
+    for name, p in odds.hazards_entered.items():
+        lines.append(f"  Into {name}: {_pct(p)}")
+    lines.append("  Landing cells:")
+    for cell, p in sorted(odds.landing.items(), key=lambda item: -item[1]):
+        lines.append(f"    ({cell.x},{cell.y}) {_pct(p)}")
+    return "\n".join(lines)

@@ -1,0 +1,549 @@
+"""Shove resolution on the grid (000 "Force Rating", "Force Multiplier", "Forceful Defense",
+"Terrain Modifiers to Force", "Pit-Stop Rule"; rules-decisions "Shove" 1-13).
+
+:func:`resolve_shove` is a pure function of (encounter, request, dice); it changes nothing.
+:class:`core.commands.ApplyShove` applies its result. The dice are drawn in this order:
+attack d20; the shove die (standard success only); the Pit-Stop d20 (when a hazard is
+reached); the hazard's damage and its own save d20; falling damage; slam damage rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from core.attack import damage_after_armour
+from core.breakdown import Breakdown, Term
+from core.combatant import Combatant
+from core.dice import DiceSource, RollRecord, step_die
+from core.encounter import Encounter, Token
+from core.grid import (
+    Cell,
+    Direction,
+    Footprint,
+    allowed_directions,
+    step_costs_ft,
+    straight_away,
+)
+from core.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
+from core.profile import CreatureCollision, RulesProfile
+from core.ratings import armour_value, force_defense, force_rating, shove_resist
+from core.tables import SIZES
+
+
+class IllegalShoveError(ValueError):
+    """The shove cannot be attempted as asked (not adjacent, bad direction, ...)."""
+
+
+class SuccessLevel(StrEnum):
+    FAIL = "fail"
+    SUCCESS = "success"
+    DOUBLE = "double"
+
+
+class StopReason(StrEnum):
+    NONE = "none"
+    FULL_DISTANCE = "full distance"
+    WALL = "wall"
+    CLOSED_DOOR = "closed door"
+    WINDOW = "window"
+    LEDGE = "ledge"
+    CREATURE = "creature"
+    HAZARD = "hazard threshold"
+    MAP_EDGE = "map edge"
+
+
+SLAMMING = (StopReason.WALL, StopReason.CLOSED_DOOR, StopReason.WINDOW, StopReason.LEDGE)
+
+
+class ShoveRequest(BaseModel):
+    """What the GM declares."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker: str
+    defender: str
+    direction: Direction | None = None
+    modifier: int = 0
+    ignore_reach: bool = False
+
+
+class HazardOutcome(BaseModel):
+    """A hazard the defender reached: the Pit-Stop save and, on failure, what it did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: HazardKind
+    pit_stop_roll: RollRecord
+    pit_stop_target: int
+    saved: bool
+    damage_roll: RollRecord | None = None
+    own_save_roll: RollRecord | None = None
+    own_save_passed: bool | None = None
+    fall_ft: int = 0
+    fall_roll: RollRecord | None = None
+    damage: Breakdown = Breakdown()
+
+
+class ShoveResult(BaseModel):
+    """Everything that happened, step by step, so the GM can see why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker: str
+    defender: str
+    attack_roll: RollRecord
+    attack: Breakdown
+    target_fd: Breakdown
+    margin: int
+    level: SuccessLevel
+    forceful_defense: bool
+    direction: Direction
+    shove_die: str | None = None
+    die_steps: tuple[Term, ...] = ()
+    shove_roll: RollRecord | None = None
+    distance: Breakdown = Breakdown()
+    distance_ft: int = 0
+    path: tuple[Cell, ...] = ()
+    moved_ft: float = 0
+    stop_reason: StopReason = StopReason.NONE
+    stopped_by: str = ""
+    unused_ft: float = 0
+    slam_rolls: tuple[RollRecord, ...] = ()
+    slam_damage: tuple[Breakdown, ...] = ()
+    hazard: HazardOutcome | None = None
+    prone: bool = False
+    defender_av: int = 0
+    final_cell: Cell
+
+    @property
+    def total_damage(self) -> int:
+        hazard = self.hazard.damage.value if self.hazard else 0
+        return sum(b.value for b in self.slam_damage) + hazard
+
+    def summary(self) -> str:
+        """One line for the log, e.g. "Ogre shoves Mira 10 ft NE — double success, Prone,
+        slams the wall: 4 damage (AV 4)"."""
+        head = f"{self.attacker} shoves {self.defender}"
+        if self.level is SuccessLevel.FAIL:
+            return (f"{head} — fails ({self.attack.value} vs FD {self.target_fd.value})")
+        if self.distance_ft <= 0:
+            head += " — staggered, holds ground"
+        elif len(self.path) > 1:
+            head += f" {self.moved_ft:g} ft {self.direction}"
+        else:
+            head += f" {self.direction}"
+        parts = [("double success" if self.level is SuccessLevel.DOUBLE else "success")
+                 + (" (Forceful Defense caps it)" if self.forceful_defense else "")]
+        if self.prone:
+            parts.append("Prone")
+        parts += self._stop_summary()
+        return f"{head} — " + ", ".join(parts)
+
+    def _stop_summary(self) -> list[str]:
+        if self.slam_damage:
+            return [f"slams the {self.stopped_by}: {self.total_damage} damage "
+                    f"(AV {self.defender_av})"]
+        if self.hazard and self.hazard.saved:
+            return [f"catches the edge of {self.hazard.name}"]
+        if self.hazard:
+            return [f"falls into {self.hazard.name}: {self.hazard.damage.value} damage"]
+        if self.stop_reason in (StopReason.CREATURE, StopReason.MAP_EDGE, *SLAMMING):
+            return [f"stopped by the {self.stopped_by}"]
+        return []
+
+
+class HazardReach(BaseModel):
+    """A hazard the push would enter: a painted region, or a drop in elevation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: HazardKind
+    effect: HazardEffect
+
+
+class Push(BaseModel):
+    """Where a push of ``distance_ft`` in ``direction`` goes, before any save (rules-decisions
+    Shove 9-13). Deterministic: the same for the resolver and the odds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: tuple[Cell, ...]
+    moved_ft: float
+    unused_ft: float
+    stop_reason: StopReason
+    stopped_by: str = ""
+    hazard: HazardReach | None = None
+    hazard_cell: Cell | None = None
+
+
+def _floor(encounter: Encounter, footprint: Footprint) -> int:
+    """The height a creature stands at: the highest cell under it."""
+    return max(encounter.map.elevation_at(c) for c in footprint.cells())
+
+
+def _lowest(encounter: Encounter, footprint: Footprint) -> int:
+    return min(encounter.map.elevation_at(c) for c in footprint.cells())
+
+
+def _obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footprint,
+              direction: Direction) -> tuple[StopReason, str] | None:
+    """What stops a step from ``here`` to ``there``, if anything (walls before creatures)."""
+    geometry = encounter.geometry
+    if not encounter.map.contains_footprint(there):
+        return StopReason.MAP_EDGE, "map edge"
+    if geometry.footprint_move_blocked(here, direction) or geometry.footprint_split(there):
+        wall = geometry.blocking_wall(here, direction)
+        kind = wall.kind if wall else WallKind.WALL
+        reason = {WallKind.DOOR: StopReason.CLOSED_DOOR,
+                  WallKind.WINDOW: StopReason.WINDOW}.get(kind, StopReason.WALL)
+        return reason, {StopReason.CLOSED_DOOR: "closed door"}.get(reason, kind.value)
+    rise = max(encounter.map.elevation_at(c) for c in there.cells()) - _floor(encounter, here)
+    if rise >= encounter.profile.drop_hazard_ft:
+        return StopReason.LEDGE, f"ledge ({rise} ft up)"
+    others = encounter.tokens_overlapping(there, ignore=token.id)
+    if others:
+        return StopReason.CREATURE, others[0].name
+    return None
+
+
+def _hazard_entered(encounter: Encounter, here: Footprint, there: Footprint
+                    ) -> HazardReach | None:
+    """A painted hazard the step newly enters, or an elevation drop past the threshold."""
+    current = set(here.cells())
+    for cell in there.cells():
+        hazard = encounter.map.hazard_at(cell) if cell not in current else None
+        if hazard is not None and not any(c in hazard.cells for c in current):
+            return _reach_of(hazard)
+    drop = _floor(encounter, here) - _lowest(encounter, there)
+    if drop >= encounter.profile.drop_hazard_ft:
+        return HazardReach(name=f"a {drop} ft drop", kind=HazardKind.CLIFF,
+                           effect=HazardEffect(fall_ft=drop, damage_type="falling"))
+    return None
+
+
+def _reach_of(hazard: Hazard) -> HazardReach:
+    return HazardReach(name=hazard.name, kind=hazard.kind, effect=hazard.effect)
+
+
+def plan_push(encounter: Encounter, token: Token, direction: Direction, distance_ft: float
+              ) -> Push:
+    """Walk the defender's footprint step by step. A step is taken while the distance left
+    is at least half its cost (round half up, rules-decisions Shove 9)."""
+    profile = encounter.profile
+    here = token.footprint
+    path, moved, remaining = [here], 0.0, float(distance_ft)
+    for cost in step_costs_ft(_repeat(direction), profile.cell_size_ft, profile.diagonal_rule):
+        if remaining * 2 < cost:
+            return Push(path=_cells(path), moved_ft=moved, unused_ft=0,
+                        stop_reason=StopReason.FULL_DISTANCE)
+        there = here.moved(direction)
+        obstacle = _obstacle(encounter, token, here, there, direction)
+        if obstacle is not None:
+            return Push(path=_cells(path), moved_ft=moved, unused_ft=remaining,
+                        stop_reason=obstacle[0], stopped_by=obstacle[1])
+        hazard = _hazard_entered(encounter, here, there)
+        if hazard is not None:
+            return Push(path=_cells(path), moved_ft=moved, unused_ft=remaining,
+                        stop_reason=StopReason.HAZARD, stopped_by=hazard.name, hazard=hazard,
+                        hazard_cell=Cell(there.x, there.y))
+        path.append(there)
+        here, moved, remaining = there, moved + cost, remaining - cost
+    raise AssertionError("unreachable: the step generator is infinite")
+
+
+def _repeat(direction: Direction) -> Iterator[Direction]:
+    while True:
+        yield direction
+
+
+def _cells(path: list[Footprint]) -> tuple[Cell, ...]:
+    return tuple(Cell(fp.x, fp.y) for fp in path)
+
+
+class ShoveSetup(BaseModel):
+    """Everything about a shove that does not depend on the dice."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    attacker: Token
+    defender: Token
+    direction: Direction
+    attack_terms: Breakdown
+    target_fd: Breakdown
+    forceful_defense_possible: bool
+    shove_die: str
+    die_steps: tuple[Term, ...]
+    distance_terms: Breakdown
+    max_displacement_ft: int
+    slippery_ft: int
+    slam_count: int
+    defender_av: int
+
+
+def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
+    """Check the shove is possible and work out every dice-independent term."""
+    attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
+    if attacker.id == defender.id:
+        raise IllegalShoveError(f"{attacker.name} cannot shove itself")
+    profile = encounter.profile
+    if profile.reach_required and not request.ignore_reach:
+        _check_reach(encounter, attacker, defender)
+    direction = _direction(attacker, defender, request.direction, profile)
+    a, d = attacker.combatant, defender.combatant
+    attack_fr, defend_fr = force_rating(a, profile).value, force_rating(d, profile).value
+    att_floor, def_floor = (_floor(encounter, attacker.footprint),
+                            _floor(encounter, defender.footprint))
+    die_steps = _die_steps(attack_fr, att_floor > def_floor, profile)
+    size_spec = SIZES[d.size]
+    return ShoveSetup(
+        attacker=attacker, defender=defender, direction=direction,
+        attack_terms=_attack_terms(a, d, attack_fr, request.modifier, profile),
+        target_fd=force_defense(d, profile),
+        forceful_defense_possible=defend_fr > attack_fr,
+        shove_die=step_die(size_spec.shove_die, sum(t.value for t in die_steps),
+                           profile.die_chain, profile.die_chain_cap),
+        die_steps=die_steps,
+        distance_terms=_distance_terms(encounter, defender, attack_fr, def_floor > att_floor),
+        max_displacement_ft=size_spec.max_displacement_ft,
+        slippery_ft=profile.slippery_bonus_ft if _on_slippery(encounter, defender) else 0,
+        slam_count=max(profile.slam_min_rolls, attack_fr // profile.slam_rolls_per_fr_points),
+        defender_av=armour_value(d).value,
+    )
+
+
+def _check_reach(encounter: Encounter, attacker: Token, defender: Token) -> None:
+    gap = attacker.footprint.gap(defender.footprint)
+    if gap != 0:
+        raise IllegalShoveError(
+            f"{attacker.name} is not adjacent to {defender.name} "
+            f"({gap} cell(s) between them); move closer first")
+    geometry = encounter.geometry
+    for cell in attacker.footprint.cells():
+        for direction in Direction:
+            dx, dy = direction.delta
+            neighbour = Footprint(cell.x + dx, cell.y + dy, 1)
+            if (neighbour.overlaps(defender.footprint)
+                    and not geometry.move_blocked(cell, direction)):
+                return
+    raise IllegalShoveError(f"a wall stands between {attacker.name} and {defender.name}")
+
+
+def _direction(attacker: Token, defender: Token, wanted: Direction | None,
+               profile: RulesProfile) -> Direction:
+    if wanted is None:
+        return straight_away(attacker.footprint, defender.footprint)
+    allowed = allowed_directions(attacker.footprint, defender.footprint,
+                                 profile.direction_spread_deg)
+    if wanted not in allowed:
+        raise IllegalShoveError(
+            f"{wanted} is not within {profile.direction_spread_deg}° of straight away from "
+            f"{attacker.name}; allowed: {', '.join(allowed)}")
+    return wanted
+
+
+def _attack_terms(a: Combatant, d: Combatant, attack_fr: int, modifier: int,
+                  profile: RulesProfile) -> Breakdown:
+    """FR + situational − 4 per size category the defender is larger, less one category
+    per Mastery rank (000 "Size and FR interaction"; rules-decisions Shove 2)."""
+    terms = [Term("FR bonus", attack_fr, "000 Force Rating: d20 + FR vs FD")]
+    if modifier:
+        terms.append(Term("Situational", modifier, "GM"))
+    larger = d.size.rank - a.size.rank
+    if larger > 0:
+        counted = max(0, larger - a.mastery_rank)
+        label = f"Size: {larger} categor{'y' if larger == 1 else 'ies'} larger"
+        if a.mastery_rank:
+            label += f", Mastery {a.mastery_rank}"
+        terms.append(Term(label, -profile.size_penalty_per_category * counted,
+                          "000 Size and FR interaction"))
+    return Breakdown.of(*terms)
+
+
+def _die_steps(attack_fr: int, higher_ground: bool, profile: RulesProfile
+               ) -> tuple[Term, ...]:
+    steps = []
+    per = profile.fr_points_per_die_step
+    if attack_fr >= per:
+        steps.append(Term(f"FR +{attack_fr}: one step per {per} points", attack_fr // per,
+                          "000 The Force Multiplier"))
+    if higher_ground and profile.higher_ground_die_steps:
+        steps.append(Term("Attacker on higher ground", profile.higher_ground_die_steps,
+                          "000 Terrain Modifiers to Force"))
+    return tuple(steps)
+
+
+def _distance_terms(encounter: Encounter, defender: Token, attack_fr: int,
+                    defender_higher: bool) -> Breakdown:
+    """Attacker FR − Shove Resist (with terrain) — the shove die is added when rolled
+    (rules-decisions Shove 5)."""
+    profile = encounter.profile
+    terms = [Term("Attacker FR", attack_fr, "rules-decisions Shove 5")]
+    terms += [Term(f"Resist: {t.name}", -t.value, t.source)
+              for t in shove_resist(defender.combatant, profile).terms]
+    if defender_higher:
+        terms.append(Term("Resist: defender on higher ground", -profile.higher_ground_resist,
+                          "000 Terrain Modifiers to Force"))
+    if any(encounter.map.terrain_at(c).adds_resist for c in defender.footprint.cells()):
+        terms.append(Term("Resist: difficult terrain", -profile.difficult_terrain_resist,
+                          "000 Terrain Modifiers to Force"))
+    return Breakdown.of(*terms)
+
+
+def _on_slippery(encounter: Encounter, token: Token) -> bool:
+    return any(encounter.map.terrain_at(c).slippery for c in token.footprint.cells())
+
+
+def success_level(setup: ShoveSetup, d20: int, profile: RulesProfile
+                  ) -> tuple[SuccessLevel, bool]:
+    """The level for a d20 roll, and whether Forceful Defense capped a double
+    (000 "Forceful Defense"; rules-decisions Shove 3)."""
+    margin = d20 + setup.attack_terms.value - setup.target_fd.value
+    if margin < 0:
+        return SuccessLevel.FAIL, False
+    if margin >= profile.double_success_margin:
+        if setup.forceful_defense_possible:
+            return SuccessLevel.SUCCESS, True
+        return SuccessLevel.DOUBLE, False
+    return SuccessLevel.SUCCESS, False
+
+
+def push_distance(setup: ShoveSetup, level: SuccessLevel, die_total: int | None,
+                  profile: RulesProfile) -> Breakdown:
+    """Feet pushed: die + FR − Resist clamped to 0..Max Displacement, or the Double Success
+    distance; then the slippery bonus (rules-decisions Shove 5-7)."""
+    if level is SuccessLevel.DOUBLE:
+        distance = Breakdown.of(Term("Double Success", profile.double_success_distance_ft,
+                                     "rules-decisions Shove 6"))
+    else:
+        assert die_total is not None
+        distance = Breakdown.of(Term(f"Shove die ({setup.shove_die})", die_total,
+                                     "rules-decisions Shove 5"), *setup.distance_terms.terms)
+        cap = setup.max_displacement_ft
+        if distance.value > cap:
+            distance = distance.plus(Term(f"Max Displacement {cap} ft", cap - distance.value,
+                                          "000 Size table"))
+        elif distance.value < 0:
+            distance = distance.plus(Term("Not below 0", -distance.value,
+                                          "rules-decisions Shove 5"))
+    if setup.slippery_ft:
+        distance = distance.plus(Term("Slippery surface", setup.slippery_ft,
+                                      "000 Terrain Modifiers to Force"))
+    return distance
+
+
+def resolve_shove(encounter: Encounter, request: ShoveRequest, dice: DiceSource
+                  ) -> ShoveResult:
+    """Resolve a shove without changing the encounter."""
+    profile = encounter.profile
+    setup = prepare_shove(encounter, request)
+    a, d = setup.attacker.name, setup.defender.name
+    roll = dice.roll("d20", f"{a} shove (FR vs FD)")
+    level, capped = success_level(setup, roll.total, profile)
+    attack = Breakdown.of(Term("d20", roll.total, "000 Force Rating"), *setup.attack_terms.terms)
+    base = {"attacker": a, "defender": d, "attack_roll": roll, "attack": attack,
+            "target_fd": setup.target_fd, "margin": attack.value - setup.target_fd.value,
+            "level": level, "forceful_defense": capped, "direction": setup.direction,
+            "defender_av": setup.defender_av}
+    if level is SuccessLevel.FAIL:
+        return ShoveResult(**base, final_cell=setup.defender.cell)
+    shove_roll = (dice.roll(setup.shove_die, f"{a} shove die")
+                  if level is SuccessLevel.SUCCESS else None)
+    distance = push_distance(setup, level, shove_roll.total if shove_roll else None, profile)
+    push = plan_push(encounter, setup.defender, setup.direction, distance.value)
+    hazard = (_resolve_hazard(setup, push, profile, dice) if push.hazard else None)
+    slams = _slam_rolls(setup, push, profile, dice)
+    final = push.path[-1] if hazard is None or hazard.saved else push.hazard_cell
+    assert final is not None
+    return ShoveResult(
+        **base, shove_die=setup.shove_die, die_steps=setup.die_steps, shove_roll=shove_roll,
+        distance=distance, distance_ft=distance.value, path=push.path, moved_ft=push.moved_ft,
+        stop_reason=push.stop_reason, stopped_by=push.stopped_by, unused_ft=push.unused_ft,
+        slam_rolls=tuple(r for r, _ in slams), slam_damage=tuple(b for _, b in slams),
+        hazard=hazard, final_cell=final,
+        prone=level is SuccessLevel.DOUBLE and profile.double_success_prone)
+
+
+def slams(push: Push, profile: RulesProfile) -> bool:
+    """A push slams when a wall, closed door or solid object stops it with distance left
+    (rules-decisions Shove 10-11)."""
+    solid = push.stop_reason in SLAMMING or (
+        push.stop_reason is StopReason.CREATURE
+        and profile.creature_collision is CreatureCollision.SOLID)
+    return solid and push.unused_ft > 0
+
+
+def _slam_rolls(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: DiceSource
+                ) -> list[tuple[RollRecord, Breakdown]]:
+    if not slams(push, profile):
+        return []
+    result = []
+    for n in range(setup.slam_count):
+        roll = dice.roll(setup.shove_die, f"slam damage {n + 1}/{setup.slam_count}")
+        result.append((roll, damage_after_armour(roll.total, setup.defender_av, profile)))
+    return result
+
+
+def pit_stop_target(setup: ShoveSetup) -> int:
+    return setup.defender.combatant.death_ray_save
+
+
+def _resolve_hazard(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: DiceSource
+                    ) -> HazardOutcome:
+    """The Pit-Stop rule: save vs Death Ray to stop at the edge; on failure the hazard's
+    own effect applies (000 "The Pit-Stop Rule"; rules-decisions Shove 12-13)."""
+    reach = push.hazard
+    assert reach is not None
+    target = pit_stop_target(setup)
+    roll = dice.roll("d20", f"{setup.defender.name} Pit-Stop save vs Death Ray")
+    outcome = {"name": reach.name, "kind": reach.kind, "pit_stop_roll": roll,
+               "pit_stop_target": target}
+    if roll.total >= target:
+        return HazardOutcome(**outcome, saved=True)
+    effect = reach.effect
+    terms: list[Term] = []
+    damage_roll = dice.roll(effect.damage, f"{reach.name} damage") if effect.damage else None
+    own_roll, own_passed = None, None
+    if damage_roll is not None:
+        raw = damage_roll.total
+        if effect.save_target is not None:
+            own_roll = dice.roll("d20", f"{reach.name} save")
+            own_passed = own_roll.total >= effect.save_target
+        terms += list(hazard_damage_terms(raw, own_passed, effect, setup.defender_av, profile))
+    fall_roll = _fall_roll(effect.fall_ft, profile, dice)
+    if fall_roll is not None:
+        terms.append(Term(f"Fall {effect.fall_ft} ft", fall_roll.total,
+                          "rules-decisions Shove 13"))
+    return HazardOutcome(**outcome, saved=False, damage_roll=damage_roll,
+                         own_save_roll=own_roll, own_save_passed=own_passed,
+                         fall_ft=effect.fall_ft, fall_roll=fall_roll,
+                         damage=Breakdown.of(*terms))
+
+
+def hazard_damage_terms(raw: int, own_passed: bool | None, effect: HazardEffect, av: int,
+                        profile: RulesProfile) -> tuple[Term, ...]:
+    """The hazard's damage after its own save (half or none) and, if physical, armour."""
+    terms = [Term(f"Hazard damage ({effect.damage})", raw, "hazard effect")]
+    if own_passed:
+        kept = raw // 2 if effect.save_halves else 0
+        terms.append(Term("Hazard save passed", kept - raw, "hazard effect"))
+    after = sum(t.value for t in terms)
+    if effect.through_armour and after > 0:
+        armoured = damage_after_armour(after, av, profile).value
+        terms.append(Term(f"Armour (AV {av})", armoured - after, "000 AV Damage Resolution"))
+    return tuple(terms)
+
+
+def fall_dice(fall_ft: int, profile: RulesProfile) -> str | None:
+    """1 die per full ``fall_feet_per_die`` fallen (rules-decisions Shove 13)."""
+    count = fall_ft // profile.fall_feet_per_die
+    return f"{count}{profile.fall_die}" if count else None
+
+
+def _fall_roll(fall_ft: int, profile: RulesProfile, dice: DiceSource) -> RollRecord | None:
+    expression = fall_dice(fall_ft, profile)
+    return dice.roll(expression, f"falling {fall_ft} ft") if expression else None

@@ -1,0 +1,1 @@
+"""Battlemap desktop application (PySide6). Qt is imported lazily by the CLI."""
