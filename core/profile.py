@@ -138,10 +138,21 @@ class RulesProfile(BaseModel):
                 )
         return bands
 
-    @model_validator(mode="after")
-    def _chain_valid(self) -> RulesProfile:
-        for die in (*self.die_chain, self.fall_die, self.initiative_die, self.critical_event_die):
+    @field_validator("fall_die", "initiative_die", "critical_event_die", "die_chain_cap")
+    @classmethod
+    def _dice(cls, die: str) -> str:
+        DiceExpression.parse(die)
+        return die
+
+    @field_validator("die_chain")
+    @classmethod
+    def _chain_dice(cls, chain: tuple[str, ...]) -> tuple[str, ...]:
+        for die in chain:
             DiceExpression.parse(die)
+        return chain
+
+    @model_validator(mode="after")
+    def _cap_on_chain(self) -> RulesProfile:
         if self.die_chain_cap not in self.die_chain:
             raise ValueError(f"die_chain_cap {self.die_chain_cap!r} is not in die_chain")
         return self

@@ -1,0 +1,158 @@
+"""Dice expressions, the die-step chain (000 "The Force Multiplier") and dice sources."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.dice import (
+    DEFAULT_CHAIN,
+    DiceExhaustedError,
+    DiceExpression,
+    DiceSyntaxError,
+    DieValueError,
+    ScriptedDice,
+    SeededDice,
+    step_die,
+)
+from core.profile import RulesProfile
+
+PROFILE = RulesProfile()
+
+
+@pytest.mark.parametrize(("text", "groups", "modifier", "canonical"), [
+    ("d20", ((1, 20),), 0, "1d20"),
+    ("2d6", ((2, 6),), 0, "2d6"),
+    ("d8+2", ((1, 8),), 2, "1d8+2"),
+    ("2d6+1d4", ((2, 6), (1, 4)), 0, "2d6+1d4"),
+    ("d8 - 1", ((1, 8),), -1, "1d8-1"),
+])
+def test_parse_reads_groups_and_modifier(text: str, groups: tuple[tuple[int, int], ...],
+                                         modifier: int, canonical: str) -> None:
+    expression = DiceExpression.parse(text)
+    assert expression.groups == groups
+    assert expression.modifier == modifier
+    assert str(expression) == canonical
+
+
+def test_dice_lists_each_die_in_order_with_minimum_and_maximum() -> None:
+    expression = DiceExpression.parse("2d6+1d4+2")
+    assert expression.dice == (6, 6, 4)
+    assert (expression.minimum, expression.maximum) == (5, 18)
+
+
+@pytest.mark.parametrize(("text", "bad_token"), [
+    ("2x6", "x6"),
+    ("d6+", "'+'"),
+    ("", "empty"),
+    ("d0", "d0"),
+    ("3d1", "d1"),
+    ("d6 d8", "'d8'"),
+])
+def test_malformed_expression_names_the_bad_token(text: str, bad_token: str) -> None:
+    with pytest.raises(DiceSyntaxError) as error:
+        DiceExpression.parse(text)
+    assert bad_token in str(error.value)
+
+
+@pytest.mark.parametrize("text", ["d20", "2d6+1d4", "d8 - 1", "3d4+2"])
+def test_distribution_is_exact_and_its_mean_is_mean(text: str) -> None:
+    expression = DiceExpression.parse(text)
+    distribution = expression.distribution()
+    assert all(isinstance(p, Fraction) for p in distribution.values())
+    assert sum(distribution.values()) == 1
+    assert min(distribution) == expression.minimum
+    assert max(distribution) == expression.maximum
+    assert sum(total * p for total, p in distribution.items()) == expression.mean()
+
+
+def test_distribution_of_2d6_has_the_familiar_shape() -> None:
+    distribution = DiceExpression.parse("2d6").distribution()
+    assert distribution[7] == Fraction(6, 36)
+    assert distribution[2] == distribution[12] == Fraction(1, 36)
+    assert DiceExpression.parse("2d6").mean() == 7
+
+
+def test_force_multiplier_example_fr_6_steps_d6_to_d10() -> None:
+    """000: "With FR +6 the die increases two steps to d10" (one step per 3 FR points)."""
+    steps = 6 // PROFILE.fr_points_per_die_step
+    assert step_die("d6", steps, PROFILE.die_chain, cap=PROFILE.die_chain_cap) == "d10"
+
+
+def test_profile_chain_is_the_seed_chain() -> None:
+    assert PROFILE.die_chain == ("d2", "d4", "d6", "d8", "d10", "d12", "2d6", "2d8")
+    assert PROFILE.die_chain_cap == "2d8"
+
+
+@pytest.mark.parametrize(("die", "steps", "expected"), [
+    ("d12", 1, "2d6"),
+    ("d12", 5, "2d8"),
+    ("d4", -1, "d2"),
+    ("d4", -5, "d2"),
+    ("d8", 0, "d8"),
+])
+def test_step_die_follows_chain_and_stops_at_its_ends(die: str, steps: int, expected: str
+                                                      ) -> None:
+    assert step_die(die, steps, DEFAULT_CHAIN, cap="2d8") == expected
+
+
+def test_step_die_stops_at_a_lower_cap() -> None:
+    assert step_die("d6", 4, DEFAULT_CHAIN, cap="d10") == "d10"
+
+
+chain_dice = st.sampled_from(DEFAULT_CHAIN)
+
+
+@given(die=chain_dice, cap=chain_dice, steps=st.integers(-10, 10), more=st.integers(0, 10))
+def test_step_die_is_monotonic_and_bounded(die: str, cap: str, steps: int, more: int) -> None:
+    index = DEFAULT_CHAIN.index
+    lower = step_die(die, steps, DEFAULT_CHAIN, cap)
+    higher = step_die(die, steps + more, DEFAULT_CHAIN, cap)
+    assert index(lower) <= index(higher)
+    assert index(higher) <= max(index(cap), index(die))  # never raised past the cap
+    if index(die) <= index(cap):
+        assert index(higher) <= index(cap)
+
+
+def test_scripted_dice_gives_values_in_order_and_records_each_roll() -> None:
+    dice = ScriptedDice([14, 3, 5, 2])
+    attack = dice.roll("d20", "attack")
+    damage = dice.roll("2d6+1", "damage")
+    assert (attack.total, damage.total) == (14, 9)
+    assert dice.remaining == (2,)
+    assert [(r.purpose, r.expression, r.faces, r.total) for r in dice.rolls] == [
+        ("attack", "1d20", (20,), 14),
+        ("damage", "2d6+1", (6, 6), 9),
+    ]
+    assert damage.values == (3, 5)
+
+
+@pytest.mark.parametrize(("value", "die"), [(7, "d6"), (0, "d20"), (21, "d20")])
+def test_scripted_value_outside_the_die_is_refused(value: int, die: str) -> None:
+    faces = int(die[1:])
+    with pytest.raises(DieValueError) as error:
+        ScriptedDice([value]).roll(die, "shove die")
+    assert die in str(error.value)
+    assert f"1 to {faces}" in str(error.value)
+
+
+def test_scripted_dice_raise_exhausted_when_empty() -> None:
+    dice = ScriptedDice([4])
+    dice.roll("d6", "first")
+    with pytest.raises(DiceExhaustedError) as error:
+        dice.roll("d8", "slam damage")
+    assert (error.value.faces, error.value.purpose) == (8, "slam damage")
+    assert "d8" in str(error.value)
+
+
+def test_seeded_dice_replay_the_same_sequence_for_the_same_seed() -> None:
+    def totals(seed: int) -> list[int]:
+        dice = SeededDice(seed)
+        return [dice.roll("d20", f"roll {n}").total for n in range(30)]
+
+    assert totals(42) == totals(42)
+    assert totals(42) != totals(43)
+    assert all(1 <= total <= 20 for total in totals(7))
