@@ -84,7 +84,7 @@ class Combatant(BaseModel):
     mastery_rank: int = Field(0, ge=0, le=10)
     death_ray_save: int = Field(14, ge=2, le=20, description="Save vs Death Ray number")
     max_hp: int = Field(8, ge=1, le=9999)
-    hp: int = Field(8, ge=-99, le=9999)
+    hp: int = Field(8, ge=-9999, le=9999)
     conditions: frozenset[Condition] = frozenset()
     reach_ft: int = Field(5, ge=0, le=60)
     initiative_modifier: int = Field(0, ge=-10, le=10)

@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 
 from core.combatant import Combatant, Condition
 from core.encounter import Encounter, LogEntry, Token
+from core.geometry import clip_segment
 from core.grid import Cell, Footprint
 from core.mapmodel import BattleMap, Hazard, Terrain, WallSegment
 from core.shove import ShoveResult
@@ -281,6 +282,56 @@ class ReplaceHazard(Command):
         if encounter.has_geometry:
             encounter.geometry.refresh_cells()
         return ChangeSet(hazards=True)
+
+
+class ResizeMap(Command):
+    """Change the map's size: cells, walls (clipped) and hazards outside are dropped;
+    refused while a token would fall outside."""
+
+    label = "Resize map"
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.before: BattleMap | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        outside = [t.name for t in encounter.tokens
+                   if t.x + t.footprint.size > self.width or t.y + t.footprint.size > self.height]
+        if outside:
+            raise ValueError(f"move {', '.join(outside)} inside {self.width}×{self.height} "
+                             "first")
+        self.before = encounter.map
+        encounter.map = resized_map(encounter.map, self.width, self.height)
+        encounter.reset_geometry()
+        return ChangeSet(map_shape=True, walls=True, hazards=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        encounter.map = self.before
+        encounter.reset_geometry()
+        return ChangeSet(map_shape=True, walls=True, hazards=True)
+
+
+def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
+    """A copy of ``old`` cropped or padded (with normal floor) to width × height."""
+    rows = [(row + "." * width)[:width] for row in old.terrain_rows[:height]]
+    rows += ["." * width] * (height - len(rows))
+    inside = BattleMap(width=width, height=height).contains
+    walls = []
+    for wall in old.walls:
+        clipped = clip_segment(wall.points, width, height)
+        if clipped is not None and (clipped[0], clipped[1]) != (clipped[2], clipped[3]):
+            x1, y1, x2, y2 = clipped
+            walls.append(wall.model_copy(update={"x1": x1, "y1": y1, "x2": x2, "y2": y2}))
+    hazards = []
+    for hazard in old.hazards:
+        cells = tuple(c for c in hazard.cells if inside(c))
+        if cells:
+            hazards.append(hazard.model_copy(update={"cells": cells}))
+    elevation = {k: v for k, v in old.elevation.items()
+                 if inside(Cell(*(int(p) for p in k.split(","))))}
+    return old.model_copy(update={"width": width, "height": height, "terrain_rows": rows,
+                                  "walls": walls, "hazards": hazards, "elevation": elevation})
 
 
 class ApplyShove(Command):

@@ -84,12 +84,19 @@ class Encounter(BaseModel):
 
     @model_validator(mode="after")
     def _tokens_fit(self) -> Encounter:
+        """Ids unique, footprints on the map and apart (a cell → token grid, not all pairs)."""
         seen: set[str] = set()
-        for index, token in enumerate(self.tokens):
+        owner: dict[Cell, Token] = {}
+        for token in self.tokens:
             if token.id in seen:
                 raise ValueError(f"two tokens have the id {token.id!r}")
             seen.add(token.id)
-            self._check_placement(token.footprint, token.name, self.tokens[:index])
+            self._check_placement(token.footprint, token.name, [])
+            for cell in token.footprint.cells():
+                other = owner.setdefault(cell, token)
+                if other is not token:
+                    raise ValueError(f"{token.name} overlaps {other.name} at "
+                                     f"({other.x}, {other.y})")
         return self
 
     def _check_placement(self, footprint: Footprint, name: str, others: list[Token]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.encounter import SCHEMA, SCHEMA_VERSION, Encounter
+from core.profile import RulesProfile
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -57,7 +58,9 @@ def encounter_from_data(data: Any, origin: str = "file") -> Encounter:
             f"{origin} has encounter format version {version!r}; this Battlemap reads "
             f"version {SCHEMA_VERSION}")
     try:
-        return Encounter.model_validate(data)
+        # Abilities are checked against the file's own profile (it may extend the table).
+        profile = RulesProfile.model_validate(data.get("profile", {}))
+        return Encounter.model_validate(data, context={"profile": profile})
     except ValidationError as error:
         raise EncounterFileError(f"{origin}: {describe_validation_error(error)}") from None
     except ValueError as error:
@@ -88,9 +91,12 @@ def save_encounter(encounter: Encounter, path: str | os.PathLike[str]) -> None:
 
 
 def write_atomic(target: Path, data: bytes) -> None:
+    """Replace ``target`` with ``data`` all at once, keeping the old file's permissions
+    (a new file gets the usual umask-based ones, not mkstemp's 0600)."""
     handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                          dir=target.parent)
     try:
+        os.chmod(temp_name, _mode_for(target))
         with os.fdopen(handle, "wb") as temp:
             temp.write(data)
             temp.flush()
@@ -99,3 +105,12 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -32,7 +32,7 @@ _FORWARD = (Direction.E, Direction.S, Direction.SE, Direction.SW)
 _OPPOSITE = {d: Direction.from_bearing(d.bearing + 180) for d in Direction}
 
 BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int32]
+FloatArray = npt.NDArray[np.float64]
 
 
 def segments_intersect(a: tuple[float, float, float, float],
@@ -64,19 +64,22 @@ def _collinear_overlap(r: tuple[float, float], w: tuple[float, float], s: tuple[
     return max(t0, t1) >= -EPS and min(t0, t1) <= 1 + EPS
 
 
-def _crosses(px: npt.NDArray[np.float64], py: npt.NDArray[np.float64], rx: float, ry: float,
-             wall: WallSegment) -> BoolArray:
-    """Vectorised :func:`segments_intersect` of many segments (p, p + r) against one wall."""
-    cx, cy, dx, dy = wall.points
-    sx, sy = dx - cx, dy - cy
+def _crosses(px: FloatArray, py: FloatArray, rx: int, ry: int, walls: FloatArray) -> BoolArray:
+    """Vectorised :func:`segments_intersect` of segments (p, p + r) against ``walls``
+    (one row x1, y1, x2, y2 per segment, aligned with p)."""
+    cx, cy = walls[:, 0], walls[:, 1]
+    sx, sy = walls[:, 2] - cx, walls[:, 3] - cy
     wx, wy = cx - px, cy - py
     denom = rx * sy - ry * sx
-    if abs(denom) < EPS:
-        return np.array([segments_intersect((x, y, x + rx, y + ry), wall.points)
-                         for x, y in zip(px.tolist(), py.tolist(), strict=True)], dtype=bool)
-    t = (wx * sy - wy * sx) / denom
-    u = (wx * ry - wy * rx) / denom
-    result: BoolArray = (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    parallel = np.abs(denom) < EPS
+    safe = np.where(parallel, 1.0, denom)
+    t = (wx * sy - wy * sx) / safe
+    u = (wx * ry - wy * rx) / safe
+    result: BoolArray = ~parallel & (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    # Parallel pairs meet only when on one line (rare: grid-snapped walls never lie on a
+    # line through cell centres); those few go through the exact scalar test.
+    for i in np.flatnonzero(parallel & (np.abs(wx * ry - wy * rx) <= EPS)):
+        result[i] = _collinear_overlap((rx, ry), (wx[i], wy[i]), (sx[i], sy[i]))
     return result
 
 
@@ -92,19 +95,17 @@ class MapGeometry:
         self._next_id = 0
         self._ids_by_wall: dict[WallSegment, list[int]] = {}
         for wall in battle_map.walls:
-            self.add_wall(wall)
+            self._index(wall)
+        self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
         self.refresh_cells()
 
     # --- cell arrays -----------------------------------------------------------------
     def refresh_cells(self) -> None:
         """Rebuild terrain, elevation and hazard arrays (cheap: no walls involved)."""
-        codes = {spec.code: i for i, spec in enumerate(TERRAIN_BY_CODE.values())}
-        lut = np.zeros(256, dtype=np.int8)
         cost = np.ones(256, dtype=np.int8)
         resist = np.zeros(256, dtype=bool)
         slippery = np.zeros(256, dtype=bool)
         for code, spec in TERRAIN_BY_CODE.items():
-            lut[ord(code)] = codes[code]
             cost[ord(code)] = spec.move_cost
             resist[ord(code)] = spec.adds_resist
             slippery[ord(code)] = spec.slippery
@@ -124,14 +125,17 @@ class MapGeometry:
 
     # --- walls -----------------------------------------------------------------------
     def add_wall(self, wall: WallSegment) -> None:
+        self._index(wall)
+        if wall.blocks_movement:
+            self._count_blocks([wall], +1)
+
+    def _index(self, wall: WallSegment) -> None:
         wall_id = self._next_id
         self._next_id += 1
         self._walls[wall_id] = wall
         self._ids_by_wall.setdefault(wall, []).append(wall_id)
         for bucket in self._buckets_of(wall):
             self._buckets.setdefault(bucket, []).append(wall_id)
-        if wall.blocks_movement:
-            self._count_blocks(wall, +1)
 
     def remove_wall(self, wall: WallSegment) -> None:
         wall_id = self._ids_by_wall[wall].pop()
@@ -141,7 +145,7 @@ class MapGeometry:
         for bucket in self._buckets_of(wall):
             self._buckets[bucket].remove(wall_id)
         if wall.blocks_movement:
-            self._count_blocks(wall, -1)
+            self._count_blocks([wall], -1)
 
     def _buckets_of(self, wall: WallSegment) -> Iterator[tuple[int, int]]:
         x0 = math.floor((min(wall.x1, wall.x2) - EPS) / BUCKET)
@@ -152,18 +156,25 @@ class MapGeometry:
             for bx in range(x0, x1 + 1):
                 yield bx, by
 
-    def _count_blocks(self, wall: WallSegment, delta: int) -> None:
-        x0 = max(math.floor(min(wall.x1, wall.x2)) - 2, 0)
-        y0 = max(math.floor(min(wall.y1, wall.y2)) - 2, 0)
-        x1 = min(math.ceil(max(wall.x1, wall.x2)) + 1, self.width)
-        y1 = min(math.ceil(max(wall.y1, wall.y2)) + 1, self.height)
-        if x0 >= x1 or y0 >= y1:
+    def _count_blocks(self, walls: list[WallSegment], delta: int) -> None:
+        """Add ``delta`` to the blocker count of every step between cell centres that each
+        wall meets: all walls' candidate cells (their bounding box plus a margin) at once."""
+        if not walls:
             return
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        xs, ys = xs.ravel(), ys.ravel()
+        segments = np.array([w.points for w in walls], dtype=np.float64)
+        x0 = np.clip(np.floor(segments[:, [0, 2]].min(axis=1)) - 2, 0, self.width).astype(int)
+        y0 = np.clip(np.floor(segments[:, [1, 3]].min(axis=1)) - 2, 0, self.height).astype(int)
+        x1 = np.clip(np.ceil(segments[:, [0, 2]].max(axis=1)) + 1, 0, self.width).astype(int)
+        y1 = np.clip(np.ceil(segments[:, [1, 3]].max(axis=1)) + 1, 0, self.height).astype(int)
+        wide, high = np.maximum(x1 - x0, 0), np.maximum(y1 - y0, 0)
+        counts = wide * high
+        owner = np.repeat(np.arange(len(walls)), counts)
+        local = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        xs = x0[owner] + local % np.maximum(wide[owner], 1)
+        ys = y0[owner] + local // np.maximum(wide[owner], 1)
         for direction in _FORWARD:
             dx, dy = direction.delta
-            hit = _crosses(xs + 0.5, ys + 0.5, dx, dy, wall)
+            hit = _crosses(xs + 0.5, ys + 0.5, dx, dy, segments[owner])
             nx, ny = xs + dx, ys + dy
             hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
             d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])
@@ -236,6 +247,31 @@ class MapGeometry:
             if dy < 0:
                 allowed[index, 0, :] = False
         return allowed
+
+
+def clip_segment(segment: tuple[float, float, float, float], width: float, height: float
+                 ) -> tuple[float, float, float, float] | None:
+    """The part of a segment inside [0, width] × [0, height] (Liang-Barsky), or None.
+
+    >>> clip_segment((-2, 1, 4, 1), 3, 3)
+    (0.0, 1.0, 3.0, 1.0)
+    """
+    x1, y1, x2, y2 = segment
+    dx, dy = x2 - x1, y2 - y1
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x1), (dx, width - x1), (-dy, y1), (dy, height - y1)):
+        if abs(p) < EPS:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+    if low > high:
+        return None
+    return (x1 + low * dx, y1 + low * dy, x1 + high * dx, y1 + high * dy)
 
 
 def _buckets_along(segment: tuple[float, float, float, float]) -> Iterator[tuple[int, int]]:

@@ -95,7 +95,6 @@ class RulesProfile(BaseModel):
     double_success_distance_ft: int = Field(10, ge=0)
     double_success_prone: bool = True
     direction_spread_deg: int = Field(90, ge=0, le=180)
-    round_half_up_cells: bool = True
     slam_rolls_per_fr_points: int = Field(2, ge=1)
     slam_min_rolls: int = Field(1, ge=0)
     creature_collision: CreatureCollision = CreatureCollision.STOP

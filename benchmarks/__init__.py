@@ -1,0 +1,1 @@
+"""Performance benchmarks: ``python benchmarks/run.py`` (see benchmarks/README.md)."""

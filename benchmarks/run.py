@@ -1,0 +1,155 @@
+"""Run the Battlemap benchmarks and print one JSON object to stdout (progress goes to stderr).
+
+    python benchmarks/run.py                 every group (gui only when PySide6 imports)
+    python benchmarks/run.py --only core     just the rules engine
+    python benchmarks/run.py --check         exit 1 when a figure misses its target
+
+Groups are pluggable: :data:`GROUPS` maps a name to a function ``(seed) -> figures``. Each
+group lives in its own module (``benchmarks/<module>.py`` with ``run(seed: int) -> dict``)
+and is imported only when it runs. A group may put ``{"targets": {key: {"met": bool, ...}}}``
+in its figures; missed targets are listed under ``"targets_missed"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python benchmarks/run.py` puts only benchmarks/ on the path
+    sys.path.insert(0, str(ROOT))
+
+Figures = dict[str, Any]
+Group = Callable[[int], Figures]
+DEFAULT_SEED = 20240601
+USAGE_ERROR = 2
+
+
+class MissingGroupError(Exception):
+    """The group's module is not there (yet)."""
+
+
+class UsageError(Exception):
+    """A bad command line: printed as one line, exit status 2."""
+
+
+def lazy_group(module: str) -> Group:
+    """A group whose module is imported on first run."""
+
+    def run(seed: int) -> Figures:
+        try:
+            loaded = importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+            raise MissingGroupError(f"{module} does not exist") from None
+        figures: Figures = loaded.run(seed)
+        return figures
+
+    return run
+
+
+GROUPS: dict[str, Group] = {
+    "core": lazy_group("benchmarks.core_bench"),
+    "gui": lazy_group("benchmarks.gui"),
+}
+
+
+def _available(name: str) -> bool:
+    """Whether a group runs by default: gui needs PySide6, the rest always run."""
+    return name != "gui" or importlib.util.find_spec("PySide6") is not None
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def machine_info() -> Figures:
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "cpus_usable": len(affinity) if affinity is not None else os.cpu_count(),
+        "numpy": _version("numpy"),
+        "tcod": _version("tcod"),
+        "pydantic": _version("pydantic"),
+        "pyside6": _version("PySide6-Essentials") or _version("PySide6"),
+    }
+
+
+def _selected(only: Sequence[str] | None) -> tuple[list[str], bool]:
+    """The groups to run, and whether the user named them."""
+    if not only:
+        return [name for name in GROUPS if _available(name)], False
+    names = [name.strip() for item in only for name in item.split(",") if name.strip()]
+    unknown = [name for name in names if name not in GROUPS]
+    if unknown:
+        raise UsageError(f"unknown group(s) {', '.join(unknown)}; known: {', '.join(GROUPS)}")
+    return list(dict.fromkeys(names)), True
+
+
+def run_groups(names: list[str], explicit: bool, seed: int) -> dict[str, Figures]:
+    results: dict[str, Figures] = {}
+    for name in names:
+        print(f"running group {name!r} (seed {seed})", file=sys.stderr, flush=True)
+        try:
+            results[name] = GROUPS[name](seed)
+        except MissingGroupError as error:
+            if explicit:
+                raise UsageError(f"group {name!r}: {error}") from None
+            results[name] = {"skipped": str(error)}
+    return results
+
+
+def missed_targets(results: dict[str, Figures]) -> list[str]:
+    return [f"{group}.{key}" for group, figures in results.items()
+            for key, target in figures.get("targets", {}).items() if not target["met"]]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", metavar="GROUP",
+                        help=f"run only these groups (repeat or comma-separate): "
+                             f"{', '.join(GROUPS)}")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help=f"scenario seed (default {DEFAULT_SEED})")
+    parser.add_argument("--check", action="store_true",
+                        help="exit with status 1 when any figure misses its target")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    started = time.perf_counter()
+    try:
+        names, explicit = _selected(args.only)
+        results = run_groups(names, explicit, args.seed)
+    except UsageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    missed = missed_targets(results)
+    report = {"seed": args.seed, "machine": machine_info(), "groups": results,
+              "targets_missed": missed,
+              "total_runtime_s": round(time.perf_counter() - started, 1)}
+    print(json.dumps(report, indent=2))
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
