@@ -28,6 +28,7 @@ from core.geometry import clip_segment
 from core.grid import Cell, Footprint
 from core.mapmodel import BattleMap, Hazard, Terrain, WallSegment
 from core.shove import ShoveResult
+from core.tables import SIZES
 
 V = TypeVar("V")
 
@@ -102,15 +103,28 @@ class UpdateCombatant(Command):
 
     label = "Edit combatant"
 
-    def __init__(self, token_id: str, combatant: Combatant) -> None:
+    def __init__(self, token_id: str, combatant: Combatant, label: str | None = None) -> None:
         self.token_id, self.after = token_id, combatant
         self.before: Combatant | None = None
+        if label:
+            self.label = label
+
+    @staticmethod
+    def problem(encounter: Encounter, token_id: str, combatant: Combatant) -> str | None:
+        """Why ``combatant`` cannot replace the token's (its size no longer fits), if so."""
+        token = encounter.token(token_id)
+        resized = Footprint(token.x, token.y, _footprint_of(combatant))
+        if not encounter.can_place(resized, ignore=token.id):
+            size = SIZES[combatant.size]
+            return (f"{combatant.name} does not fit where it stands as {size.label} "
+                    f"({size.footprint}×{size.footprint}); move it first")
+        return None
 
     def apply(self, encounter: Encounter) -> ChangeSet:
+        problem = self.problem(encounter, self.token_id, self.after)
+        if problem:
+            raise ValueError(problem)
         token = encounter.token(self.token_id)
-        resized = Footprint(token.x, token.y, _footprint_of(self.after))
-        if not encounter.can_place(resized, ignore=token.id):
-            raise ValueError(f"{self.after.name} no longer fits where it stands at that size")
         self.before = token.combatant
         token.combatant = self.after
         return ChangeSet(tokens=frozenset({token.id}))
@@ -120,9 +134,16 @@ class UpdateCombatant(Command):
         encounter.token(self.token_id).combatant = self.before
         return ChangeSet(tokens=frozenset({self.token_id}))
 
+    def merge(self, other: Command) -> bool:
+        """Keystrokes in one field (pushed with one merge key) become one step."""
+        if isinstance(other, UpdateCombatant) and other.token_id == self.token_id:
+            self.after = other.after
+            return True
+        return False
+
 
 def _footprint_of(combatant: Combatant) -> int:
-    return Token(id="probe", combatant=combatant, x=0, y=0).footprint.size
+    return SIZES[combatant.size].footprint
 
 
 class AddToken(Command):
@@ -221,35 +242,72 @@ class SetElevation(CellEdit[int]):
 
 
 class ReplaceWalls(Command):
-    """Add and remove wall segments in one step (draw, erase, open or close a door)."""
+    """Add and remove wall segments in one step (draw, erase, open or close a door). Each
+    added wall takes the place of a removed one where there is one, so toggling a door
+    keeps the wall list in order, and undo puts every wall back where it was."""
 
     label = "Edit walls"
 
     def __init__(self, add: list[WallSegment], remove: list[WallSegment],
-                 label: str | None = None) -> None:
-        self.add, self.remove = add, remove
+                 label: str | None = None, merges: bool = False) -> None:
+        self.add, self.remove, self.merges = add, remove, merges
         if label:
             self.label = label
+        self.slots: list[int] = []
+        self.removed_in_order: list[WallSegment] = []
+        self.added_at: list[int] = []
+        self.followers: list[ReplaceWalls] = []
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        return _swap_walls(encounter, self.add, self.remove)
+        walls = encounter.map.walls
+        self.slots = _indices_of(walls, self.remove)
+        self.removed_in_order = [walls[index] for index in self.slots]
+        _take_walls(encounter, self.slots)
+        self.added_at = _put_walls(encounter, self.add, self.slots)
+        for follower in self.followers:
+            follower.apply(encounter)
+        return ChangeSet(walls=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
-        return _swap_walls(encounter, self.remove, self.add)
+        for follower in reversed(self.followers):
+            follower.revert(encounter)
+        _take_walls(encounter, self.added_at)
+        _put_walls(encounter, self.removed_in_order, self.slots)
+        return ChangeSet(walls=True)
+
+    def merge(self, other: Command) -> bool:
+        """An eraser drag (``merges=True``) is one step however many walls it takes."""
+        if self.merges and isinstance(other, ReplaceWalls) and other.label == self.label:
+            self.followers.append(other)
+            return True
+        return False
 
 
-def _swap_walls(encounter: Encounter, add: list[WallSegment], remove: list[WallSegment]
-                ) -> ChangeSet:
-    walls = encounter.map.walls
-    for wall in remove:
-        walls.remove(wall)
+def _indices_of(walls: list[WallSegment], wanted: list[WallSegment]) -> list[int]:
+    """Distinct positions of ``wanted`` in ``walls`` (equal walls each get their own)."""
+    taken: set[int] = set()
+    for wall in wanted:
+        taken.add(next(i for i, w in enumerate(walls) if w == wall and i not in taken))
+    return sorted(taken)
+
+
+def _take_walls(encounter: Encounter, indices: list[int]) -> None:
+    for index in sorted(indices, reverse=True):
+        wall = encounter.map.walls.pop(index)
         if encounter.has_geometry:
             encounter.geometry.remove_wall(wall)
-    for wall in add:
-        walls.append(wall)
+
+
+def _put_walls(encounter: Encounter, walls: list[WallSegment], slots: list[int]) -> list[int]:
+    """Insert ``walls`` at ``slots`` (ascending), the rest at the end; their indices."""
+    placed = []
+    for position, wall in enumerate(walls):
+        index = slots[position] if position < len(slots) else len(encounter.map.walls)
+        encounter.map.walls.insert(index, wall)
+        placed.append(index)
         if encounter.has_geometry:
             encounter.geometry.add_wall(wall)
-    return ChangeSet(walls=True)
+    return placed
 
 
 def toggle_door(door: WallSegment) -> ReplaceWalls:

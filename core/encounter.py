@@ -11,6 +11,7 @@ Footprint(x=1, y=1, size=2)
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -70,7 +71,7 @@ class LogEntry(BaseModel):
 class Encounter(BaseModel):
     """Everything saved in an encounter file (see docs/file-format.md)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     schema_id: Literal["battlemap.encounter"] = Field("battlemap.encounter", alias="schema")
     version: Literal[1] = 1
@@ -161,7 +162,9 @@ class Encounter(BaseModel):
         return index, self.tokens.pop(index)
 
     def unique_id(self, name: str) -> str:
-        base = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "token"
+        ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+        base = "".join(ch if ch.isalnum() else "-" for ch in ascii_name.lower()).strip("-")
+        base = base or "token"
         candidate, n = base, 1
         while any(t.id == candidate for t in self.tokens):
             n += 1

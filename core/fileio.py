@@ -30,7 +30,8 @@ def describe_validation_error(error: ValidationError, limit: int = 3) -> str:
     lines = []
     for item in error.errors()[:limit]:
         where = ".".join(str(part) for part in item["loc"]) or "file"
-        lines.append(f"{where}: {item['msg']}")
+        # pydantic's "Value error, " prefix tells a GM nothing
+        lines.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     more = len(error.errors()) - limit
     if more > 0:
         lines.append(f"... and {more} more problem(s)")

@@ -41,6 +41,8 @@ def segments_intersect(a: tuple[float, float, float, float],
     px, py, qx, qy = a
     cx, cy, dx, dy = b
     rx, ry, sx, sy = qx - px, qy - py, dx - cx, dy - cy
+    if rx * rx + ry * ry < EPS and sx * sx + sy * sy >= EPS:
+        return segments_intersect(b, a)  # a point: test it against the other segment
     denom = rx * sy - ry * sx
     wx, wy = cx - px, cy - py
     if abs(denom) < EPS:
@@ -222,14 +224,14 @@ class MapGeometry:
         return bool(east.any() or south.any())
 
     def blocking_wall(self, footprint: Footprint, direction: Direction) -> WallSegment | None:
-        """The wall that stops this footprint's step (for reporting wall vs door)."""
+        """The wall that stops this footprint's step, if any: tells a wall from a door, and
+        also finds walls on the map's edge (steps off the map are not in the counts)."""
         dx, dy = direction.delta
         for cell in footprint.cells():
-            if self.move_blocked(cell, direction):
-                segment = (cell.x + 0.5, cell.y + 0.5, cell.x + 0.5 + dx, cell.y + 0.5 + dy)
-                wall = self.first_blocking_wall(segment)
-                if wall is not None:
-                    return wall
+            segment = (cell.x + 0.5, cell.y + 0.5, cell.x + 0.5 + dx, cell.y + 0.5 + dy)
+            wall = self.first_blocking_wall(segment)
+            if wall is not None:
+                return wall
         return None
 
     def open_moves(self) -> BoolArray:

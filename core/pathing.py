@@ -142,11 +142,10 @@ class MovementGraph:
                             reason="the token would not fit on the map there")
         if not self.passable[goal.y, goal.x]:
             return MovePath(cells=(start,), cost_ft=0, legal=False, reason=self._why_blocked(goal))
-        raw = self.pathfinder().path_to((goal.y, goal.x))
-        if len(raw) <= 1:
+        cells = self._trace(goal)
+        if cells is None:
             return MovePath(cells=(start,), cost_ft=0, legal=False,
                             reason="no way there: walls or creatures block every path")
-        cells = tuple(Cell(int(x), int(y)) for y, x in raw.tolist())
         cost = self.exact_cost(cells)
         if not self.ends_ok[goal.y, goal.x]:
             return MovePath(cells=cells, cost_ft=cost, legal=False,
@@ -155,6 +154,24 @@ class MovementGraph:
             return MovePath(cells=cells, cost_ft=cost, legal=False,
                             reason=f"{cost:g} ft is beyond the {budget_ft:g} ft movement budget")
         return MovePath(cells=cells, cost_ft=cost, legal=True)
+
+    def _trace(self, goal: Cell) -> tuple[Cell, ...] | None:
+        """Resolve up to ``goal`` and walk the traversal back to the token. (tcod's own
+        ``path_to`` reports a false "cyclic loop" when a path visits every node of a
+        small graph, so the walk is done here.)"""
+        finder = self.pathfinder()
+        finder.resolve((goal.y, goal.x))
+        if finder.distance[goal.y, goal.x] == UNREACHABLE:
+            return None
+        traversal = finder.traversal
+        node, path = (goal.y, goal.x), [goal]
+        for _ in range(self.cost.size):
+            previous = (int(traversal[node][0]), int(traversal[node][1]))
+            if previous == node:
+                break
+            node = previous
+            path.append(Cell(node[1], node[0]))
+        return tuple(reversed(path))
 
     def _why_blocked(self, goal: Cell) -> str:
         footprint = Footprint(goal.x, goal.y, self.size)

@@ -132,6 +132,8 @@ class ShoveResult(BaseModel):
             return (f"{head} — fails ({self.attack.value} vs FD {self.target_fd.value})")
         if self.distance_ft <= 0:
             head += " — staggered, holds ground"
+        elif len(self.path) == 1 and self.stop_reason is StopReason.FULL_DISTANCE:
+            head += f" — jostled {self.distance_ft} ft, stays in its space"
         elif len(self.path) > 1:
             head += f" {self.moved_ft:g} ft {self.direction}"
         else:
@@ -194,10 +196,12 @@ def _obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footpr
               direction: Direction) -> tuple[StopReason, str] | None:
     """What stops a step from ``here`` to ``there``, if anything (walls before creatures)."""
     geometry = encounter.geometry
-    if not encounter.map.contains_footprint(there):
-        return StopReason.MAP_EDGE, "map edge"
-    if geometry.footprint_move_blocked(here, direction) or geometry.footprint_split(there):
+    leaving = not encounter.map.contains_footprint(there)
+    if leaving or geometry.footprint_move_blocked(here, direction) \
+            or geometry.footprint_split(there):
         wall = geometry.blocking_wall(here, direction)
+        if wall is None and leaving:
+            return StopReason.MAP_EDGE, "map edge"
         kind = wall.kind if wall else WallKind.WALL
         reason = {WallKind.DOOR: StopReason.CLOSED_DOOR,
                   WallKind.WINDOW: StopReason.WINDOW}.get(kind, StopReason.WALL)

@@ -1,0 +1,207 @@
+"""The headless ``battlemap resolve shove`` and ``battlemap odds shove`` commands.
+
+The encounter (A: FR +2, B: leather, FD 11, AV 2, a wall right behind B) is written to a
+temporary file, so every number below is worked out by hand:
+d20 12 + 2 = 14 vs FD 11, success; d6 5: 5 + 2 - 3 = 4 ft, all unused at the wall; slam
+d6 5 through AV 2: 1 + (4 - 2) = 3 damage.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from core.combatant import Combatant
+from core.encounter import Encounter
+from core.fileio import save_encounter
+from desktop.cli import main
+
+MakeEncounter = Callable[..., Encounter]
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def encounter_file(make_encounter: MakeEncounter, tmp_path: Path) -> Path:
+    enc = make_encounter("""
+        A B . .
+        . . . .
+        . . D .
+    """, {"A": Combatant(name="Aldo", fr_slots=2),
+          "B": Combatant(name="Bram", armour="leather"), "D": Combatant(name="Dusk")},
+        walls=[(2, 0, 2, 1)])
+    path = tmp_path / "room.json"
+    save_encounter(enc, path)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def shove_args(path: Path, *extra: str, command: str = "resolve") -> list[str]:
+    return [command, "shove", str(path), "--attacker", "Aldo", "--target", "Bram", *extra]
+
+
+def test_resolve_prints_the_summary_and_every_roll(encounter_file: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5"))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Aldo shoves Bram E — success, slams the wall: 3 damage (AV 2)"
+    assert "  Final cell: (1,0); damage taken: 3" in lines
+    assert any(line.startswith("  Slam: ") for line in lines)
+
+
+def test_resolve_accepts_ids_and_a_direction_in_lower_case(
+        encounter_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "resolve", "shove", str(encounter_file), "--attacker", "A",
+                       "--target", "B", "--direction", "s", "--dice", "19")
+    assert code == 0                                # 19 + 2 = 21 vs FD 11: double
+    assert out.splitlines()[0] == "Aldo shoves Bram 10 ft S — double success, Prone"
+
+
+def test_resolve_json_has_the_final_cell(encounter_file: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5", "--json"))
+    assert code == 0
+    data = json.loads(out)
+    assert data["final_cell"] == [1, 0]
+    assert data["level"] == "success"
+    assert data["stop_reason"] == "wall"
+    assert [roll["values"] for roll in data["slam_rolls"]] == [[5]]
+
+
+def test_seeded_resolution_is_repeatable(encounter_file: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, *shove_args(encounter_file, "--seed", "7", "--json"))
+    second = run(capsys, *shove_args(encounter_file, "--seed", "7", "--json"))
+    assert first[0] == 0
+    assert first == second
+
+
+def test_odds_json_sums_to_one(encounter_file: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *shove_args(encounter_file, "--json", command="odds"))
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert sum(Fraction(cell["exact"]) for cell in data["landing"]) == 1
+    assert sum(cell["p"] for cell in data["landing"]) == pytest.approx(1)
+    # fail 1-8 (stays), success 9-18: d6 - 1 ft, a slam on d6 4-6 (3+ ft into the wall);
+    # double 19-20: slam
+    assert Fraction(data["slam"]["exact"]) == Fraction(10, 20) * Fraction(1, 2) + Fraction(2, 20)
+    assert data["target_fd"] == 11
+
+
+def test_odds_on_the_bundled_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    # Brannoc: FR 3 slots + STR 17 (+2) = 5. Orc Warrior: FD 10 + STR/CON +1 + scale 1 +
+    # shield 2 = 14; Shove Resist 3 + ½ level 0 + STR 1 + FR (1 + 1) = 6
+    code, out, _ = run(capsys, "odds", "shove", str(REPO / "assets" / "demo_encounter.json"),
+                       "--attacker", "Brannoc", "--target", "Orc Warrior", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["attack_bonus"], data["target_fd"], data["shove_resist"]) == (5, 14, 6)
+    assert data["direction"] == "W"
+    assert sum(Fraction(cell["exact"]) for cell in data["landing"]) == 1
+
+
+def test_odds_text(encounter_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, *shove_args(encounter_file, command="odds"))
+    assert code == 0
+    assert out.startswith("Aldo shoves Bram E: d20 +2 vs FD 11; Shove Resist 3")
+    assert "  Landing cells:" in out.splitlines()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    pytest.param(["--target", "Zed"], "no token named 'Zed' (tokens: Aldo, Bram, Dusk)",
+                 id="unknown-name"),
+    pytest.param(["--target", "Dusk"], "Aldo is not adjacent to Dusk (1 cell(s) between "
+                 "them); move closer first", id="not-adjacent"),
+    pytest.param(["--direction", "W"], "W is not within 90° of straight away from Aldo; "
+                 "allowed: N, NE, E, SE, S", id="direction-backwards"),
+    pytest.param(["--dice", "12"], "--dice ran out: no die value left for Aldo shove die "
+                 "(needs a d6)", id="too-few-dice"),
+    pytest.param(["--dice", "12,5,5,1,2"], "--dice has 2 value(s) more than the shove needs: "
+                 "1, 2", id="too-many-dice"),
+    pytest.param(["--dice", "12,7"], "7 is not a face of a d6 (rolled for Aldo shove die): "
+                 "enter 1 to 6", id="value-above-faces"),
+    pytest.param(["--dice", "21"], "21 is not a face of a d20", id="d20-above-20"),
+    pytest.param(["--dice", "0"], "0 is not a face of a d20", id="zero"),
+])
+def test_bad_input_exits_2_with_one_line(encounter_file: Path,
+                                         capsys: pytest.CaptureFixture[str], argv: list[str],
+                                         message: str) -> None:
+    args = shove_args(encounter_file)
+    if "--target" in argv:
+        args = args[:-2]                            # the parametrised target replaces Bram
+    code, out, err = run(capsys, *args, *argv)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("battlemap: ")
+    assert message in err
+
+
+@pytest.mark.parametrize("command", ["resolve", "odds"])
+def test_unknown_name_in_odds_too(encounter_file: Path, capsys: pytest.CaptureFixture[str],
+                                  command: str) -> None:
+    code, _, err = run(capsys, command, "shove", str(encounter_file), "--attacker", "Nobody",
+                       "--target", "Bram")
+    assert code == 2
+    assert err.strip() == "battlemap: no token named 'Nobody' (tokens: Aldo, Bram, Dusk)"
+
+
+@pytest.mark.parametrize(("contents", "message"), [
+    (None, "cannot read"),
+    ("{oops", "room.json is not valid JSON"),
+    ('{"schema": "x"}', "room.json is not a Battlemap encounter"),
+])
+def test_bad_file_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        contents: str | None, message: str) -> None:
+    path = tmp_path / "room.json"
+    if contents is not None:
+        path.write_text(contents)
+    for command in ("resolve", "odds"):
+        code, out, err = run(capsys, *shove_args(path, command=command))
+        assert code == 2
+        assert out == ""
+        assert err.count("\n") == 1
+        assert message in err
+
+
+@pytest.mark.parametrize("argv", [
+    pytest.param(["resolve", "shove", "x.json", "--attacker", "A"], id="missing-target"),
+    pytest.param(["resolve", "shove", "x.json", "--attacker", "A", "--target", "B",
+                  "--dice", "a,b"], id="dice-not-numbers"),
+    pytest.param(["resolve", "shove", "x.json", "--attacker", "A", "--target", "B",
+                  "--dice", "1", "--seed", "2"], id="dice-and-seed"),
+    pytest.param(["odds", "shove", "x.json", "--attacker", "A", "--target", "B",
+                  "--direction", "UP"], id="bad-direction"),
+])
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert "usage: battlemap" in capsys.readouterr().err
+
+
+def test_headless_commands_import_no_qt(encounter_file: Path) -> None:
+    code = (
+        "import sys\n"
+        "from desktop.cli import main\n"
+        f"rc = main(['odds', 'shove', {str(encounter_file)!r}, '--attacker', 'A', "
+        "'--target', 'B', '--json'])\n"
+        "assert rc == 0, rc\n"
+        "qt = sorted(m for m in sys.modules if m.startswith(('PySide6', 'shiboken6')))\n"
+        "assert not qt, qt\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
