@@ -396,11 +396,11 @@ def _random_spot(b: _Builder, geometry: MapGeometry, size: int) -> Footprint:
             return fp
 
 
-def _fill_tokens(b: _Builder, battle_map: BattleMap) -> None:
-    """Random tokens up to :data:`TOKENS`: no overlaps, no hazards, no wall through them."""
+def _fill_tokens(b: _Builder, battle_map: BattleMap, total: int) -> None:
+    """Random tokens up to ``total``: no overlaps, no hazards, no wall through them."""
     geometry = MapGeometry(battle_map)
     n = 0
-    for size, quota in _quotas(TOKENS - len(b.tokens)).items():
+    for size, quota in _quotas(total - len(b.tokens)).items():
         for _ in range(quota):
             fp = _random_spot(b, geometry, SIZES[size].footprint)
             n += 1
@@ -409,8 +409,8 @@ def _fill_tokens(b: _Builder, battle_map: BattleMap) -> None:
                 b.rng, f"{side.value.title()} {n}", size, side)))
 
 
-def build_scenario(seed: int) -> Scenario:
-    """The seeded scenario (about a second to build)."""
+def build_scenario(seed: int, tokens: int = TOKENS) -> Scenario:
+    """The seeded scenario (about a second to build) with ``tokens`` tokens in all."""
     b = _Builder(random.Random(seed))
     b.reserved += [(0, 0, CORNER, CORNER), (SIZE - CORNER, SIZE - CORNER, SIZE, SIZE)]
     b.add_token(Token(id="runner", x=1, y=1,
@@ -427,7 +427,7 @@ def build_scenario(seed: int) -> Scenario:
     battle_map = BattleMap(width=SIZE, height=SIZE,
                            terrain_rows=[row.decode("ascii") for row in b.terrain],
                            elevation=b.elevation, walls=b.walls, hazards=b.hazards)
-    _fill_tokens(b, battle_map)
+    _fill_tokens(b, battle_map, tokens)
     encounter = Encounter(name=f"Benchmark scenario (seed {seed})", map=battle_map,
                           tokens=b.tokens)
     others = [t.id for t in b.tokens if t.id.startswith(("party-", "opposition-"))]

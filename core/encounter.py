@@ -82,6 +82,8 @@ class Encounter(BaseModel):
     log: list[LogEntry] = Field(default_factory=list)
 
     _geometry: MapGeometry | None = PrivateAttr(None)
+    _occupancy_key: tuple[object, ...] | None = PrivateAttr(None)
+    _occupancy_cells: dict[Cell, Token] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _tokens_fit(self) -> Encounter:
@@ -135,16 +137,27 @@ class Encounter(BaseModel):
         names = ", ".join(t.name for t in self.tokens) or "none"
         raise UnknownTokenError(f"no token named {key!r} (tokens: {names})")
 
+    def _occupancy(self) -> dict[Cell, Token]:
+        """Cell → token, rebuilt only when some token moved, changed size or came or went
+        (checked by a cheap key, so direct edits of token positions are seen too)."""
+        key = tuple((id(t), t.x, t.y, t.combatant.size) for t in self.tokens)
+        if self._occupancy_key != key:
+            self._occupancy_cells = {cell: t for t in self.tokens for cell in t.footprint.cells()}
+            self._occupancy_key = key
+        return self._occupancy_cells
+
     def token_at(self, cell: Cell) -> Token | None:
-        probe = Footprint(cell.x, cell.y, 1)
-        for token in self.tokens:
-            if token.footprint.overlaps(probe):
-                return token
-        return None
+        return self._occupancy().get(cell)
 
     def tokens_overlapping(self, footprint: Footprint, ignore: str | None = None
                            ) -> list[Token]:
-        return [t for t in self.tokens if t.id != ignore and t.footprint.overlaps(footprint)]
+        occupancy = self._occupancy()
+        found: dict[str, Token] = {}
+        for cell in footprint.cells():
+            token = occupancy.get(cell)
+            if token is not None and token.id != ignore:
+                found.setdefault(token.id, token)
+        return list(found.values())
 
     def can_place(self, footprint: Footprint, ignore: str | None = None) -> bool:
         return (self.map.contains_footprint(footprint)

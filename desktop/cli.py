@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
 
 from core.dice import DiceError, DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
@@ -23,7 +24,7 @@ from core.odds import shove_odds
 from core.report import format_odds, format_shove
 from core.shove import IllegalShoveError, ShoveRequest, resolve_shove
 
-DEMO = Path(__file__).resolve().parent.parent / "assets" / "demo_encounter.json"
+DEMO = Path(str(files("assets") / "demo_encounter.json"))
 USAGE_ERROR = 2
 
 

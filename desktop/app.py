@@ -1,0 +1,46 @@
+"""Start the GUI: one window on an encounter (the bundled demo by default)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.encounter import Encounter
+from core.fileio import EncounterFileError, load_encounter
+from desktop.mainwindow import MainWindow
+from desktop.qt import QMessageBox, QSettings, QTimer
+from desktop.runtime import application, data_dir
+
+
+def open_window(path: Path, demo: Path) -> MainWindow:
+    """A window on ``path``; the demo opens as an untitled copy so Save never overwrites
+    the bundled file. A file that fails to load is reported and the demo opens instead."""
+    encounter: Encounter | None = None
+    error: str | None = None
+    try:
+        encounter = load_encounter(path)
+    except EncounterFileError as problem:
+        error = str(problem)
+        encounter = load_encounter(demo)
+    is_demo = error is not None or path.resolve() == demo.resolve()
+    window = MainWindow(encounter, None if is_demo else path, data_dir(), QSettings())
+    if error:
+        QMessageBox.warning(window, "Cannot open encounter", f"{error}\n\nOpened the demo.")
+    return window
+
+
+def run_app(path: Path) -> int:
+    from desktop.cli import DEMO
+
+    app = application()
+    window = open_window(path, DEMO)
+    window.show()
+    if window.files.recovery_available():
+        answer = QMessageBox.question(
+            window, "Restore unsaved work?",
+            "Battlemap did not close normally last time. Restore the unsaved changes?")
+        if answer == QMessageBox.StandardButton.Yes:
+            window.files.restore_recovery()
+        else:
+            window.files.discard_recovery()
+    QTimer.singleShot(0, window.view.fit_map)
+    return app.exec()

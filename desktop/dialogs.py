@@ -1,0 +1,131 @@
+"""Dialogs: hazard editor, map size. Values are validated by the core models; a bad value
+shows the model's message and the dialog stays open."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from core.fileio import describe_validation_error
+from core.grid import Cell
+from core.mapmodel import MAX_MAP_CELLS, Hazard, HazardEffect, HazardKind
+from desktop.qt import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class HazardDialog(QDialog):
+    """Create or edit a hazard; :attr:`result_hazard` is set on OK, :attr:`deleted` on
+    Delete."""
+
+    def __init__(self, cells: tuple[Cell, ...], hazard: Hazard | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Edit hazard" if hazard else "New hazard")
+        self.cells = cells
+        self.result_hazard: Hazard | None = None
+        self.deleted = False
+        effect = hazard.effect if hazard else HazardEffect()
+        self.name = QLineEdit(hazard.name if hazard else "Pit")
+        self.kind = QComboBox()
+        self.kind.addItems([k.value for k in HazardKind])
+        self.kind.setCurrentText((hazard.kind if hazard else HazardKind.PIT).value)
+        self.damage = QLineEdit(effect.damage or "")
+        self.damage.setPlaceholderText("e.g. 2d6 (empty: none)")
+        self.damage_type = QLineEdit(effect.damage_type)
+        self.through_armour = QCheckBox("Physical: armour (AV) reduces it")
+        self.through_armour.setChecked(effect.through_armour)
+        self.fall_ft = QSpinBox()
+        self.fall_ft.setRange(0, 1000)
+        self.fall_ft.setSingleStep(10)
+        self.fall_ft.setSuffix(" ft")
+        self.fall_ft.setValue(effect.fall_ft)
+        self.save_target = QSpinBox()
+        self.save_target.setRange(0, 20)
+        self.save_target.setSpecialValueText("no save")
+        self.save_target.setValue(effect.save_target or 0)
+        self.save_halves = QCheckBox("A passed save halves the damage (else negates it)")
+        self.save_halves.setChecked(effect.save_halves)
+        self.notes = QLineEdit(effect.notes)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c0392b")
+        self.error.setWordWrap(True)
+        self._layout(hazard is not None)
+
+    def _layout(self, editing: bool) -> None:
+        form = QFormLayout()
+        for label, widget in (("Name", self.name), ("Kind", self.kind),
+                              ("Damage dice", self.damage), ("Damage type", self.damage_type),
+                              ("", self.through_armour), ("Fall depth", self.fall_ft),
+                              ("Own save (d20 ≥)", self.save_target), ("", self.save_halves),
+                              ("Notes", self.notes)):
+            form.addRow(label, widget)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        if editing:
+            delete = buttons.addButton("Delete hazard",
+                                       QDialogButtonBox.ButtonRole.DestructiveRole)
+            delete.clicked.connect(self._delete)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel(f"{len(self.cells)} cell(s)"))
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    def build(self) -> Hazard:
+        """The hazard described by the fields; ValidationError if a field is invalid."""
+        effect = HazardEffect(
+            damage=self.damage.text().strip() or None, damage_type=self.damage_type.text(),
+            through_armour=self.through_armour.isChecked(), fall_ft=self.fall_ft.value(),
+            save_target=self.save_target.value() or None,
+            save_halves=self.save_halves.isChecked(), notes=self.notes.text())
+        return Hazard(name=self.name.text().strip(), kind=HazardKind(self.kind.currentText()),
+                      cells=self.cells, effect=effect)
+
+    def _accept(self) -> None:
+        try:
+            self.result_hazard = self.build()
+        except ValidationError as error:
+            self.error.setText(describe_validation_error(error))
+            return
+        self.accept()
+
+    def _delete(self) -> None:
+        self.deleted = True
+        self.accept()
+
+
+class MapSizeDialog(QDialog):
+    """Ask for a map size in cells."""
+
+    def __init__(self, width: int, height: int, title: str, parent: QWidget | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.width_box, self.height_box = QSpinBox(), QSpinBox()
+        for box, value in ((self.width_box, width), (self.height_box, height)):
+            box.setRange(1, MAX_MAP_CELLS)
+            box.setValue(value)
+            box.setSuffix(" cells")
+        form = QFormLayout(self)
+        form.addRow("Width", self.width_box)
+        form.addRow("Height", self.height_box)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width_box.value(), self.height_box.value()

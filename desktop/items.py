@@ -1,0 +1,263 @@
+"""Graphics items of the map: tokens, the wall layer, hazards, the movement path preview."""
+
+from __future__ import annotations
+
+from core.combatant import Condition
+from core.encounter import Token
+from core.mapmodel import Hazard, WallKind, WallSegment
+from desktop import style
+from desktop.qt import (
+    QBrush,
+    QColor,
+    QFont,
+    QGraphicsItem,
+    QGraphicsObject,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPointF,
+    QRectF,
+    QStyleOptionGraphicsItem,
+    Qt,
+    QWidget,
+)
+from desktop.renderer import MapRenderer
+
+Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
+
+
+class TokenItem(QGraphicsObject):
+    """A round token: side ring, initials, HP bar, condition badges, selection highlight."""
+
+    def __init__(self, token: Token, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.token_id = token.id
+        self.renderer = renderer
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setZValue(Z_TOKEN)
+        self.setAcceptHoverEvents(True)
+        self.sync(token)
+
+    def sync(self, token: Token) -> None:
+        """Take position and looks from the model."""
+        self.prepareGeometryChange()
+        self.token = token
+        self.side_px = self.renderer.length(token.footprint.size)
+        self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
+        c = token.combatant
+        self.setToolTip(f"<b>{c.name}</b> ({c.side.value}, {c.size.value})<br>"
+                        f"HP {c.hp}/{c.max_hp}<br>"
+                        f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}")
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.side_px, self.side_px)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        inset = self.side_px * 0.06
+        disc = QRectF(inset, inset, self.side_px - 2 * inset, self.side_px - 2 * inset)
+        combatant = self.token.combatant
+        ring = style.SIDE_COLOURS[combatant.side]
+        if self.isSelected():
+            painter.setPen(QPen(style.SELECTION, self.side_px * 0.1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(disc.adjusted(-inset * 0.5, -inset * 0.5, inset * 0.5, inset * 0.5))
+        painter.setPen(QPen(ring, self.side_px * 0.08))
+        painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else QColor("#9a948a"))
+        painter.drawEllipse(disc)
+        self._paint_initials(painter, disc, ring)
+        self._paint_hp(painter, disc)
+        self._paint_badges(painter)
+
+    def _paint_initials(self, painter: QPainter, disc: QRectF, colour: QColor) -> None:
+        words = self.token.combatant.name.split()
+        initials = "".join(w[0] for w in words[:2]).upper()
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(6, int(disc.height() * 0.36)))
+        painter.setFont(font)
+        painter.setPen(colour.darker(130))
+        painter.drawText(disc.adjusted(0, -disc.height() * 0.08, 0, 0),
+                         Qt.AlignmentFlag.AlignCenter, initials)
+
+    def _paint_hp(self, painter: QPainter, disc: QRectF) -> None:
+        combatant = self.token.combatant
+        fraction = max(0.0, min(1.0, combatant.hp / combatant.max_hp))
+        bar = QRectF(disc.left() + disc.width() * 0.18, disc.bottom() - disc.height() * 0.26,
+                     disc.width() * 0.64, max(3.0, disc.height() * 0.09))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#3b3b3b"))
+        painter.drawRect(bar)
+        colour = QColor("#2ea043") if fraction > 0.5 else (
+            QColor("#e3a008") if fraction > 0.25 else QColor("#d7263d"))
+        painter.setBrush(colour)
+        painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
+
+    def _paint_badges(self, painter: QPainter) -> None:
+        badge = self.renderer.length(0.3)
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(6, int(badge * 0.55)))
+        painter.setFont(font)
+        x = self.side_px - badge
+        for condition in sorted(self.token.combatant.conditions):
+            text, colour = style.CONDITION_BADGES[Condition(condition)]
+            rect = QRectF(x, 0, badge, badge)
+            painter.setPen(QPen(QColor("white"), 1.5))
+            painter.setBrush(colour)
+            painter.drawEllipse(rect)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+            x -= badge * 0.9
+
+
+class WallLayer(QGraphicsItem):
+    """All walls and doors as one item, kept as one path per kind in each square chunk of
+    the map, so a paint strokes only the chunks it exposes."""
+
+    CHUNK_CELLS = 16
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.renderer = renderer
+        self.setZValue(Z_WALL)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        self._chunks: list[tuple[QRectF, QPen, QPainterPath]] = []
+        self._bounds = QRectF()
+
+    def set_walls(self, walls: list[WallSegment]) -> None:
+        self.prepareGeometryChange()
+        width = self.renderer.length(style.WALL_WIDTH_CELLS)
+        groups: dict[tuple[int, int, WallKind, bool], QPainterPath] = {}
+        for wall in walls:
+            chunk = (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
+                     int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
+            path = groups.setdefault((*chunk, wall.kind, wall.open), QPainterPath())
+            path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
+            path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
+        pad = width * 2
+        self._chunks = [(path.boundingRect().adjusted(-pad, -pad, pad, pad),
+                         _wall_pen(kind, opened, width), path)
+                        for (_, _, kind, opened), path in groups.items()]
+        bounds = QRectF()
+        for rect, _, _ in self._chunks:
+            bounds = bounds.united(rect)
+        self._bounds = bounds
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        for rect, pen, path in self._chunks:
+            if rect.intersects(exposed):
+                painter.setPen(pen)
+                painter.drawPath(path)
+
+
+def _wall_pen(kind: WallKind, opened: bool, width: float) -> QPen:
+    pen = QPen(style.WALL_COLOURS[kind], width * (1.6 if kind is WallKind.DOOR else 1))
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap if kind is WallKind.WALL else Qt.PenCapStyle.FlatCap)
+    if opened or kind is WallKind.WINDOW:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+class HazardItem(QGraphicsItem):
+    """A hazard region: tinted cells, an outline, an icon and its name."""
+
+    def __init__(self, hazard: Hazard, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.hazard, self.renderer = hazard, renderer
+        self.setZValue(Z_HAZARD)
+        self._shape = QPainterPath()
+        for cell in hazard.cells:
+            self._shape.addRect(renderer.cell_rect(cell))
+        self._shape = self._shape.simplified()
+        effect = hazard.effect
+        details = [f"damage {effect.damage} {effect.damage_type}".strip() if effect.damage
+                   else "", f"fall {effect.fall_ft} ft" if effect.fall_ft else "",
+                   f"own save {effect.save_target}" if effect.save_target else "", effect.notes]
+        self.setToolTip(f"<b>{hazard.name}</b> ({hazard.kind.value})<br>"
+                        + "<br>".join(d for d in details if d))
+
+    def boundingRect(self) -> QRectF:
+        return self._shape.boundingRect().adjusted(-2, -2, 2, 2)
+
+    def shape(self) -> QPainterPath:
+        return self._shape
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        colour = style.HAZARD_COLOURS[self.hazard.kind]
+        painter.setPen(QPen(colour.darker(150), 2, Qt.PenStyle.DashLine))
+        painter.setBrush(QBrush(colour, Qt.BrushStyle.SolidPattern))
+        painter.drawPath(self._shape)
+        first = self.renderer.cell_rect(self.hazard.cells[0])
+        font = QFont()
+        font.setPixelSize(int(self.renderer.length(0.28)))
+        font.setBold(True)
+        painter.setFont(font)
+        label = f"{style.HAZARD_ICONS[self.hazard.kind]} {self.hazard.name}"
+        painter.setPen(QColor("white"))
+        painter.drawText(first.adjusted(3, 2, self.renderer.length(3), 0),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
+
+
+class PathPreview(QGraphicsItem):
+    """The path a dragged token would take, its cost, green or red."""
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.renderer = renderer
+        self.setZValue(Z_PREVIEW)
+        self._path = QPainterPath()
+        self._label = ""
+        self._legal = True
+        self._end = QPointF()
+        self.hide()
+
+    def show_path(self, points: list[QPointF], label: str, legal: bool) -> None:
+        self.prepareGeometryChange()
+        self._path = QPainterPath()
+        if points:
+            self._path.moveTo(points[0])
+            for point in points[1:]:
+                self._path.lineTo(point)
+            self._end = points[-1]
+        self._label, self._legal = label, legal
+        self.show()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        pad = self.renderer.length(2)
+        return self._path.boundingRect().adjusted(-pad, -pad, pad, pad)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colour = style.PATH_OK if self._legal else style.PATH_BAD
+        pen = QPen(colour, self.renderer.length(0.1))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self._path)
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(int(self.renderer.length(0.3)))
+        painter.setFont(font)
+        box = QRectF(self._end.x() + self.renderer.length(0.3),
+                     self._end.y() - self.renderer.length(0.6),
+                     self.renderer.length(3.6), self.renderer.length(0.5))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 225))
+        painter.drawRoundedRect(box, 4, 4)
+        painter.setPen(colour.darker(120))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._label)

@@ -1,0 +1,339 @@
+"""The combatant editor: every field of :class:`core.combatant.Combatant`, validated by the
+model as the GM types. Only a valid value reaches the document; an invalid one shows the
+model's message and leaves the combatant as it was. Typing in one field is one undo step."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from pydantic import ValidationError
+
+from core.combatant import Combatant, Condition, Side
+from core.commands import UpdateCombatant
+from core.encounter import Token
+from core.fileio import describe_validation_error
+from core.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
+from desktop.document import EncounterDocument
+from desktop.qt import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+)
+
+INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
+WHOLE_NUMBER = re.compile(r"\s*[+-]?\d{1,6}\s*")
+COLUMNS = 3  # label/field pairs per grid row
+
+
+class NumberField(NamedTuple):
+    key: str  # Combatant field, or an Abilities field when ``ability``
+    label: str
+    tip: str
+    ability: bool = False
+
+
+ABILITIES = (
+    NumberField("strength", "STR", "Strength: HR, FR, FD and Shove Resist", True),
+    NumberField("dexterity", "DEX", "Dexterity: AC", True),
+    NumberField("constitution", "CON", "Constitution: FD when higher than STR", True),
+    NumberField("intelligence", "INT", "Intelligence", True),
+    NumberField("wisdom", "WIS", "Wisdom: Insight Defense", True),
+    NumberField("charisma", "CHA", "Charisma", True),
+)
+NUMBERS = (
+    NumberField("level", "Level/HD", "Level or Hit Dice: Insight, Shove Resist"),
+    NumberField("hp", "HP", "Current hit points (0 or less: down)"),
+    NumberField("max_hp", "Max HP", "Maximum hit points"),
+    NumberField("hr_slots", "HR slots", "Class Skill slots invested in HR"),
+    NumberField("fr_slots", "FR slots", "Class Skill slots invested in FR"),
+    NumberField("mastery_rank", "Mastery", "Mastery rank: FD bonus in Defensive Stance"),
+    NumberField("hr_magic", "HR magic", "Magic bonus to HR"),
+    NumberField("fr_magic", "FR magic", "Magic bonus to FR"),
+    NumberField("technique_ac", "Tech. AC", "Active defensive techniques: AC bonus"),
+    NumberField("death_ray_save", "Death ray", "Save vs Death Ray number (d20 ≥ this)"),
+    NumberField("reach_ft", "Reach ft", "Reach in feet (shoves need the target in reach)"),
+    NumberField("initiative_modifier", "Init. mod", "Modifier to the initiative roll"),
+)
+ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
+
+
+class CombatantForm(QWidget):
+    """Edits the combatant of :attr:`token_id` through ``document.push``."""
+
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.token_id: str | None = None
+        self._loading = False  # refresh() is setting widgets: their signals are not edits
+        self._pushing = False  # our own push is being applied (and echoed back to refresh)
+        self._session: str | None = None  # the field whose keystrokes merge into one step
+        self._merge_key = -1
+        self.edits: dict[str, QLineEdit] = {}
+        self.combos: dict[str, QComboBox] = {}
+        self.checks: dict[Condition, QCheckBox] = {}
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c0392b; padding: 2px 4px;")
+        self.error.setWordWrap(True)
+        self.error.setToolTip("Why the last value typed was not applied")
+        # Not in this widget's layout: the owner puts it where it stays in sight while the
+        # form scrolls (below the form).
+        self._build()
+        self.show_token(None)
+
+    # --- building ------------------------------------------------------------------------
+    def _build(self) -> None:
+        name = self._line_edit("name", "Name shown on the token and in the list (1-60 "
+                               "characters)")
+        self._make_combos()
+        column = QVBoxLayout(self)
+        column.setContentsMargins(4, 4, 4, 4)
+        column.setSpacing(2)
+        column.addLayout(self._identity(name))
+        numbers = QGridLayout()
+        numbers.setHorizontalSpacing(6)
+        numbers.setVerticalSpacing(3)
+        row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
+        self._add_numbers(numbers, row, "Combat", NUMBERS)
+        numbers.setColumnStretch(2 * COLUMNS, 1)  # spare width goes right, fields stay put
+        column.addLayout(numbers)
+        column.addWidget(_heading("Conditions"))
+        ticks = QGridLayout()
+        ticks.setVerticalSpacing(2)
+        for index, condition in enumerate(Condition):
+            box = QCheckBox(CONDITION_LABELS[condition])
+            box.setToolTip(f"{CONDITION_LABELS[condition]} (durations live on the timeline)")
+            box.toggled.connect(lambda _on: self._edited("conditions"))
+            self.checks[condition] = box
+            ticks.addWidget(box, index // 2, index % 2)
+        column.addLayout(ticks)
+        column.addStretch(1)
+
+    def _identity(self, name: QLineEdit) -> QFormLayout:
+        form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.setVerticalSpacing(3)
+        side_size = QHBoxLayout()
+        side_size.addWidget(self.combos["side"], 1)
+        side_size.addSpacing(6)
+        side_size.addWidget(_buddy("Size", self.combos["size"]))
+        side_size.addWidget(self.combos["size"], 1)
+        form.addRow(_buddy("Name", name), name)
+        form.addRow(_buddy("Side", self.combos["side"]), side_size)
+        for key in ("armour", "shield"):
+            form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
+        return form
+
+    def _make_combos(self) -> None:
+        self._combo("side", "Which side the combatant fights on",
+                    [(s.value.title(), s.value, "") for s in Side])
+        self._combo("size", "Size category: FD, Shove Resist and footprint on the map",
+                    [(f"{spec.label} ({spec.footprint}×{spec.footprint})", size.value,
+                      f"FD {spec.fd_modifier:+d}, shove die {spec.shove_die}, Shove Resist "
+                      f"base {spec.shove_resist_base}") for size, spec in SIZES.items()])
+        self._combo("armour", "Armour worn: AV, FD, wrestling FR and specials",
+                    [(spec.label, key, f"AV {spec.av} ({spec.av_missiles} vs missiles), FD "
+                      f"{spec.fd_bonus:+d}, wrestling FR {spec.wrestling_fr:+d}. {spec.special}")
+                     for key, spec in ARMOURS.items()])
+        self._combo("shield", "Shield carried: AC, FD, wrestling FR; no grappling with one",
+                    [("None", NO_SHIELD, "No shield")]
+                    + [(s.label, k, f"AC {s.ac_bonus:+d}, FD {s.fd_bonus:+d}, wrestling FR "
+                        f"{s.wrestling_fr:+d}. {s.special}") for k, s in SHIELDS.items()])
+
+    def _add_numbers(self, grid: QGridLayout, row: int, title: str,
+                     fields: tuple[NumberField, ...]) -> int:
+        grid.addWidget(_heading(title), row, 0, 1, 2 * COLUMNS)
+        for index, spec in enumerate(fields):
+            edit = self._number_edit(spec)
+            line, pair = row + 1 + index // COLUMNS, index % COLUMNS
+            grid.addWidget(_buddy(spec.label, edit), line, 2 * pair, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(edit, line, 2 * pair + 1)
+        return row + 1 + (len(fields) + COLUMNS - 1) // COLUMNS
+
+    def _line_edit(self, key: str, tip: str) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setToolTip(tip)
+        edit.textEdited.connect(lambda _text: self._edited(key))
+        edit.editingFinished.connect(lambda: self._finished(key))
+        self.edits[key] = edit
+        return edit
+
+    def _number_edit(self, spec: NumberField) -> QLineEdit:
+        low, high = self._bounds(spec)
+        edit = self._line_edit(spec.key, f"{spec.tip} ({low} to {high}; typing validates)")
+        edit.setAlignment(Qt.AlignmentFlag.AlignRight)
+        edit.setFixedWidth(edit.fontMetrics().horizontalAdvance("-9999") + 14)
+        return edit
+
+    def _combo(self, key: str, tip: str, choices: list[tuple[str, str, str]]) -> None:
+        """A choice whose item data is the model's value; each item explains itself."""
+        combo = QComboBox()
+        combo.setToolTip(tip)
+        for index, (text, value, item_tip) in enumerate(choices):
+            combo.addItem(text, value)
+            combo.setItemData(index, item_tip or text, Qt.ItemDataRole.ToolTipRole)
+        combo.currentIndexChanged.connect(lambda _index: self._edited(key))
+        self.combos[key] = combo
+
+    def _bounds(self, spec: NumberField) -> tuple[int, int]:
+        """The allowed range, read from the model so the tooltips cannot drift from it."""
+        if spec.ability:
+            return self.document.encounter.profile.ability_range
+        meta = Combatant.model_fields[spec.key].metadata
+        return (next(m.ge for m in meta if hasattr(m, "ge")),
+                next(m.le for m in meta if hasattr(m, "le")))
+
+    # --- showing -------------------------------------------------------------------------
+    def show_token(self, token_id: str | None) -> None:
+        self.token_id = token_id
+        self._session = None
+        self.error.clear()
+        self.refresh()
+
+    def token(self) -> Token | None:
+        if self.token_id is None:
+            return None
+        return next((t for t in self.document.encounter.tokens if t.id == self.token_id), None)
+
+    def refresh(self) -> None:
+        """Show the model's values; an undo or an outside edit also ends the typing session."""
+        if not self._pushing:
+            self._session = None
+        token = self.token()
+        self.setEnabled(token is not None)
+        self._clear_marks()
+        self.error.clear()
+        if token is None:
+            return
+        self._loading = True
+        try:
+            self._load(token.combatant)
+        finally:
+            self._loading = False
+
+    def _load(self, c: Combatant) -> None:
+        for key, edit in self.edits.items():
+            value = self._model_value(c, key)
+            # Leave the field being typed in alone when it already says this value
+            # ("018"), so the cursor does not jump.
+            if self._parsed(key) != value:
+                edit.setText(str(value))
+        for key, combo in self.combos.items():
+            combo.setCurrentIndex(combo.findData(str(getattr(c, key))))
+        for condition, box in self.checks.items():
+            box.setChecked(condition in c.conditions)
+
+    @staticmethod
+    def _model_value(c: Combatant, key: str) -> Any:
+        return getattr(c.abilities, key) if key in ABILITY_KEYS else getattr(c, key)
+
+    def _parsed(self, key: str) -> Any:
+        text = self.edits[key].text()
+        if key == "name":
+            return text
+        return int(text) if WHOLE_NUMBER.fullmatch(text) else None
+
+    # --- editing -------------------------------------------------------------------------
+    def _edited(self, key: str) -> None:
+        token = self.token()
+        if self._loading or token is None:
+            return
+        try:
+            combatant = self._candidate(token.combatant, key)
+            self._check_fits(token, combatant)
+        except ValidationError as error:
+            self._refuse(key, describe_validation_error(error))
+        except ValueError as error:
+            self._refuse(key, str(error))
+        else:
+            self._apply(token, key, combatant)
+
+    def _candidate(self, current: Combatant, key: str) -> Combatant:
+        data = current.model_dump()
+        target = data["abilities"] if key in ABILITY_KEYS else data
+        target[key] = self._widget_value(key)
+        return Combatant.model_validate(
+            data, context={"profile": self.document.encounter.profile})
+
+    def _widget_value(self, key: str) -> Any:
+        if key in self.combos:
+            return self.combos[key].currentData()
+        if key == "conditions":
+            return frozenset(c for c, box in self.checks.items() if box.isChecked())
+        value = self._parsed(key)
+        if value is None:
+            raise ValueError(f"{key}: enter a whole number")
+        return value
+
+    def _check_fits(self, token: Token, combatant: Combatant) -> None:
+        """A dry run: UpdateCombatant.apply would raise inside the undo stack."""
+        problem = UpdateCombatant.problem(self.document.encounter, token.id, combatant)
+        if problem:
+            raise ValueError(f"size: {problem}")
+
+    def _refuse(self, key: str, message: str) -> None:
+        self._clear_marks()
+        self.error.setText(message)
+        self._widget(key).setStyleSheet(INVALID_STYLE)
+
+    def _apply(self, token: Token, key: str, combatant: Combatant) -> None:
+        self._clear_marks()
+        self.error.clear()
+        if combatant == token.combatant:
+            return
+        if self._session != key:
+            self._session, self._merge_key = key, self.document.new_merge_key()
+        label = f"Edit {combatant.name}: {key.replace('_', ' ')}"
+        self._pushing = True
+        try:
+            self.document.push(UpdateCombatant(token.id, combatant, label), self._merge_key)
+        finally:
+            self._pushing = False
+        if key not in self.edits:
+            self._session = None  # a choice or a tick is one step of its own
+
+    def _finished(self, key: str) -> None:
+        """Leaving a field ends its undo step; a refused value there goes back to the
+        model's, and the message stays so the GM can read why."""
+        self._session = None
+        token = self.token()
+        if token is not None and self.is_marked(key):
+            message = self.error.text()
+            self.refresh()
+            self.error.setText(f"Not applied: {message}")
+
+    # --- marks ---------------------------------------------------------------------------
+    def _widget(self, key: str) -> QWidget:
+        if key == "conditions":
+            return self.checks[Condition.PRONE]  # a set of ticks is always valid; not reached
+        return self.edits.get(key) or self.combos[key]
+
+    def is_marked(self, key: str) -> bool:
+        return bool(self._widget(key).styleSheet())
+
+    def _clear_marks(self) -> None:
+        for widget in (*self.edits.values(), *self.combos.values(), *self.checks.values()):
+            if widget.styleSheet():
+                widget.setStyleSheet("")
+
+
+def _buddy(text: str, widget: QWidget) -> QLabel:
+    """A field's label, with the field's tooltip (clicking it focuses the field)."""
+    label = QLabel(text)
+    label.setToolTip(widget.toolTip())
+    label.setBuddy(widget)
+    return label
+
+
+def _heading(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setStyleSheet("font-weight: bold; color: palette(mid); padding-top: 4px;")
+    return label

@@ -1,0 +1,396 @@
+"""The Combatants panel: the combatants grouped by side, kept in step with the map's
+selection; the editor and derived ratings of the selected one; adding from the template
+library, a new blank combatant, and removing.
+
+The list is updated one token at a time from the document's change sets (an encounter may
+hold hundreds of tokens); only a different encounter rebuilds it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from core.combatant import Combatant, Side
+from core.commands import AddToken, ChangeSet, RemoveToken
+from core.encounter import Token
+from core.fileio import describe_validation_error
+from core.grid import Cell
+from core.ratings import ratings
+from core.tables import SIZES
+from desktop import style
+from desktop.document import EncounterDocument
+from desktop.items import TokenItem
+from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
+from desktop.panels.library import LIBRARY_PATH, free_spot, load_library, summary
+from desktop.panels.ratings_view import RatingsView
+from desktop.qt import (
+    QAbstractItemView,
+    QColor,
+    QFont,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    Qt,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    isValid,
+)
+from desktop.scene import MapScene
+
+TOKEN_ROLE = Qt.ItemDataRole.UserRole
+GROUP_TITLES = {Side.PARTY: "Party", Side.OPPOSITION: "Opposition"}
+HURT, DOWN = "#b7791f", "#c0392b"
+
+
+class CombatantList(QTreeWidget):
+    """Rows of combatants under a "Party" and an "Opposition" heading."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setColumnCount(3)
+        self.setHeaderLabels(["Name", "HP", "Cond."])
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setUniformRowHeights(True)  # cheap layout with hundreds of rows
+        self.setRootIsDecorated(False)
+        self.setIndentation(10)
+        self.setToolTip("Combatants by side. Click to select on the map; double-click to "
+                        "centre the map on one; Ctrl/Shift-click to select several.")
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # Fixed widths: ResizeToContents would measure every row on every change.
+        for column, sample in ((1, "-999/999"), (2, "DS KO P")):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, self.fontMetrics().horizontalAdvance(sample) + 16)
+        self.groups: dict[Side, QTreeWidgetItem] = {}
+        self.rows: dict[str, QTreeWidgetItem] = {}
+
+    def rebuild(self, tokens: list[Token]) -> None:
+        self.setUpdatesEnabled(False)
+        try:
+            self.clear()
+            self.rows = {}
+            self.groups = {side: self._group(side) for side in Side}
+            for side, group in self.groups.items():
+                group.addChildren([self._row(t) for t in tokens if t.combatant.side == side])
+            self._retitle()
+        finally:
+            self.setUpdatesEnabled(True)
+
+    def _group(self, side: Side) -> QTreeWidgetItem:
+        group = QTreeWidgetItem([GROUP_TITLES[side]])
+        group.setFlags(Qt.ItemFlag.ItemIsEnabled)  # a heading, not a selectable row
+        font = QFont(self.font())
+        font.setBold(True)
+        group.setFont(0, font)
+        group.setForeground(0, style.SIDE_COLOURS[side])
+        self.addTopLevelItem(group)
+        group.setFirstColumnSpanned(True)
+        group.setExpanded(True)
+        return group
+
+    def _row(self, token: Token) -> QTreeWidgetItem:
+        item = QTreeWidgetItem()
+        item.setData(0, TOKEN_ROLE, token.id)
+        item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
+        self.rows[token.id] = item
+        _fill(item, token)
+        return item
+
+    def sync(self, token_id: str, token: Token | None) -> None:
+        """Add, update, move to the other side, or drop the row of one token."""
+        item = self.rows.get(token_id)
+        if token is None:
+            if item is not None:
+                self.rows.pop(token_id)
+                _detach(item)
+        elif item is None:
+            self.groups[token.combatant.side].addChild(self._row(token))
+        else:
+            _fill(item, token)
+            group = self.groups[token.combatant.side]
+            if item.parent() is not group:
+                selected = item.isSelected()
+                _detach(item)
+                group.addChild(item)
+                item.setSelected(selected)
+        self._retitle()
+
+    def _retitle(self) -> None:
+        for side, group in self.groups.items():
+            group.setText(0, f"{GROUP_TITLES[side]} ({group.childCount()})")
+
+    def selected_ids(self) -> list[str]:
+        return [i.data(0, TOKEN_ROLE) for i in self.selectedItems() if i.data(0, TOKEN_ROLE)]
+
+    def select_ids(self, ids: set[str]) -> None:
+        """Change only the rows that differ: a rubber band may select hundreds of tokens
+        one signal at a time."""
+        current = {i.data(0, TOKEN_ROLE): i for i in self.selectedItems()}
+        for token_id, item in current.items():
+            if token_id not in ids:
+                item.setSelected(False)
+        added = [self.rows[i] for i in ids - current.keys() if i in self.rows]
+        for item in added:
+            item.setSelected(True)
+        if added:
+            self.scrollToItem(added[-1])
+
+
+def _fill(item: QTreeWidgetItem, token: Token) -> None:
+    c = token.combatant
+    item.setText(0, c.name)
+    item.setText(1, f"{c.hp}/{c.max_hp}")
+    item.setText(2, " ".join(style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)))
+    colour = DOWN if c.hp <= 0 else HURT if c.hp * 2 <= c.max_hp else None
+    item.setData(1, Qt.ItemDataRole.ForegroundRole, QColor(colour) if colour else None)
+    conditions = ", ".join(CONDITION_LABELS[x] for x in sorted(c.conditions)) or "none"
+    tip = (f"<b>{c.name}</b> ({SIZES[c.size].label} {c.side.value}) at {tuple(token.cell)}"
+           f"<br>HP {c.hp} of {c.max_hp}<br>Conditions: {conditions}")
+    for column in range(3):
+        item.setToolTip(column, tip)
+
+
+def _detach(item: QTreeWidgetItem) -> None:
+    parent = item.parent()
+    if parent is not None:
+        parent.removeChild(item)
+
+
+class TokenPanel(QWidget):
+    """The "Combatants" dock: list, editor, ratings and the add/remove buttons."""
+
+    centre_requested = Signal(str)  # token id: the window centres the view on it
+
+    def __init__(self, document: EncounterDocument, scene: MapScene,
+                 library_path: Path = LIBRARY_PATH, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document, self.scene = document, scene
+        self.placement_hint: Callable[[], Cell] = self._map_centre
+        self._syncing = False  # one selection is being copied to the other
+        self.list = CombatantList()
+        self.form = CombatantForm(document)
+        self.ratings = RatingsView()
+        self.placeholder = QLabel()
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setStyleSheet("color: palette(mid); padding: 12px;")
+        self.message = QLabel()
+        self.message.setStyleSheet(f"color: {DOWN};")
+        self.message.setWordWrap(True)
+        self.library_menu = QMenu(self)
+        self._fill_library_menu(library_path)
+        self._build()
+        self._connect()
+        self.list.rebuild(document.encounter.tokens)
+        self._show_selection()
+
+    # --- building ------------------------------------------------------------------------
+    def _build(self) -> None:
+        add = _button("Add from library…", "Add a combatant from the template library "
+                      "(assets/library.json), placed near the centre of the view")
+        add.setMenu(self.library_menu)
+        self.new_button = _button("New combatant", "Add a blank combatant named \"New combatant\"")
+        self.new_button.clicked.connect(lambda: self.add_combatant(
+            Combatant(name="New combatant")))
+        self.remove_button = _button("Remove", "Remove the selected combatants from the map "
+                                     "(undoable)")
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.add_button = add
+        buttons = QHBoxLayout()
+        for button in (add, self.new_button, self.remove_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        for index, (widget, stretch) in enumerate(((self.list, 2), (self._editor_pane(), 3),
+                                                   (self.ratings, 2))):
+            splitter.addWidget(widget)
+            splitter.setStretchFactor(index, stretch)
+        splitter.setChildrenCollapsible(False)
+        splitter.setSizes([220, 470, 260])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(splitter, 1)
+
+    def _editor_pane(self) -> QWidget:
+        """The form (or a placeholder) in a scroll area, its error line always in sight."""
+        editor = QWidget()
+        column = QVBoxLayout(editor)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.placeholder)
+        column.addWidget(self.form)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(editor)
+        # The form never scrolls sideways: the dock is kept at least as wide as the form.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(editor.minimumSizeHint().width()
+                               + scroll.verticalScrollBar().sizeHint().width())
+        pane = QWidget()
+        layout = QVBoxLayout(pane)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.form.error)
+        return pane
+
+    def _fill_library_menu(self, path: Path) -> None:
+        self.library_menu.setToolTipsVisible(True)
+        try:
+            templates = load_library(path)
+        except ValueError as error:
+            self.library_menu.addAction(f"Library unavailable: {error}").setEnabled(False)
+            return
+        for side in Side:
+            self.library_menu.addSection(GROUP_TITLES[side])
+            for template in (t for t in templates if t.side == side):
+                action = self.library_menu.addAction(
+                    f"{template.name}  ({SIZES[template.size].label})")
+                action.setToolTip(summary(template))
+                action.triggered.connect(lambda _c=False, t=template: self.add_combatant(t))
+
+    def _connect(self) -> None:
+        self.document.changed.connect(self._on_changed)
+        self.document.replaced.connect(self._on_replaced)
+        self.scene.selectionChanged.connect(self._scene_selection_changed)
+        self.list.itemSelectionChanged.connect(self._list_selection_changed)
+        self.list.itemDoubleClicked.connect(self._double_clicked)
+
+    # --- document ------------------------------------------------------------------------
+    def _on_changed(self, changes: ChangeSet) -> None:
+        if not changes.tokens:
+            return
+        selected = set(self.list.selected_ids())
+        with self._guard():  # a row moving to the other side is not a new selection
+            for token_id in changes.tokens:
+                self.list.sync(token_id, self._find(token_id))
+        if self.form.token_id in changes.tokens or selected & changes.tokens:
+            self._show_selection()
+
+    def _on_replaced(self) -> None:
+        self.list.rebuild(self.document.encounter.tokens)
+        self._show_selection()
+
+    def _find(self, token_id: str) -> Token | None:
+        return next((t for t in self.document.encounter.tokens if t.id == token_id), None)
+
+    # --- selection -----------------------------------------------------------------------
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Copying one selection to the other must not echo back."""
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = False
+
+    def _list_selection_changed(self) -> None:
+        if self._syncing:
+            return
+        with self._guard():
+            self._select_on_map(set(self.list.selected_ids()))
+        self._show_selection()
+
+    def _scene_selection_changed(self) -> None:
+        # A scene being deleted from Python announces its emptied selection on the way out.
+        if self._syncing or not isValid(self.scene):
+            return
+        ids = {i.token_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)}
+        with self._guard():
+            self.list.select_ids(ids)
+        self._show_selection()
+
+    def _select_on_map(self, ids: set[str]) -> None:
+        for item in self.scene.selectedItems():
+            if not (isinstance(item, TokenItem) and item.token_id in ids):
+                item.setSelected(False)
+        for token_id in ids:
+            if token_id in self.scene.tokens:
+                self.scene.tokens[token_id].setSelected(True)
+
+    def select_tokens(self, ids: set[str]) -> None:
+        """Select these tokens in the list and on the map."""
+        with self._guard():
+            self.list.select_ids(ids)
+            self._select_on_map(ids)
+        self._show_selection()
+
+    def _show_selection(self) -> None:
+        ids = self.list.selected_ids()
+        token_id = ids[0] if len(ids) == 1 else None
+        if token_id != self.form.token_id:
+            self.form.show_token(token_id)
+        else:
+            self.form.refresh()
+        token = self.form.token()
+        self.form.setVisible(token is not None)
+        self.placeholder.setVisible(token is None)
+        self.placeholder.setText(f"{len(ids)} combatants selected" if len(ids) > 1 else
+                                 "Select a combatant in the list or on the map to edit it")
+        self.ratings.show_ratings(ratings(token.combatant, self.document.encounter.profile)
+                                  if token else None)
+        self.remove_button.setEnabled(bool(ids))
+
+    def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
+        token_id = item.data(0, TOKEN_ROLE)
+        if token_id:
+            self.centre_requested.emit(token_id)
+
+    # --- adding and removing -------------------------------------------------------------
+    def _map_centre(self) -> Cell:
+        battle_map = self.document.encounter.map
+        return Cell(battle_map.width // 2, battle_map.height // 2)
+
+    def add_combatant(self, template: Combatant) -> str | None:
+        """Add ``template`` at the free spot nearest :attr:`placement_hint`, select it and
+        return its id; None (with the reason shown) when it cannot be added."""
+        encounter = self.document.encounter
+        self.message.clear()
+        try:  # the encounter's profile may have a different ability table
+            combatant = Combatant.model_validate(template.model_dump(),
+                                                 context={"profile": encounter.profile})
+        except ValidationError as error:
+            self.message.setText(f"{template.name}: {describe_validation_error(error)}")
+            return None
+        size = SIZES[combatant.size].footprint
+        cell = free_spot(encounter, size, self.placement_hint())
+        if cell is None:
+            self.message.setText(f"No free {size}×{size} space on the map for {combatant.name}")
+            return None
+        # Token ids are ASCII; unique_id keeps any letter, so "Éowyn" would be refused.
+        token = Token(id=encounter.unique_id(combatant.name), combatant=combatant, x=cell.x,
+                      y=cell.y)
+        command = AddToken(token)
+        command.label = f"Add {combatant.name}"
+        self.document.push(command)
+        self.select_tokens({token.id})
+        return token.id
+
+    def remove_selected(self) -> None:
+        ids = self.list.selected_ids()
+        if not ids:
+            return
+        self.message.clear()
+        with self.document.macro(f"Remove {len(ids)} combatants"):
+            for token_id in ids:
+                command = RemoveToken(token_id)
+                command.label = f"Remove {self.list.rows[token_id].text(0)}"
+                self.document.push(command)
+
+
+def _button(text: str, tip: str) -> QPushButton:
+    button = QPushButton(text)
+    button.setToolTip(tip)
+    return button

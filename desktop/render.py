@@ -1,0 +1,61 @@
+"""Headless rendering of an encounter's map to a PNG (docs, tests, bug reports)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from core.encounter import Encounter
+from core.fileio import EncounterFileError, load_encounter
+from desktop.cli import CliError
+from desktop.document import EncounterDocument
+from desktop.qt import QImage, QPainter, QRectF
+from desktop.runtime import application
+from desktop.scene import MapScene
+from desktop.style import BACKGROUND
+
+MARGIN_PX = 20
+
+
+def render_encounter(encounter: Encounter, width: int, height: int) -> QImage:
+    """The map drawn as in the map view, fitted into a width × height QImage."""
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    application()
+    scene = MapScene(EncounterDocument(encounter))
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(BACKGROUND)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+    source = scene.renderer.map_rect(encounter.map.width, encounter.map.height)
+    target = QRectF(MARGIN_PX, MARGIN_PX, width - 2 * MARGIN_PX, height - 2 * MARGIN_PX)
+    scene.render(painter, target, source)
+    painter.end()
+    return image
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not match:
+        raise CliError(f"--size wants WIDTHxHEIGHT in pixels (e.g. 1600x1000), got {text!r}")
+    width, height = int(match[1]), int(match[2])
+    if not (64 <= width <= 16384 and 64 <= height <= 16384):
+        raise CliError(f"--size {width}x{height} is outside 64..16384 pixels per side")
+    return width, height
+
+
+def render_command(file: Path, out: Path, size: str) -> int:
+    width, height = parse_size(size)
+    try:
+        encounter = load_encounter(file)
+    except EncounterFileError as error:
+        raise CliError(str(error)) from None
+    image = render_encounter(encounter, width, height)
+    temp = out.with_name(f".{out.name}.tmp.png")
+    if not image.save(str(temp), "PNG"):
+        raise CliError(f"cannot write {out}")
+    os.replace(temp, out)
+    print(f"wrote {out} ({width}×{height})")
+    return 0

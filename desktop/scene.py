@@ -1,0 +1,280 @@
+"""The map scene: terrain, elevation and grid painted in ``drawBackground`` (one image, not
+one item per cell), walls as one item, hazards and tokens as items. It redraws from the
+document's change sets."""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+from core.commands import ChangeSet
+from core.encounter import Encounter
+from core.grid import Cell
+from core.mapmodel import TERRAIN_BY_CODE
+from desktop import style
+from desktop.document import EncounterDocument
+from desktop.items import HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.qt import (
+    QColor,
+    QFont,
+    QGraphicsScene,
+    QImage,
+    QLineF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QRectF,
+    Qt,
+)
+from desktop.renderer import MapRenderer
+
+MIN_LABEL_PX = 28
+MIN_GRID_PX = 6
+
+
+class MapScene(QGraphicsScene):
+    """Everything drawn on the map, kept in step with an :class:`EncounterDocument`."""
+
+    def __init__(self, document: EncounterDocument, renderer: MapRenderer | None = None
+                 ) -> None:
+        super().__init__()
+        self.document = document
+        self.renderer = renderer or MapRenderer()
+        self.show_elevation_numbers = True
+        self.show_grid = True
+        self.tokens: dict[str, TokenItem] = {}
+        self.hazard_items: list[HazardItem] = []
+        self.walls = WallLayer(self.renderer)
+        self.addItem(self.walls)
+        self.path_preview = PathPreview(self.renderer)
+        self.addItem(self.path_preview)
+        self._cells = QImage()
+        self._steps, self._cliffs = QPainterPath(), QPainterPath()
+        self._background: QPixmap | None = None
+        document.changed.connect(self.apply_changes)
+        document.replaced.connect(self.rebuild)
+        self.rebuild()
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.document.encounter
+
+    def rebuild(self) -> None:
+        """Draw everything afresh (a new or resized map)."""
+        enc = self.encounter
+        self.setSceneRect(self.renderer.map_rect(enc.map.width, enc.map.height)
+                          .adjusted(-100, -100, 100, 100))
+        self._background = _load_background(enc)
+        self._refresh_cells()
+        self.walls.set_walls(enc.map.walls)
+        self._refresh_hazards()
+        for item in self.tokens.values():
+            self.removeItem(item)
+        self.tokens = {}
+        for token in enc.tokens:
+            self._add_token_item(token.id)
+        self.update()
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        if changes.map_shape:
+            self.rebuild()
+            return
+        if changes.cells:
+            self._refresh_cells()
+            self.update()
+        if changes.walls:
+            self.walls.set_walls(self.encounter.map.walls)
+        if changes.hazards:
+            self._refresh_hazards()
+        for token_id in changes.tokens:
+            self._sync_token(token_id)
+
+    # --- tokens --------------------------------------------------------------------------
+    def _add_token_item(self, token_id: str) -> None:
+        item = TokenItem(self.encounter.token(token_id), self.renderer)
+        self.tokens[token_id] = item
+        self.addItem(item)
+
+    def _sync_token(self, token_id: str) -> None:
+        present = any(t.id == token_id for t in self.encounter.tokens)
+        item = self.tokens.get(token_id)
+        if not present:
+            if item is not None:
+                self.removeItem(self.tokens.pop(token_id))
+            return
+        if item is None:
+            self._add_token_item(token_id)
+        else:
+            item.sync(self.encounter.token(token_id))
+
+    # --- hazards -------------------------------------------------------------------------
+    def _refresh_hazards(self) -> None:
+        for item in self.hazard_items:
+            self.removeItem(item)
+        self.hazard_items = [HazardItem(h, self.renderer) for h in self.encounter.map.hazards]
+        for item in self.hazard_items:
+            self.addItem(item)
+
+    # --- cells ---------------------------------------------------------------------------
+    def _refresh_cells(self) -> None:
+        """The cell image and the ledge lines, rebuilt from the model."""
+        self._cells = _cells_image(self.encounter, opaque=self._background is None)
+        self._steps, self._cliffs = _elevation_edges(self.encounter, self.renderer)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, style.BACKGROUND)
+        enc = self.encounter
+        area = self.renderer.map_rect(enc.map.width, enc.map.height)
+        if self._background is not None:
+            bg = enc.map.background
+            assert bg is not None
+            scale = self.renderer.cell_px / bg.px_per_cell
+            target = QRectF(-bg.offset_x * scale, -bg.offset_y * scale,
+                            self._background.width() * scale, self._background.height() * scale)
+            painter.drawPixmap(target, self._background, QRectF(self._background.rect()))
+        self._draw_cell_images(painter, rect)
+        self._draw_ledges(painter)
+        if self.show_grid:
+            self._draw_grid(painter, rect.intersected(area))
+        if self.show_elevation_numbers:
+            self._draw_elevation_numbers(painter, rect.intersected(area))
+
+    def _draw_cell_images(self, painter: QPainter, rect: QRectF) -> None:
+        """The cell image (1 pixel per cell), scaled up without smoothing, only the cells in
+        the exposed rectangle."""
+        battle_map = self.encounter.map
+        x0, y0, x1, y1 = self.renderer.cell_range(rect, battle_map.width, battle_map.height)
+        if x0 >= x1 or y0 >= y1:
+            return
+        source = QRectF(x0, y0, x1 - x0, y1 - y0)
+        target = self.renderer.cell_rect(Cell(x0, y0)).united(
+            self.renderer.cell_rect(Cell(x1 - 1, y1 - 1)))
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(target, self._cells, source)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+
+    def _draw_grid(self, painter: QPainter, rect: QRectF) -> None:
+        """Opaque cosmetic lines in one call; none when cells are too small to tell apart
+        (the lines would be a grey wash costing a third of the frame)."""
+        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        if rect.isEmpty() or on_screen < MIN_GRID_PX:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        pen = QPen(style.GRID, 0)
+        painter.setPen(pen)
+        battle_map = self.encounter.map
+        x0, y0, x1, y1 = self.renderer.cell_range(rect, battle_map.width, battle_map.height)
+        lines = []
+        for x in range(x0, x1 + 1):
+            sx = self.renderer.to_scene(x, 0).x()
+            lines.append(QLineF(sx, rect.top(), sx, rect.bottom()))
+        for y in range(y0, y1 + 1):
+            sy = self.renderer.to_scene(0, y).y()
+            lines.append(QLineF(rect.left(), sy, rect.right(), sy))
+        painter.drawLines(lines)  # one call: per-line calls cost more than the drawing
+
+    def _draw_ledges(self, painter: QPainter) -> None:
+        """Edges between cells of different height: thick where the drop is a cliff."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for path, cliff in ((self._steps, False), (self._cliffs, True)):
+            colour = style.ELEVATION_UP.darker(160 if cliff else 110)
+            painter.setPen(QPen(colour, self.renderer.length(0.08 if cliff else 0.03)))
+            painter.drawPath(path)
+
+    def _draw_elevation_numbers(self, painter: QPainter, rect: QRectF) -> None:
+        """Heights as text, only where a cell is big enough on screen to read them (the
+        tint and ledge lines show height when zoomed out)."""
+        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        if rect.isEmpty() or not self.encounter.map.elevation or on_screen < MIN_LABEL_PX:
+            return
+        battle_map = self.encounter.map
+        x0, y0, x1, y1 = self.renderer.cell_range(rect, battle_map.width, battle_map.height)
+        window = self.encounter.geometry.elevation[y0:y1, x0:x1]
+        font = QFont()
+        font.setPixelSize(int(self.renderer.length(0.22)))
+        painter.setFont(font)
+        painter.setPen(QColor(70, 45, 15))
+        for dy, dx in zip(*np.nonzero(window), strict=True):
+            cell_rect = self.renderer.cell_rect(Cell(x0 + int(dx), y0 + int(dy)))
+            painter.drawText(cell_rect.adjusted(2, 0, -3, -1),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                             f"{int(window[dy, dx]):+d}")
+
+
+def _cells_image(encounter: Encounter, opaque: bool) -> QImage:
+    """Floor (when ``opaque``), elevation tint and terrain composited into one image of one
+    pixel per cell, so a repaint scales one image instead of three layers. Layers are
+    composited premultiplied ("over"), which needs no division."""
+    geometry = encounter.geometry
+    out = np.zeros((*geometry.elevation.shape, 4), dtype=np.float64)
+    if opaque:
+        floor = style.FLOOR
+        out[...] = (floor.blue(), floor.green(), floor.red(), 255)
+    for layer in (_elevation_layer(geometry.elevation),
+                  _terrain_layer(encounter.map.terrain_rows)):
+        alpha = layer[..., 3:4] / 255.0
+        premultiplied = np.concatenate([layer[..., :3] * alpha, layer[..., 3:4]], axis=-1)
+        out = premultiplied + out * (1 - alpha)
+    return _image_from(np.rint(out).astype(np.uint8),
+                       QImage.Format.Format_ARGB32_Premultiplied)
+
+
+def _terrain_layer(rows: list[str]) -> np.ndarray:
+    height, width = len(rows), len(rows[0]) if rows else 0
+    lut = np.zeros((256, 4), dtype=np.float64)
+    for code, spec in TERRAIN_BY_CODE.items():
+        colour = style.TERRAIN_COLOURS[spec.name]
+        lut[ord(code)] = (colour.blue(), colour.green(), colour.red(), colour.alpha())
+    codes = np.frombuffer("".join(rows).encode("ascii"), dtype=np.uint8).reshape(height, width)
+    return lut[codes]
+
+
+def _elevation_layer(feet: np.ndarray) -> np.ndarray:
+    pixels = np.zeros((*feet.shape, 4), dtype=np.float64)
+    strength = np.clip(np.abs(feet) / 30.0, 0, 1) * 110
+    for mask, colour in ((feet > 0, style.ELEVATION_UP), (feet < 0, style.ELEVATION_DOWN)):
+        pixels[mask] = (colour.blue(), colour.green(), colour.red(), 0)
+        pixels[mask, 3] = strength[mask]
+    return pixels
+
+
+def _elevation_edges(encounter: Encounter, renderer: MapRenderer
+                     ) -> tuple[QPainterPath, QPainterPath]:
+    """Paths along cell edges where height changes: small steps, and cliffs (a change of
+    at least the profile's drop threshold)."""
+    feet = encounter.geometry.elevation
+    threshold = encounter.profile.drop_hazard_ft
+    steps, cliffs = QPainterPath(), QPainterPath()
+    vertical = np.abs(np.diff(feet, axis=1))  # between (x, y) and (x + 1, y)
+    horizontal = np.abs(np.diff(feet, axis=0))  # between (x, y) and (x, y + 1)
+    for ys, xs in zip(*np.nonzero(vertical), strict=True):
+        path = cliffs if vertical[ys, xs] >= threshold else steps
+        path.moveTo(renderer.to_scene(xs + 1, ys))
+        path.lineTo(renderer.to_scene(xs + 1, ys + 1))
+    for ys, xs in zip(*np.nonzero(horizontal), strict=True):
+        path = cliffs if horizontal[ys, xs] >= threshold else steps
+        path.moveTo(renderer.to_scene(xs, ys + 1))
+        path.lineTo(renderer.to_scene(xs + 1, ys + 1))
+    return steps, cliffs
+
+
+def _image_from(pixels: np.ndarray, image_format: QImage.Format) -> QImage:
+    """A QImage that owns a copy of ``pixels`` (H, W, 4 bytes in BGRA order)."""
+    height, width = pixels.shape[:2]
+    data = np.ascontiguousarray(pixels)
+    image = QImage(data.data, width, height, width * 4, image_format)
+    return image.copy()
+
+
+def _load_background(encounter: Encounter) -> QPixmap | None:
+    bg = encounter.map.background
+    if bg is None:
+        return None
+    pixmap = QPixmap()
+    if bg.data_base64:
+        pixmap.loadFromData(base64.b64decode(bg.data_base64))
+    elif bg.path:
+        pixmap.load(bg.path)
+    return None if pixmap.isNull() else pixmap

@@ -1,0 +1,55 @@
+"""Colours, pens and labels of the map, in one place."""
+
+from __future__ import annotations
+
+from core.combatant import Condition, Side
+from core.mapmodel import HazardKind, Terrain, WallKind
+from desktop.qt import QColor
+
+BACKGROUND = QColor("#2b2a28")
+FLOOR = QColor("#d8d0c0")
+GRID = QColor("#b3aa98")
+TERRAIN_COLOURS: dict[Terrain, QColor] = {
+    Terrain.NORMAL: QColor(0, 0, 0, 0),
+    Terrain.DIFFICULT: QColor(139, 101, 60, 120),
+    Terrain.SLIPPERY: QColor(90, 170, 220, 120),
+}
+TERRAIN_HATCH: dict[Terrain, str] = {Terrain.DIFFICULT: "rubble", Terrain.SLIPPERY: "ice"}
+WALL_COLOURS: dict[WallKind, QColor] = {
+    WallKind.WALL: QColor("#1e1b18"),
+    WallKind.DOOR: QColor("#8a4b16"),
+    WallKind.WINDOW: QColor("#3d7ebf"),
+    WallKind.OBJECT: QColor("#6d6256"),
+}
+WALL_WIDTH_CELLS = 0.12
+HAZARD_COLOURS: dict[HazardKind, QColor] = {
+    HazardKind.FIRE: QColor(230, 90, 20, 150),
+    HazardKind.PIT: QColor(20, 20, 20, 170),
+    HazardKind.CLIFF: QColor(90, 60, 40, 150),
+    HazardKind.SPELL: QColor(150, 70, 210, 130),
+    HazardKind.CUSTOM: QColor(200, 180, 30, 140),
+}
+# Glyphs present in common UI fonts (DejaVu Sans), so they render on a bare machine.
+HAZARD_ICONS: dict[HazardKind, str] = {
+    HazardKind.FIRE: "♨", HazardKind.PIT: "▼", HazardKind.CLIFF: "▲",
+    HazardKind.SPELL: "✦", HazardKind.CUSTOM: "⚠",
+}
+SIDE_COLOURS: dict[Side, QColor] = {
+    Side.PARTY: QColor("#2f7fd1"),
+    Side.OPPOSITION: QColor("#c8322d"),
+}
+TOKEN_FILL = QColor("#f4efe6")
+SELECTION = QColor("#ffc20e")
+CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
+    Condition.PRONE: ("P", QColor("#7a4ea3")),
+    Condition.STUNNED: ("S", QColor("#d98b1c")),
+    Condition.DAZED: ("D", QColor("#b0a21c")),
+    Condition.KNOCKED_OUT: ("KO", QColor("#444444")),
+    Condition.DEFENSIVE_STANCE: ("DS", QColor("#2e8b57")),
+    Condition.SCARPERING: ("R", QColor("#5f6b7a")),
+    Condition.AIMING: ("A", QColor("#1f6f8b")),
+}
+PATH_OK = QColor("#1f9d55")
+PATH_BAD = QColor("#d7263d")
+ELEVATION_UP = QColor(120, 80, 30)
+ELEVATION_DOWN = QColor(30, 60, 140)

@@ -1,0 +1,165 @@
+"""The map view: pan (middle/right drag, space+drag, two-finger scroll), zoom to the cursor
+(wheel, pinch), fit to map; mouse and key events go to the active tool."""
+
+from __future__ import annotations
+
+from core.grid import Cell
+from desktop.qt import (
+    QEvent,
+    QGestureEvent,
+    QGraphicsView,
+    QKeyEvent,
+    QMouseEvent,
+    QNativeGestureEvent,
+    QPainter,
+    QPinchGesture,
+    QPointF,
+    Qt,
+    QWheelEvent,
+    Signal,
+)
+from desktop.scene import MapScene
+from desktop.tools.base import MapTool, ToolEvent
+
+MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
+WHEEL_STEP = 1.0015  # per 1/8° of wheel rotation: one notch (120) ≈ ×1.2
+
+
+class MapView(QGraphicsView):
+    """A QGraphicsView of a :class:`MapScene` with GM-friendly navigation."""
+
+    cell_hovered = Signal(object)  # Cell
+    zoom_changed = Signal(float)
+
+    def __init__(self, scene: MapScene) -> None:
+        super().__init__(scene)
+        self.map_scene = scene
+        self.tool: MapTool | None = None
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
+        self._pan_from: QPointF | None = None
+        self._space_down = False
+        self._last_cell: Cell | None = None
+
+    # --- tools ---------------------------------------------------------------------------
+    def set_tool(self, tool: MapTool) -> None:
+        if self.tool is not None:
+            self.tool.deactivate()
+        self.tool = tool
+        tool.activate(self)
+        self.viewport().setCursor(tool.cursor)
+
+    def _tool_event(self, event: QMouseEvent) -> ToolEvent:
+        scene_pos = self.mapToScene(event.position().toPoint())
+        return ToolEvent(scene_pos, self.map_scene.renderer.cell_at(scene_pos), event.button(),
+                         event.buttons(), event.modifiers())
+
+    # --- zoom ----------------------------------------------------------------------------
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        target = max(MIN_ZOOM, min(MAX_ZOOM, self.zoom * factor))
+        factor = target / self.zoom
+        self.scale(factor, factor)
+        self.zoom_changed.emit(self.zoom)
+
+    def fit_map(self) -> None:
+        enc = self.map_scene.encounter
+        self.fitInView(self.map_scene.renderer.map_rect(enc.map.width, enc.map.height),
+                       Qt.AspectRatioMode.KeepAspectRatio)
+        self.zoom_changed.emit(self.zoom)
+
+    def centre_on_cell(self, cell: Cell) -> None:
+        self.centerOn(self.map_scene.renderer.cell_centre(cell))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        pixels = event.pixelDelta()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if not pixels.isNull() and not ctrl:
+            # Two-finger scroll on a touchpad pans; a mouse wheel zooms.
+            self._scroll_by(-pixels.x(), -pixels.y())
+            return
+        self.zoom_by(WHEEL_STEP ** event.angleDelta().y())
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Gesture and isinstance(event, QGestureEvent):
+            pinch = event.gesture(Qt.GestureType.PinchGesture)
+            if isinstance(pinch, QPinchGesture):
+                self.zoom_by(pinch.scaleFactor())
+                return True
+        if (event.type() == QEvent.Type.NativeGesture and isinstance(event, QNativeGestureEvent)
+                and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
+            self.zoom_by(1 + event.value())
+            return True
+        return super().viewportEvent(event)
+
+    def _scroll_by(self, dx: float, dy: float) -> None:
+        self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() + dx))
+        self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() + dy))
+
+    # --- mouse ---------------------------------------------------------------------------
+    def _starts_pan(self, event: QMouseEvent) -> bool:
+        return (event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton)
+                and not (self.tool and self.tool.wants_right_button)) or (
+            self._space_down and event.button() == Qt.MouseButton.LeftButton)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self._starts_pan(event):
+            self._pan_from = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            return
+        if self.tool is None or not self.tool.press(self._tool_event(event)):
+            super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            delta = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self._scroll_by(-delta.x(), -delta.y())
+            return
+        tool_event = self._tool_event(event)
+        if tool_event.cell != self._last_cell:
+            self._last_cell = tool_event.cell
+            self.cell_hovered.emit(tool_event.cell)
+        if self.tool is None or not self.tool.move(tool_event):
+            super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().setCursor(self.tool.cursor if self.tool else
+                                      Qt.CursorShape.ArrowCursor)
+            return
+        if self.tool is None or not self.tool.release(self._tool_event(event)):
+            super().mouseReleaseEvent(event)
+
+    # --- keys ----------------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            return
+        if self.tool is not None and self.tool.key(event):
+            return
+        pan = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+               Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}.get(Qt.Key(event.key()))
+        if pan is not None:
+            step = self.viewport().width() / 8
+            self._scroll_by(pan[0] * step, pan[1] * step)
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space_down = False
+            self.viewport().setCursor(self.tool.cursor if self.tool else
+                                      Qt.CursorShape.ArrowCursor)
+            return
+        super().keyReleaseEvent(event)

@@ -1,0 +1,84 @@
+"""Fixtures for GUI tests: real widgets on the offscreen platform, real files in tmp_path."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from core.fileio import load_encounter
+from desktop.mainwindow import MainWindow
+from desktop.qt import QMessageBox, QPoint, QSettings, Qt
+
+DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    """The main window on the demo encounter, with its own settings and data folder."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(load_encounter(DEMO), None, tmp_path / "data", settings)
+    win.resize(1200, 800)
+    win.show()
+    win.view.fit_map()
+    yield win
+    # Closed here, not by qtbot (which closes before fixtures end): with the edits marked
+    # saved, closing asks nothing.
+    win.document.undo_stack.setClean()
+    win.close()
+    qtbot.waitUntil(lambda: not win.isVisible())
+
+
+@pytest.fixture(autouse=True)
+def answer_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record message boxes instead of blocking on them (a modal box would hang an
+    offscreen test run); returns their texts, answered "Discard"."""
+    shown: list[str] = []
+
+    def record(_parent: object, title: str, text: str, *args: object) -> object:
+        shown.append(f"{title}: {text}")
+        return QMessageBox.StandardButton.Discard
+
+    for name in ("warning", "question", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(record))
+    return shown
+
+
+@pytest.fixture
+def drag(qtbot: QtBot, window: MainWindow) -> Callable[..., None]:
+    """Press on a cell, move through cells, release on the last (cells as (x, y))."""
+
+    def run(start: tuple[float, float], path: list[tuple[float, float]],
+            modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+        viewport = window.view.viewport()
+        qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, modifier,
+                         cell_point(window, *start))
+        for point in path:
+            qtbot.mouseMove(viewport, cell_point(window, *point))
+        qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, modifier,
+                           cell_point(window, *path[-1]))
+
+    return run
+
+
+def cell_point(win: MainWindow, x: float, y: float) -> QPoint:
+    """The viewport point at the centre of cell (x, y)."""
+    return win.view.mapFromScene(win.scene.renderer.to_scene(x + 0.5, y + 0.5))
+
+
+def corner_point(win: MainWindow, x: float, y: float) -> QPoint:
+    """The viewport point at grid point (x, y)."""
+    return win.view.mapFromScene(win.scene.renderer.to_scene(x, y))
+
+
+@pytest.fixture
+def points(window: MainWindow) -> SimpleNamespace:
+    """Viewport points: ``points.cell(x, y)`` (centre) and ``points.corner(x, y)``."""
+    return SimpleNamespace(cell=lambda x, y: cell_point(window, x, y),
+                           corner=lambda x, y: corner_point(window, x, y))

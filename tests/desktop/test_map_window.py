@@ -1,0 +1,199 @@
+"""The map window driven like a GM would: drag tokens, draw walls, paint, undo, files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.commands import MoveToken
+from core.encounter import Encounter
+from core.fileio import load_encounter, save_encounter
+from core.grid import Cell, Direction
+from core.mapmodel import Terrain, WallKind, WallSegment
+from desktop.cli import main
+from desktop.mainwindow import MainWindow
+from desktop.qt import QImage, Qt
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+def test_drag_token_moves_it_to_the_drop_cell(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    drag((6, 9), [(6, 10), (6, 11), (7, 12)])
+    assert window.document.encounter.token("mira").cell == Cell(7, 12)
+    assert (
+        window.scene.tokens["mira"].pos() == window.scene.renderer.cell_rect(Cell(7, 12)).topLeft()
+    )
+    window.document.undo_stack.undo()
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+
+
+def test_drop_on_an_occupied_cell_returns_the_token(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    start = window.scene.tokens["mira"].pos()
+    drag((6, 9), [(7, 9), (8, 9)])  # the Ogre stands there
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+    assert window.scene.tokens["mira"].pos() == start
+    assert window.document.undo_stack.count() == 0
+
+
+def test_drop_through_a_wall_beyond_the_budget_is_refused(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    window.budget.setValue(15)
+    drag((10, 5), [(11, 5), (13, 5)])  # the wall at x = 12: around by the door
+    assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
+
+
+def test_path_preview_shows_cost_and_turns_red(
+    points: SimpleNamespace, qtbot: QtBot, window: MainWindow
+) -> None:
+    viewport = window.view.viewport()
+    qtbot.mousePress(viewport, LEFT, NONE, points.cell(6, 9))
+    qtbot.mouseMove(viewport, points.cell(6, 11))
+    preview = window.scene.path_preview
+    assert preview.isVisible() and preview.toolTip() == "10 ft · 2 seg"
+    qtbot.mouseMove(viewport, points.cell(7, 9))
+    assert preview.toolTip() == "Ogre is in the way"
+    qtbot.mouseRelease(viewport, LEFT, NONE, points.cell(7, 9))
+    assert not preview.isVisible()
+
+
+def test_alt_drag_places_freely_through_walls(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    drag((10, 5), [(12, 5), (14, 5)], Qt.KeyboardModifier.AltModifier)
+    assert window.document.encounter.token("brannoc").cell == Cell(14, 5)
+
+
+def test_draw_wall_with_the_tool(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
+    window.select_tool("wall")
+    viewport = window.view.viewport()
+    start, end = points.corner(3, 2), points.corner(3, 6)
+    qtbot.mousePress(viewport, LEFT, NONE, start)
+    qtbot.mouseMove(viewport, end)
+    qtbot.mouseRelease(viewport, LEFT, NONE, end)
+    walls = window.document.encounter.map.walls
+    assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
+    assert window.document.encounter.geometry.move_blocked(Cell(2, 4), Direction.E)
+    window.document.undo_stack.undo()
+    assert WallSegment(x1=3, y1=2, x2=3, y2=6) not in window.document.encounter.map.walls
+    assert not window.document.encounter.geometry.move_blocked(Cell(2, 4), Direction.E)
+    window.document.undo_stack.redo()
+    assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
+
+
+def test_paint_terrain_stroke_is_one_undo_step(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    window.select_tool("terrain")
+    window.terrain_kind.setCurrentText(Terrain.SLIPPERY.value)
+    drag((2, 6), [(3, 6), (4, 6), (5, 7)])
+    battle_map = window.document.encounter.map
+    painted = [Cell(2, 6), Cell(3, 6), Cell(4, 6), Cell(5, 7)]
+    assert all(battle_map.terrain_at(c).name is Terrain.SLIPPERY for c in painted)
+    assert window.document.undo_stack.count() == 1
+    window.document.undo_stack.undo()
+    assert all(battle_map.terrain_at(c).name is Terrain.NORMAL for c in painted)
+    window.document.undo_stack.redo()
+    assert battle_map.terrain_at(Cell(5, 7)).name is Terrain.SLIPPERY
+
+
+def test_paint_terrain_rectangle(
+    drag: Callable[..., None], qtbot: QtBot, window: MainWindow
+) -> None:
+    window.select_tool("terrain")
+    drag((2, 2), [(4, 4)], Qt.KeyboardModifier.ShiftModifier)
+    battle_map = window.document.encounter.map
+    assert all(
+        battle_map.terrain_at(Cell(x, y)).name is Terrain.DIFFICULT
+        for x in range(2, 5)
+        for y in range(2, 5)
+        if (x, y) != (3, 3)
+    )
+
+
+def test_set_elevation_brush(drag: Callable[..., None], qtbot: QtBot, window: MainWindow) -> None:
+    window.select_tool("elevation")
+    window.elevation_feet.setValue(15)
+    drag((8, 12), [(9, 12)])
+    assert window.document.encounter.map.elevation_at(Cell(9, 12)) == 15
+    assert window.document.encounter.geometry.elevation[12, 9] == 15
+
+
+def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
+    point = points.corner(12, 8)
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, point)
+    doors = [w for w in window.document.encounter.map.walls if w.kind is WallKind.DOOR]
+    assert doors[0].open
+    assert not window.document.encounter.geometry.move_blocked(Cell(11, 7), Direction.E)
+
+
+def test_save_open_round_trip(window: MainWindow, tmp_path: Path) -> None:
+    window.document.encounter.token("mira").y = 11
+    target = tmp_path / "saved.json"
+    assert window.files.save_to(target)
+    before = window.document.encounter.model_dump()
+    window.document.encounter.token("mira").y = 12
+    assert window.files.open_path(target)
+    assert window.document.encounter.model_dump() == before
+    assert window.document.path == target
+    assert str(target.resolve()) in [str(p) for p in window.files.recent()]
+
+
+def test_corrupt_file_leaves_the_encounter_untouched(
+    window: MainWindow, tmp_path: Path, answer_dialogs: list[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schema": "battlemap.encounter", "version": 1, "tokens": [', "utf-8")
+    before = window.document.encounter.model_dump()
+    assert not window.files.open_path(broken)
+    assert window.document.encounter.model_dump() == before
+    assert answer_dialogs and "not valid JSON" in answer_dialogs[0]
+
+
+def test_autosave_writes_a_recovery_file_that_restores(window: MainWindow, tmp_path: Path) -> None:
+    drag_target = Cell(7, 12)
+    window.document.push(MoveToken("mira", drag_target))
+    pending = window.files.autosave()
+    assert pending is not None
+    pending.result(timeout=10)
+    data = json.loads(window.files.recovery_path.read_text("utf-8"))
+    restored = Encounter.model_validate(data["encounter"])
+    assert restored.token("mira").cell == drag_target
+    window.document.undo_stack.undo()
+    assert window.files.restore_recovery()
+    assert window.document.encounter.token("mira").cell == drag_target
+    assert window.document.modified
+
+
+def test_render_writes_a_png_of_the_requested_size(tmp_path: Path) -> None:
+    out = tmp_path / "map.png"
+    demo = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
+    assert main(["render", str(demo), "--out", str(out), "--size", "800x500"]) == 0
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 500)
+    colours = {image.pixel(x, y) for x in range(0, 800, 20) for y in range(0, 500, 20)}
+    assert len(colours) > 5  # not blank
+
+
+@pytest.mark.parametrize("size", ["800", "10x10", "axb"])
+def test_render_rejects_a_bad_size(
+    tmp_path: Path, size: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
+    assert main(["render", str(demo), "--out", str(tmp_path / "x.png"), "--size", size]) == 2
+    assert "--size" in capsys.readouterr().err
+
+
+def test_saved_file_loads_in_core(window: MainWindow, tmp_path: Path) -> None:
+    target = tmp_path / "e.json"
+    save_encounter(window.document.encounter, target)
+    assert load_encounter(target).model_dump() == window.document.encounter.model_dump()

@@ -1,0 +1,323 @@
+"""The Combatants panel: list by side, selection both ways, validated-as-you-type editing
+with one undo step per field, derived ratings, adding from the library and removing."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from core.combatant import Combatant, Condition, Side
+from core.commands import UpdateCombatant
+from core.encounter import Encounter, Token
+from core.fileio import load_encounter
+from core.grid import Cell
+from core.mapmodel import BattleMap
+from desktop.document import EncounterDocument
+from desktop.panels.library import free_spot, load_library
+from desktop.panels.tokens import TokenPanel
+from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
+from desktop.scene import MapScene
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+DEMO = Path(__file__).parents[2] / "assets" / "demo_encounter.json"
+
+
+@dataclass
+class Setup:
+    """Everything the panel needs, kept alive for the whole test."""
+
+    document: EncounterDocument
+    scene: MapScene
+    panel: TokenPanel
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.document.encounter
+
+    def select(self, token_id: str) -> None:
+        self.panel.list.clearSelection()
+        self.panel.list.rows[token_id].setSelected(True)
+
+    def type_into(self, qtbot: object, key: str, text: str) -> QLineEdit:
+        edit = self.panel.form.edits[key]
+        edit.selectAll()
+        qtbot.keyClicks(edit, text)  # type: ignore[attr-defined]
+        return edit
+
+    def rating(self, key: str) -> str:
+        return self.panel.ratings.value_text(key)
+
+    def release(self) -> None:
+        """A clean stack announces nothing from its destructor (a dirty one would signal
+        the half-destroyed document, as the window fixture also avoids)."""
+        self.document.undo_stack.setClean()
+
+
+Build = Callable[[Encounter], Setup]
+
+
+def _children(item: QTreeWidgetItem) -> list[tuple[str, ...]]:
+    """The rows under ``item`` as tuples of their column texts."""
+    rows = []
+    for index in range(item.childCount()):
+        child = item.child(index)
+        assert child is not None
+        rows.append(tuple(child.text(c) for c in range(child.treeWidget().columnCount())))
+    return rows
+
+
+@pytest.fixture
+def build(qtbot: object) -> Iterator[Build]:
+    made: list[Setup] = []
+
+    def make(encounter: Encounter) -> Setup:
+        document = EncounterDocument(encounter)
+        scene = MapScene(document)
+        panel = TokenPanel(document, scene)
+        qtbot.addWidget(panel)  # type: ignore[attr-defined]
+        panel.show()
+        made.append(Setup(document, scene, panel))
+        return made[-1]
+
+    yield make
+    for setup in made:
+        setup.release()
+
+
+@pytest.fixture
+def demo(build: Build) -> Setup:
+    return build(load_encounter(DEMO))
+
+
+def test_lists_four_party_and_four_opposition(demo: Setup) -> None:
+    groups = demo.panel.list.groups
+    assert [groups[s].childCount() for s in groups] == [4, 4]
+    assert [groups[s].text(0) for s in groups] == ["Party (4)", "Opposition (4)"]
+    assert [row[0] for row in _children(groups[Side.PARTY])] == [
+        "Brannoc", "Mira", "Sister Hale", "Pip"]
+    assert demo.panel.list.rows["brannoc"].text(1) == "42/42"
+
+
+def test_typing_strength_changes_fd_and_undo_restores_it(demo: Setup, qtbot: object) -> None:
+    demo.select("brannoc")
+    assert demo.rating("fd") == "FD 18"  # 10 + STR 2 + plate 4 + shield 2
+    assert demo.rating("hr") == "HR +5"
+    steps = demo.document.undo_stack.count()
+    demo.type_into(qtbot, "strength", "18")
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 18
+    assert demo.rating("fd") == "FD 19"
+    assert demo.rating("hr") == "HR +6"
+    assert demo.document.undo_stack.count() == steps + 1
+    demo.document.undo_stack.undo()
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
+    assert demo.panel.form.edits["strength"].text() == "17"
+    assert demo.rating("fd") == "FD 18"
+
+
+def test_dexterity_changes_ac_and_the_breakdown_explains_it(demo: Setup, qtbot: object
+                                                            ) -> None:
+    demo.select("brannoc")
+    assert demo.rating("ac") == "AC 13"
+    demo.type_into(qtbot, "dexterity", "16")
+    assert demo.rating("ac") == "AC 15"
+    ac = demo.panel.ratings.items["ac"]
+    assert ("DEX modifier", "+2", "ability table") in _children(ac)
+    assert "DEX modifier +2" in ac.toolTip(0)
+
+
+def test_constitution_above_strength_drives_fd(demo: Setup, qtbot: object) -> None:
+    demo.select("brannoc")
+    demo.type_into(qtbot, "constitution", "18")
+    assert demo.rating("fd") == "FD 19"
+    assert _children(demo.panel.ratings.items["fd"])[1][:2] == ("CON modifier", "+3")
+
+
+def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, qtbot: object
+                                                                 ) -> None:
+    demo.select("brannoc")
+    steps = demo.document.undo_stack.count()
+    edit = demo.type_into(qtbot, "strength", "25")
+    form = demo.panel.form
+    assert "strength 25 is outside the ability table (3-18)" in form.error.text()
+    assert form.is_marked("strength")
+    assert "#c0392b" in edit.styleSheet()
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
+    assert demo.document.undo_stack.count() == steps
+    assert demo.rating("fd") == "FD 18"
+    edit.selectAll()
+    qtbot.keyClicks(edit, "16")  # type: ignore[attr-defined]
+    assert form.error.text() == ""
+    assert not form.is_marked("strength")
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 16
+
+
+def test_a_non_number_asks_for_a_whole_number(demo: Setup, qtbot: object) -> None:
+    demo.select("brannoc")
+    demo.type_into(qtbot, "strength", "abc")
+    assert demo.panel.form.error.text() == "strength: enter a whole number"
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
+
+
+def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: object
+                                                          ) -> None:
+    demo.select("brannoc")
+    edit = demo.type_into(qtbot, "max_hp", "0")
+    assert "max_hp" in demo.panel.form.error.text()
+    edit.editingFinished.emit()
+    assert edit.text() == "42"
+    assert demo.panel.form.error.text().startswith("Not applied: ")
+
+
+def test_typing_several_digits_is_one_undo_step(demo: Setup, qtbot: object) -> None:
+    demo.select("brannoc")
+    steps = demo.document.undo_stack.count()
+    demo.type_into(qtbot, "hp", "35")  # "3" then "35": both valid, one step
+    assert demo.encounter.token("brannoc").combatant.hp == 35
+    assert demo.document.undo_stack.count() == steps + 1
+    assert demo.panel.list.rows["brannoc"].text(1) == "35/42"
+    demo.type_into(qtbot, "hp", "30")  # same field session: still merged
+    assert demo.document.undo_stack.count() == steps + 1
+    demo.panel.form.edits["hp"].editingFinished.emit()  # leaving the field ends the step
+    demo.type_into(qtbot, "hp", "20")
+    assert demo.document.undo_stack.count() == steps + 2
+    demo.document.undo_stack.undo()
+    assert demo.encounter.token("brannoc").combatant.hp == 30
+    demo.document.undo_stack.undo()
+    assert demo.encounter.token("brannoc").combatant.hp == 42
+
+
+def test_a_size_that_no_longer_fits_is_refused(demo: Setup) -> None:
+    demo.select("orc")  # at (9, 5), right beside Brannoc at (10, 5)
+    size = demo.panel.form.combos["size"]
+    steps = demo.document.undo_stack.count()
+    size.setCurrentIndex(size.findData("large"))
+    assert "does not fit where it stands as Large" in demo.panel.form.error.text()
+    assert demo.panel.form.is_marked("size")
+    assert demo.encounter.token("orc").combatant.size == "medium"
+    assert demo.document.undo_stack.count() == steps
+
+
+def test_choices_and_ticks_apply_and_refresh_the_ratings(demo: Setup) -> None:
+    demo.select("brannoc")
+    form = demo.panel.form
+    form.checks[Condition.DEFENSIVE_STANCE].setChecked(True)  # Mastery 1 joins FD
+    assert demo.encounter.token("brannoc").combatant.has(Condition.DEFENSIVE_STANCE)
+    assert demo.rating("fd") == "FD 19"
+    assert demo.panel.list.rows["brannoc"].text(2) == "DS"
+    armour = form.combos["armour"]
+    armour.setCurrentIndex(armour.findData("leather"))
+    assert demo.rating("av") == "AV 2"
+    assert "Supple: No penalties" in demo.panel.ratings.specials.text()
+    side = form.combos["side"]
+    side.setCurrentIndex(side.findData("opposition"))
+    groups = list(demo.panel.list.groups.values())
+    assert [g.childCount() for g in groups] == [3, 5]
+    assert demo.panel.list.rows["brannoc"].isSelected()
+    assert demo.scene.tokens["brannoc"].isSelected()  # moving the row kept the selection
+    assert demo.panel.form.token_id == "brannoc"
+
+
+def test_selecting_a_row_selects_the_token_and_back(demo: Setup) -> None:
+    demo.select("mira")
+    assert demo.scene.selectedItems() == [demo.scene.tokens["mira"]]
+    assert demo.panel.form.edits["name"].text() == "Mira"
+    demo.scene.clearSelection()
+    demo.scene.tokens["ogre"].setSelected(True)
+    assert demo.panel.list.selected_ids() == ["ogre"]
+    assert demo.panel.form.token_id == "ogre"
+    assert demo.rating("shove_resist") == "Shove Resist 16"  # Large 4 + ½ HD 2 + STR 3 + FR 7
+    demo.scene.tokens["kobold"].setSelected(True)
+    assert sorted(demo.panel.list.selected_ids()) == ["kobold", "ogre"]
+    assert demo.panel.form.token_id is None  # several: nothing to edit
+    assert demo.panel.form.isHidden()
+
+
+def test_double_click_asks_to_centre_on_the_token(demo: Setup, qtbot: object) -> None:
+    row = demo.panel.list.rows["giant"]
+    with qtbot.waitSignal(demo.panel.centre_requested) as blocker:  # type: ignore[attr-defined]
+        demo.panel.list.itemDoubleClicked.emit(row, 0)
+    assert blocker.args == ["giant"]
+
+
+def _library_action(panel: TokenPanel, name: str) -> QAction:
+    return next(a for a in panel.library_menu.actions() if a.text().startswith(name))
+
+
+def test_add_from_library_then_remove(demo: Setup, qtbot: object) -> None:
+    demo.panel.placement_hint = lambda: Cell(10, 5)  # Brannoc's cell: search outwards
+    _library_action(demo.panel, "Ogre").trigger()
+    token = demo.encounter.token("ogre-2")
+    assert token.combatant.size == "large"
+    assert demo.encounter.can_place(token.footprint, ignore=token.id)
+    assert "ogre-2" in demo.scene.tokens
+    assert demo.panel.list.groups[token.combatant.side].childCount() == 5
+    assert demo.panel.list.selected_ids() == ["ogre-2"]
+    assert demo.scene.tokens["ogre-2"].isSelected()
+    qtbot.mouseClick(demo.panel.remove_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    assert all(t.id != "ogre-2" for t in demo.encounter.tokens)
+    assert "ogre-2" not in demo.panel.list.rows
+    assert "ogre-2" not in demo.scene.tokens
+    assert demo.panel.form.token_id is None
+    demo.document.undo_stack.undo()
+    assert "ogre-2" in demo.panel.list.rows
+
+
+def test_new_combatant_is_added_and_editable(demo: Setup, qtbot: object) -> None:
+    qtbot.mouseClick(demo.panel.new_button, Qt.MouseButton.LeftButton)  # type: ignore[attr-defined]
+    assert demo.panel.form.token_id == "new-combatant"
+    demo.type_into(qtbot, "name", "Bandit")
+    assert demo.encounter.token("new-combatant").name == "Bandit"
+    assert demo.panel.list.rows["new-combatant"].text(0) == "Bandit"
+
+
+def test_library_templates_are_valid_and_varied() -> None:
+    templates = load_library()
+    assert len(templates) >= 10
+    assert {"large", "huge", "gargantuan", "small"} <= {t.size.value for t in templates}
+    assert {t.side.value for t in templates} == {"party", "opposition"}
+
+
+def test_free_spot_searches_outward_from_the_hint() -> None:
+    enc = Encounter(map=BattleMap(width=6, height=6), tokens=[
+        Token(id="a", combatant=Combatant(name="A"), x=2, y=2)])
+    assert free_spot(enc, 1, Cell(2, 2)) in {Cell(x, y) for x in (1, 2, 3) for y in (1, 2, 3)}
+    assert free_spot(enc, 1, Cell(4, 4)) == Cell(4, 4)
+    assert free_spot(enc, 6, Cell(0, 0)) is None
+
+
+def test_a_change_updates_only_its_row_among_hundreds(build: Build) -> None:
+    tokens = [Token(id=f"t{i}", combatant=Combatant(name=f"Goblin {i}",
+                                                      side="opposition" if i % 2 else "party"),
+                    x=i % 25, y=i // 25) for i in range(500)]
+    setup = build(Encounter(map=BattleMap(width=25, height=25), tokens=tokens))
+    rows = dict(setup.panel.list.rows)
+    hurt = setup.encounter.token("t7").combatant.model_copy(update={"hp": 3})
+    setup.document.push(UpdateCombatant("t7", hurt))
+    assert setup.panel.list.rows == rows  # the same items: nothing was rebuilt
+    assert all(setup.panel.list.rows[k] is item for k, item in rows.items())
+    assert setup.panel.list.rows["t7"].text(1) == "3/8"
+
+
+def test_opening_another_encounter_rebuilds_the_list(demo: Setup) -> None:
+    demo.select("mira")
+    other = Encounter(map=BattleMap(width=5, height=5), tokens=[
+        Token(id="x", combatant=Combatant(name="X"), x=0, y=0)])
+    demo.document.replace(other, None)
+    assert list(demo.panel.list.rows) == ["x"]
+    assert demo.panel.form.token_id is None
+
+
+def test_remove_takes_every_selected_combatant_in_one_step(demo: Setup) -> None:
+    demo.select("kobold")
+    demo.panel.list.rows["orc"].setSelected(True)
+    assert demo.panel.placeholder.text() == "2 combatants selected"
+    steps = demo.document.undo_stack.count()
+    demo.panel.remove_selected()
+    assert {"kobold", "orc"}.isdisjoint(demo.panel.list.rows)
+    assert demo.document.undo_stack.count() == steps + 1
+    demo.document.undo_stack.undo()
+    assert {"kobold", "orc"} <= set(demo.panel.list.rows)
