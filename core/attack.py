@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.breakdown import Breakdown, Term
 from core.combatant import Combatant
 from core.dice import DiceSource, RollRecord
+from core.encounter import Encounter
 from core.profile import RulesProfile
 from core.ratings import armour_class, armour_value, hit_rating
 
@@ -106,3 +107,29 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackActio
     return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                         to_hit=to_hit, target_ac=target, hit=True, damage_roll=damage_roll,
                         damage=damage)
+
+
+class IllegalAttackError(ValueError):
+    """The attack cannot be made as asked (out of reach, no line of sight)."""
+
+
+def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
+                  action: AttackAction, dice: DiceSource) -> AttackResult:
+    """Resolve an attack between two tokens: a melee attack needs the target within the
+    attacker's reach; a missile needs a line of sight between their centres."""
+    attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
+    if attacker.id == defender.id:
+        raise IllegalAttackError(f"{attacker.name} cannot attack itself")
+    if action.kind.missile:
+        a, d = attacker.footprint.centre, defender.footprint.centre
+        if not encounter.geometry.line_of_sight(a, d):
+            raise IllegalAttackError(f"{attacker.name} has no line of sight to {defender.name}")
+    else:
+        gap = attacker.footprint.gap(defender.footprint)
+        reach = attacker.combatant.reach_ft
+        if (gap + 1) * encounter.profile.cell_size_ft > reach:
+            raise IllegalAttackError(
+                f"{defender.name} is out of {attacker.name}'s {reach} ft reach "
+                f"({gap} cell(s) between them)")
+    return resolve_attack(attacker.combatant, defender.combatant, action, encounter.profile,
+                          dice)

@@ -22,11 +22,13 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from core.attack import AttackResult
 from core.combatant import Combatant, Condition
 from core.encounter import Encounter, LogEntry, Token
 from core.geometry import clip_segment
 from core.grid import Cell, Footprint
 from core.mapmodel import BattleMap, Hazard, Terrain, WallSegment
+from core.report import format_attack, format_shove
 from core.shove import ShoveResult
 from core.tables import SIZES
 
@@ -392,37 +394,62 @@ def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
                                   "walls": walls, "hazards": hazards, "elevation": elevation})
 
 
-class ApplyShove(Command):
-    """Apply a resolved shove: move the defender, take the damage, go Prone, log it."""
+class ApplyOutcome(Command):
+    """Apply a resolved action to its target: move it, take the damage, add conditions, and
+    log it. One undo step puts everything back."""
 
-    label = "Shove"
-
-    def __init__(self, result: ShoveResult, defender_id: str, round_number: int | None = None
-                 ) -> None:
-        self.result, self.defender_id, self.round = result, defender_id, round_number
+    def __init__(self, token_id: str, entry: LogEntry, damage: int,
+                 final_cell: Cell | None = None,
+                 conditions: frozenset[Condition] = frozenset()) -> None:
+        self.token_id, self.entry, self.damage = token_id, entry, damage
+        self.final_cell, self.conditions = final_cell, conditions
+        self.label = entry.summary
         self.before: tuple[Cell, Combatant] | None = None
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        token = encounter.token(self.defender_id)
+        token = encounter.token(self.token_id)
         self.before = (token.cell, token.combatant)
-        result = self.result
-        conditions = set(token.combatant.conditions)
-        if result.prone:
-            conditions.add(Condition.PRONE)
         token.combatant = token.combatant.model_copy(update={
-            "hp": token.combatant.hp - result.total_damage,
-            "conditions": frozenset(conditions)})
-        token.x, token.y = result.final_cell
-        encounter.log.append(LogEntry(kind="shove", summary=result.summary(),
-                                      detail=result.model_dump(mode="json"), round=self.round))
+            "hp": max(token.combatant.hp - self.damage, HP_FLOOR),
+            "conditions": token.combatant.conditions | self.conditions})
+        if self.final_cell is not None:
+            token.x, token.y = self.final_cell
+        encounter.log.append(self.entry)
         return ChangeSet(tokens=frozenset({token.id}), log=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
-        token = encounter.token(self.defender_id)
+        token = encounter.token(self.token_id)
         (token.x, token.y), token.combatant = self.before
         encounter.log.pop()
         return ChangeSet(tokens=frozenset({token.id}), log=True)
+
+
+HP_FLOOR = -9999
+
+
+class ApplyShove(ApplyOutcome):
+    """A resolved shove: the defender moves to the final cell, takes slam and hazard
+    damage, and goes Prone on a Double Success."""
+
+    def __init__(self, result: ShoveResult, defender_id: str, round_number: int | None = None
+                 ) -> None:
+        entry = LogEntry(kind="shove", summary=result.summary(), text=format_shove(result),
+                         detail=result.model_dump(mode="json"), round=round_number)
+        prone = frozenset({Condition.PRONE}) if result.prone else frozenset()
+        super().__init__(defender_id, entry, result.total_damage, result.final_cell, prone)
+        self.result = result
+
+
+class ApplyAttack(ApplyOutcome):
+    """A resolved attack: the defender takes the damage after armour."""
+
+    def __init__(self, result: AttackResult, defender_id: str, round_number: int | None = None
+                 ) -> None:
+        entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),
+                         detail=result.model_dump(mode="json"), round=round_number)
+        super().__init__(defender_id, entry, result.damage_taken)
+        self.result = result
 
 
 @dataclass

@@ -210,6 +210,11 @@ class ScriptedDice(DiceSource):
         self._position = 0
 
     @property
+    def position(self) -> int:
+        """How many values have been used (the index of the next one)."""
+        return self._position
+
+    @property
     def remaining(self) -> tuple[int, ...]:
         return tuple(self._values[self._position:])
 

@@ -64,6 +64,7 @@ class LogEntry(BaseModel):
 
     kind: str
     summary: str
+    text: str = Field("", description="Every roll and modifier, one per line")
     detail: dict[str, Any] = Field(default_factory=dict)
     round: int | None = None
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from core.attack import AttackResult
 from core.breakdown import Breakdown
+from core.encounter import Encounter
 from core.odds import ShoveOdds
 from core.shove import ShoveResult, SuccessLevel
 
@@ -30,7 +32,8 @@ def format_shove(result: ShoveResult) -> str:
               f"  Direction: {result.direction}; path: "
               + " → ".join(f"({c.x},{c.y})" for c in result.path),
               f"  Stopped: {result.stop_reason.value}"
-              + (f" ({result.stopped_by})" if result.stopped_by else "")
+              + (f" ({result.stopped_by})"
+                 if result.stopped_by and result.stopped_by != result.stop_reason.value else "")
               + (f", {result.unused_ft:g} ft unused" if result.unused_ft else "")]
     for roll, damage in zip(result.slam_rolls, result.slam_damage, strict=True):
         lines.append(f"  Slam: {roll.describe()}; after AV: {damage.describe()}")
@@ -69,3 +72,26 @@ def format_odds(odds: ShoveOdds) -> str:
     for cell, p in sorted(odds.landing.items(), key=lambda item: -item[1]):
         lines.append(f"    ({cell.x},{cell.y}) {_pct(p)}")
     return "\n".join(lines)
+
+
+def format_attack(result: AttackResult) -> str:
+    """Every roll and modifier of an attack, one per line, summary first."""
+    lines = [result.summary(), "", f"  Roll: {result.roll.describe()}",
+             _line("To hit (d20 + HR)", result.to_hit), _line("Target AC", result.target_ac)]
+    if result.damage_roll is not None and result.damage is not None:
+        lines += [f"  Roll: {result.damage_roll.describe()}",
+                  _line("Damage after armour", result.damage)]
+    return "\n".join(lines)
+
+
+def log_markdown(encounter: Encounter) -> str:
+    """The combat log as Markdown: one section per entry, its rolls as a code block."""
+    lines = [f"# Combat log — {encounter.name}", ""]
+    for number, entry in enumerate(encounter.log, 1):
+        round_text = f" (round {entry.round})" if entry.round is not None else ""
+        lines += [f"## {number}. {entry.summary}{round_text}", ""]
+        if entry.text:
+            lines += ["```", entry.text, "```", ""]
+    if not encounter.log:
+        lines.append("Nothing has been resolved yet.")
+    return "\n".join(lines) + "\n"

@@ -51,7 +51,10 @@ class EncounterDocument(QObject):
         self.encounter = encounter
         self.path = path
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.path_changed.emit())
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.path_changed.emit()
 
     def notify(self, changes: ChangeSet) -> None:
         self.changed.emit(changes)

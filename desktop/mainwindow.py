@@ -9,15 +9,20 @@ from core.commands import ChangeSet, ResizeMap
 from core.encounter import Encounter
 from core.grid import Cell
 from core.mapmodel import BattleMap, Terrain
+from core.shove import ShoveResult
+from desktop.animation import marker, slide
 from desktop.dialogs import MapSizeDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
+from desktop.panels.log import LogPanel
+from desktop.panels.resolve import PendingAction, ResolvePanel
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
     QAction,
     QActionGroup,
     QCheckBox,
     QCloseEvent,
+    QColor,
     QComboBox,
     QDockWidget,
     QDragEnterEvent,
@@ -27,18 +32,22 @@ from desktop.qt import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPoint,
     QSettings,
     QSpinBox,
     Qt,
     QToolBar,
     QUndoView,
+    QVariantAnimation,
     QWidget,
 )
 from desktop.scene import MapScene
+from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool
 from desktop.tools.hazards import HazardTool
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.select import SelectTool
+from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
 
@@ -55,9 +64,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.files = FileController(self.document, self, data_dir, settings)
         self.files.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self.settings = settings
+        self.animation: QVariantAnimation | None = None
         self.tools = self._make_tools()
         self._build_tool_bar()
         self._build_docks()
+        self._build_resolution()
         self._build_menus()
         self._build_status_bar()
         self.document.path_changed.connect(self._update_title)
@@ -70,9 +82,12 @@ class MainWindow(QMainWindow):
 
     # --- tools ---------------------------------------------------------------------------
     def _make_tools(self) -> dict[str, MapTool]:
-        kinds: list[type[MapTool]] = [SelectTool, WallTool, DoorTool, EraseTool, TerrainTool,
-                                      ElevationTool, HazardTool]
-        return {kind.name: kind(self.document, self.scene) for kind in kinds}
+        kinds: list[type[MapTool]] = [SelectTool, ShoveTool, AttackTool, WallTool, DoorTool,
+                                      EraseTool, TerrainTool, ElevationTool, HazardTool]
+        tools = {kind.name: kind(self.document, self.scene) for kind in kinds}
+        for tool in tools.values():
+            tool.notify = lambda text: self.statusBar().showMessage(text)
+        return tools
 
     def select_tool(self, name: str) -> None:
         self.view.set_tool(self.tools[name])
@@ -131,6 +146,57 @@ class MainWindow(QMainWindow):
             bar.addWidget(widget)
 
     # --- docks ---------------------------------------------------------------------------
+    def _build_resolution(self) -> None:
+        """The Resolve and Combat log docks, wired to the shove and attack tools."""
+        self.resolve_panel = ResolvePanel(self.document)
+        self.log_panel = LogPanel(self.document)
+        shove, attack = self.tools["shove"], self.tools["attack"]
+        assert isinstance(shove, ShoveTool) and isinstance(attack, AttackTool)
+        shove.panel = attack.panel = self.resolve_panel
+        self.resolve_panel.applied.connect(self._show_result)
+        self.resolve_panel.cancel_button.clicked.connect(shove.finished)
+        self.resolve_dock = self._dock("Resolve", self.resolve_panel,
+                                       Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.log_dock = self._dock("Combat log", self.log_panel,
+                                   Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.view.token_menu_requested.connect(self._token_menu)
+
+    def _show_result(self, result: object, pending: PendingAction) -> None:
+        """Animate what the core resolved; the model already holds the outcome."""
+        item = self.scene.tokens.get(pending.target_id)
+        shove = self.tools["shove"]
+        assert isinstance(shove, ShoveTool)
+        if isinstance(result, ShoveResult):
+            shove.finished()
+            if item is not None:
+                self.animation = slide(item, _shown_path(result), self.scene.renderer,
+                                       self.animation_ms)
+            self._mark(result)
+        self.statusBar().showMessage(self.document.encounter.log[-1].summary, 8000)
+
+    def _mark(self, result: ShoveResult) -> None:
+        renderer = self.scene.renderer
+        at = renderer.cell_rect(result.final_cell).topLeft()
+        if result.slam_damage:
+            marker(self.scene, at, f"✸ slam −{result.total_damage}", QColor("#d7263d"))
+        elif result.hazard is not None:
+            text = "caught the edge" if result.hazard.saved else \
+                f"fell in −{result.hazard.damage.value}"
+            marker(self.scene, at, text, QColor("#7a1f1f"))
+
+    def _token_menu(self, token_id: str, where: QPoint) -> None:
+        menu = QMenu(self)
+        name = self.document.encounter.token(token_id).name
+        shove, attack = self.tools["shove"], self.tools["attack"]
+        assert isinstance(shove, ShoveTool) and isinstance(attack, AttackTool)
+        menu.addAction(f"Shove… ({name} shoves)", lambda: (
+            self.select_tool("shove"), shove.start(token_id)))
+        menu.addAction(f"Attack… ({name} attacks)", lambda: (
+            self.select_tool("attack"), attack.start(token_id)))
+        menu.addAction("Centre on map", lambda: self.view.centre_on_cell(
+            self.document.encounter.token(token_id).cell))
+        menu.popup(where)
+
     def _build_docks(self) -> None:
         self.token_panel = TokenPanel(self.document, self.scene)
         self.token_panel.placement_hint = self._view_centre_cell
@@ -165,6 +231,8 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         self._action(file_menu, "&Save", QKeySequence.StandardKey.Save, self.files.save)
         self._action(file_menu, "Save &as…", QKeySequence.StandardKey.SaveAs, self.files.save_as)
+        self._action(file_menu, "&Export combat log…", QKeySequence("Ctrl+E"),
+                     self.log_panel.export_dialog)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
         edit = menus.addMenu("&Edit")
@@ -184,7 +252,10 @@ class MainWindow(QMainWindow):
                      "show_elevation_numbers")
         view.addSeparator()
         view.addActions([self.combatants_dock.toggleViewAction(),
-                         self.history_dock.toggleViewAction()])
+                         self.history_dock.toggleViewAction(),
+                         self.resolve_dock.toggleViewAction(),
+                         self.log_dock.toggleViewAction()])
+        self._animation_menu(view.addMenu("&Animation speed"))
         map_menu = menus.addMenu("&Map")
         self._action(map_menu, "&Resize map…", QKeySequence("Ctrl+R"), self.resize_map)
         tools = menus.addMenu("&Tools")
@@ -206,6 +277,21 @@ class MainWindow(QMainWindow):
         action.toggled.connect(lambda on: (setattr(self.scene, attribute, on),
                                            self.scene.update()))
         menu.addAction(action)
+
+    @property
+    def animation_ms(self) -> int:
+        """Milliseconds per cell when a token is pushed (0: no animation)."""
+        return int(self.settings.value("animation_ms", ANIMATION_SPEEDS["Normal"]))
+
+    def _animation_menu(self, menu: QMenu) -> None:
+        group = QActionGroup(self)
+        for label, ms in ANIMATION_SPEEDS.items():
+            action = QAction(label, self, checkable=True)
+            action.setChecked(ms == self.animation_ms)
+            action.triggered.connect(lambda _=False, v=ms: self.settings.setValue(
+                "animation_ms", v))
+            group.addAction(action)
+            menu.addAction(action)
 
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
@@ -289,3 +375,13 @@ def _spin(low: int, high: int, value: int, suffix: str, tooltip: str) -> QSpinBo
     box.setSuffix(suffix)
     box.setToolTip(tooltip)
     return box
+
+
+ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
+
+
+def _shown_path(result: ShoveResult) -> tuple[Cell, ...]:
+    """The cells to slide through: the path, and the hazard cell if the target fell in."""
+    if result.final_cell != result.path[-1]:
+        return (*result.path, result.final_cell)
+    return result.path

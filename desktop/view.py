@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from core.grid import Cell
 from desktop.qt import (
+    QContextMenuEvent,
     QEvent,
     QGestureEvent,
     QGraphicsView,
@@ -13,6 +14,7 @@ from desktop.qt import (
     QNativeGestureEvent,
     QPainter,
     QPinchGesture,
+    QPoint,
     QPointF,
     Qt,
     QWheelEvent,
@@ -22,6 +24,7 @@ from desktop.scene import MapScene
 from desktop.tools.base import MapTool, ToolEvent
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
+MENU_SLOP_PX = 4
 WHEEL_STEP = 1.0015  # per 1/8° of wheel rotation: one notch (120) ≈ ×1.2
 
 
@@ -30,6 +33,7 @@ class MapView(QGraphicsView):
 
     cell_hovered = Signal(object)  # Cell
     zoom_changed = Signal(float)
+    token_menu_requested = Signal(str, QPoint)  # token id, global position
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
@@ -43,6 +47,7 @@ class MapView(QGraphicsView):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         self._pan_from: QPointF | None = None
+        self._right_press: QPointF | None = None
         self._space_down = False
         self._last_cell: Cell | None = None
 
@@ -113,6 +118,8 @@ class MapView(QGraphicsView):
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if self._starts_pan(event):
             self._pan_from = event.position()
+            if event.button() == Qt.MouseButton.RightButton:
+                self._right_press = event.position()
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         if self.tool is None or not self.tool.press(self._tool_event(event)):
@@ -136,9 +143,23 @@ class MapView(QGraphicsView):
             self._pan_from = None
             self.viewport().setCursor(self.tool.cursor if self.tool else
                                       Qt.CursorShape.ArrowCursor)
+            self._maybe_token_menu(event)
             return
         if self.tool is None or not self.tool.release(self._tool_event(event)):
             super().mouseReleaseEvent(event)
+
+    def _maybe_token_menu(self, event: QMouseEvent) -> None:
+        """A right click that did not drag (pan) on a token asks for its menu."""
+        pressed, self._right_press = self._right_press, None
+        if pressed is None or (event.position() - pressed).manhattanLength() > MENU_SLOP_PX:
+            return
+        cell = self._tool_event(event).cell
+        token = self.map_scene.encounter.token_at(cell)
+        if token is not None:
+            self.token_menu_requested.emit(token.id, event.globalPosition().toPoint())
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        event.accept()  # token menus come from the right-button release above
 
     # --- keys ----------------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,7 @@ class MapTool:
         self.document = document
         self.scene = scene
         self.view: MapView | None = None
+        self.notify: Callable[[str], object] = lambda _text: None  # the window's status bar
 
     @property
     def renderer(self) -> MapRenderer:

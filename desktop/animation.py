@@ -1,0 +1,61 @@
+"""Showing a resolution happen: the token slides along its path, a slam leaves an impact
+marker with the damage, a fall is marked at the hazard."""
+
+from __future__ import annotations
+
+from core.grid import Cell
+from desktop.items import Z_OVERLAY, TokenItem
+from desktop.qt import (
+    QColor,
+    QEasingCurve,
+    QFont,
+    QGraphicsScene,
+    QGraphicsSimpleTextItem,
+    QPointF,
+    QTimer,
+    QVariantAnimation,
+)
+from desktop.renderer import MapRenderer
+
+MARKER_MS = 1800
+
+
+def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
+          ms_per_cell: int) -> QVariantAnimation | None:
+    """Move the item's picture through ``cells`` (top-left cells), ending where the model
+    has it; none when there is nothing to show or animation is off."""
+    if ms_per_cell <= 0 or len(cells) < 2:
+        return None
+    points = [renderer.cell_rect(c).topLeft() for c in cells]
+    animation = QVariantAnimation(item)
+    animation.setStartValue(0.0)
+    animation.setEndValue(float(len(points) - 1))
+    animation.setDuration(ms_per_cell * (len(points) - 1))
+    animation.setEasingCurve(QEasingCurve.Type.OutCubic)
+
+    def step(value: float) -> None:
+        index = min(int(value), len(points) - 2)
+        fraction = value - index
+        a, b = points[index], points[index + 1]
+        item.setPos(a + (b - a) * fraction)
+
+    animation.valueChanged.connect(step)
+    animation.finished.connect(lambda: item.sync(item.token))
+    animation.start()
+    return animation
+
+
+def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor
+           ) -> QGraphicsSimpleTextItem:
+    """A short-lived label on the map (impact, fall); removed after a moment."""
+    label = QGraphicsSimpleTextItem(text)
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(22)
+    label.setFont(font)
+    label.setBrush(colour)
+    label.setZValue(Z_OVERLAY + 1)
+    label.setPos(at)
+    scene.addItem(label)
+    QTimer.singleShot(MARKER_MS, lambda: label.scene() and label.scene().removeItem(label))
+    return label

@@ -1,0 +1,73 @@
+"""The combat log: one line per resolution, expandable into every roll and modifier;
+saved with the encounter, exportable as Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.commands import ChangeSet
+from core.fileio import write_atomic
+from core.report import log_markdown
+from desktop.document import EncounterDocument
+from desktop.qt import (
+    QFileDialog,
+    QHBoxLayout,
+    QMessageBox,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class LogPanel(QWidget):
+    def __init__(self, document: EncounterDocument) -> None:
+        super().__init__()
+        self.document = document
+        self.tree = QTreeWidget()
+        self.tree.setHeaderHidden(True)
+        self.tree.setWordWrap(True)
+        self.export_button = QPushButton("Export Markdown…")
+        self.export_button.setToolTip("Save the whole log, with every roll, as a Markdown file")
+        self.export_button.clicked.connect(self.export_dialog)
+        buttons = QHBoxLayout()
+        buttons.addStretch()
+        buttons.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tree)
+        layout.addLayout(buttons)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self.refresh)
+        self.refresh()
+
+    def _on_changed(self, changes: ChangeSet) -> None:
+        if changes.log:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Entries are appended or popped at the end, so only the tail changes."""
+        log = self.document.encounter.log
+        while self.tree.topLevelItemCount() > len(log):
+            self.tree.takeTopLevelItem(self.tree.topLevelItemCount() - 1)
+        for number in range(self.tree.topLevelItemCount(), len(log)):
+            entry = log[number]
+            item = QTreeWidgetItem([f"{number + 1}. {entry.summary}"])
+            item.setToolTip(0, entry.text or entry.summary)
+            for line in entry.text.splitlines()[2:]:
+                item.addChild(QTreeWidgetItem([line.strip()]))
+            self.tree.addTopLevelItem(item)
+            self.tree.scrollToItem(item)
+
+    def export_to(self, path: Path) -> None:
+        write_atomic(path, log_markdown(self.document.encounter).encode("utf-8"))
+
+    def export_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Export combat log", "combat-log.md",
+                                              "Markdown (*.md)")
+        if not name:
+            return
+        try:
+            self.export_to(Path(name))
+        except OSError as error:
+            QMessageBox.warning(self, "Cannot export", f"{error.strerror or error}")

@@ -1,0 +1,299 @@
+"""The Resolve panel: the odds card of the action being prepared, then its dice — rolled by
+the seeded generator ("Roll for me") or typed from physical dice ("I rolled"), one field per
+die the resolver actually asks for — then the full result. Applying is one undo step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.attack import AttackAction, DamageKind, attack_on_map
+from core.commands import ApplyAttack, ApplyShove, Command
+from core.dice import (
+    DiceError,
+    DiceExhaustedError,
+    DiceSource,
+    DieValueError,
+    ScriptedDice,
+    SeededDice,
+)
+from core.odds import ShoveOdds
+from core.report import format_attack, format_shove
+from core.shove import ShoveRequest, SuccessLevel, resolve_shove
+from desktop.document import EncounterDocument
+from desktop.overlay import percent
+from desktop.qt import (
+    QButtonGroup,
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+
+ERROR_STYLE = "color: #c0392b"
+IDLE_TEXT = ("Shove (S) or Attack (K): pick the attacker and the target on the map, or "
+             "right-click a token.")
+
+
+@dataclass
+class PendingAction:
+    """What the panel will resolve: how to run it with dice and how to apply the result."""
+
+    title: str
+    run: Callable[[DiceSource], Any]
+    command: Callable[[Any], Command]
+    report: Callable[[Any], str]
+    target_id: str
+
+
+class ResolvePanel(QWidget):
+    """Dice and results for shoves and attacks."""
+
+    applied = Signal(object, object)  # the core result, the pending action
+
+    def __init__(self, document: EncounterDocument) -> None:
+        super().__init__()
+        self.document = document
+        self.pending: PendingAction | None = None
+        self.title = QLabel(IDLE_TEXT)
+        self.title.setWordWrap(True)
+        self.card = QLabel()
+        self.card.setWordWrap(True)
+        self.weapon = self._weapon_form()
+        self.roll_mode, self.typed_mode = QRadioButton("Roll for me"), QRadioButton("I rolled")
+        self.roll_mode.setToolTip("Dice from the seeded generator: the same seed replays the "
+                                  "same rolls")
+        self.typed_mode.setToolTip("Type the physical dice; the panel asks for exactly the "
+                                   "dice this result needs")
+        self.roll_mode.setChecked(True)
+        self.modes = QButtonGroup(self)
+        self.modes.addButton(self.roll_mode)
+        self.modes.addButton(self.typed_mode)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        self.seed.setToolTip("Seed of the generator; it moves on after each roll")
+        self.dice_form = QFormLayout()
+        self.die_fields: list[QLineEdit] = []
+        self.message = QLabel()
+        self.message.setStyleSheet(ERROR_STYLE)
+        self.message.setWordWrap(True)
+        self.resolve_button = QPushButton("Resolve")
+        self.resolve_button.setToolTip("Roll (or read the typed dice), apply the result, and "
+                                       "log it (Enter)")
+        self.resolve_button.clicked.connect(self.resolve)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.clear)
+        self.result = QPlainTextEdit()
+        self.result.setReadOnly(True)
+        self._layout()
+        self.typed_mode.toggled.connect(self._mode_changed)
+        self._enable(False)
+
+    def _weapon_form(self) -> QWidget:
+        box = QWidget()
+        form = QFormLayout(box)
+        self.damage_dice = QLineEdit("d8")
+        self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
+        self.hit_modifier = QSpinBox()
+        self.hit_modifier.setRange(-20, 20)
+        self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
+        self.cover = QSpinBox()
+        self.cover.setRange(0, 100)
+        self.cover.setSingleStep(20)
+        self.cover.setSuffix(" %")
+        self.cover.setToolTip("Cover: +1 AC per 20% (002 Cover & concealment)")
+        self.missile = QCheckBox("Missile (AV vs missiles, needs line of sight)")
+        self.magic = QCheckBox("Magic damage (ignores AV)")
+        for label, widget in (("Damage", self.damage_dice), ("Hit modifier", self.hit_modifier),
+                              ("Cover", self.cover), ("", self.missile), ("", self.magic)):
+            form.addRow(label, widget)
+        box.hide()
+        return box
+
+    def _layout(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.card)
+        layout.addWidget(self.weapon)
+        modes = QHBoxLayout()
+        modes.addWidget(self.roll_mode)
+        modes.addWidget(self.seed)
+        modes.addWidget(self.typed_mode)
+        modes.addStretch()
+        layout.addLayout(modes)
+        layout.addLayout(self.dice_form)
+        layout.addWidget(self.message)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.resolve_button)
+        buttons.addWidget(self.cancel_button)
+        layout.addLayout(buttons)
+        layout.addWidget(QLabel("Last result"))
+        layout.addWidget(self.result, 1)
+
+    # --- preparing ------------------------------------------------------------------------
+    def preview_shove(self, odds: ShoveOdds) -> None:
+        """Show the odds card of a shove being aimed (before any roll)."""
+        levels = odds.levels
+        hazards = "".join(f"<br>Into {name}: <b>{percent(p)}</b>"
+                          for name, p in odds.hazards_entered.items())
+        self.card.setText(
+            f"d20 {odds.attack_bonus:+d} vs FD <b>{odds.target_fd}</b> · Shove Resist "
+            f"<b>{odds.shove_resist}</b> · Death Ray save <b>{odds.death_ray_save}</b><br>"
+            f"Fail <b>{percent(levels[SuccessLevel.FAIL])}</b> · Success "
+            f"<b>{percent(levels[SuccessLevel.SUCCESS])}</b> · Double "
+            f"<b>{percent(levels[SuccessLevel.DOUBLE])}</b><br>"
+            f"Slam into a wall: <b>{percent(odds.slam)}</b> · Prone: "
+            f"<b>{percent(odds.prone)}</b>{hazards}<br>"
+            f"Expected damage: <b>{float(odds.expected_damage):.1f}</b>")
+        self.title.setText(f"<b>{odds.attacker}</b> shoves <b>{odds.defender}</b> "
+                           f"{odds.direction} — move the pointer to aim, click to confirm")
+
+    def begin_shove(self, request: ShoveRequest, target_id: str) -> None:
+        encounter = self.document.encounter
+        self._begin(PendingAction(
+            title=f"{request.attacker} shoves {request.defender} {request.direction}",
+            run=lambda dice: resolve_shove(encounter, request, dice),
+            command=lambda result: ApplyShove(result, target_id), report=format_shove,
+            target_id=target_id))
+        self.weapon.hide()
+
+    def begin_attack(self, attacker_id: str, target_id: str) -> None:
+        encounter = self.document.encounter
+        names = encounter.token(attacker_id).name, encounter.token(target_id).name
+        self.card.setText("d20 + HR vs AC; damage through AV (1 point always gets through)")
+        self._begin(PendingAction(
+            title=f"{names[0]} attacks {names[1]}",
+            run=lambda dice: attack_on_map(encounter, attacker_id, target_id,
+                                           self.attack_action(), dice),
+            command=lambda result: ApplyAttack(result, target_id), report=format_attack,
+            target_id=target_id))
+        self.weapon.show()
+
+    def attack_action(self) -> AttackAction:
+        return AttackAction(damage=self.damage_dice.text().strip() or "d6",
+                            modifier=self.hit_modifier.value(), cover_percent=self.cover.value(),
+                            kind=DamageKind(missile=self.missile.isChecked(),
+                                            magic=self.magic.isChecked()))
+
+    def _begin(self, pending: PendingAction) -> None:
+        self.pending = pending
+        self.title.setText(f"<b>{pending.title}</b> — roll or type the dice, then Resolve")
+        self.message.clear()
+        self._clear_fields()
+        self._enable(True)
+        if self.typed_mode.isChecked():
+            self._ask_next()
+        self.resolve_button.setFocus()
+
+    def clear(self) -> None:
+        self.pending = None
+        self._clear_fields()
+        self.message.clear()
+        self.card.clear()
+        self.weapon.hide()
+        self.title.setText(IDLE_TEXT)
+        self._enable(False)
+
+    def _enable(self, on: bool) -> None:
+        self.resolve_button.setEnabled(on)
+        self.cancel_button.setEnabled(on)
+
+    # --- dice ------------------------------------------------------------------------------
+    def _mode_changed(self, typed: bool) -> None:
+        self._clear_fields()
+        if typed and self.pending is not None:
+            self._ask_next()
+
+    def _clear_fields(self) -> None:
+        """Remove the dice fields; deleted later, as one may be delivering the Enter that
+        got us here."""
+        while self.dice_form.rowCount():
+            row = self.dice_form.takeRow(0)
+            for item in (row.labelItem, row.fieldItem):
+                if item is not None and item.widget() is not None:
+                    item.widget().hide()
+                    item.widget().deleteLater()
+        self.die_fields = []
+
+    def _ask_next(self) -> bool:
+        """Add a field for the next die the resolver needs; False when none is missing."""
+        assert self.pending is not None
+        try:
+            self.pending.run(ScriptedDice(self._typed_values() or []))
+        except DiceExhaustedError as need:
+            self._add_field(need.faces, need.purpose)
+            return True
+        except DiceError:
+            return False
+        return False
+
+    def _add_field(self, faces: int, purpose: str) -> None:
+        field = QLineEdit()
+        field.setPlaceholderText(f"1–{faces}")
+        field.setToolTip(f"The d{faces} you rolled for {purpose}")
+        field.returnPressed.connect(self.resolve)
+        self.dice_form.addRow(f"d{faces} · {purpose}", field)
+        self.die_fields.append(field)
+        field.setFocus()
+
+    def _typed_values(self) -> list[int] | None:
+        values = []
+        for index, field in enumerate(self.die_fields):
+            text = field.text().strip()
+            if not text.isdigit():
+                self.message.setText(f"Die {index + 1}: type the number it shows")
+                field.setStyleSheet("border: 1px solid #c0392b")
+                return None
+            field.setStyleSheet("")
+            values.append(int(text))
+        return values
+
+    # --- resolving -------------------------------------------------------------------------
+    def resolve(self) -> None:
+        if self.pending is None:
+            return
+        self.message.clear()
+        dice: DiceSource
+        if self.roll_mode.isChecked():
+            dice = SeededDice(self.seed.value())
+        else:
+            values = self._typed_values()
+            if values is None:
+                return
+            dice = ScriptedDice(values)
+        try:
+            result = self.pending.run(dice)
+        except DieValueError as error:
+            assert isinstance(dice, ScriptedDice)
+            bad = dice.position
+            self.die_fields[bad].setStyleSheet("border: 1px solid #c0392b")
+            self.message.setText(str(error))
+            return
+        except DiceExhaustedError as need:
+            self._add_field(need.faces, need.purpose)
+            self.message.setText(f"Also needed: a d{need.faces} for {need.purpose}")
+            return
+        except ValueError as error:  # dice errors, out of reach, not adjacent...
+            self.message.setText(str(error))
+            return
+        if isinstance(dice, SeededDice):
+            self.seed.setValue(self.seed.value() + 1)
+        self._finish(result)
+
+    def _finish(self, result: object) -> None:
+        pending = self.pending
+        assert pending is not None
+        self.document.push(pending.command(result))
+        self.result.setPlainText(pending.report(result))
+        self.clear()
+        self.applied.emit(result, pending)

@@ -1,0 +1,148 @@
+"""The shove and attack flow driven like a GM: pick, aim, preview, type dice, resolve, undo."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.combatant import Condition
+from core.commands import MoveToken
+from core.grid import Cell
+from core.odds import shove_odds
+from core.shove import ShoveRequest
+from desktop.mainwindow import MainWindow
+from desktop.overlay import alpha_for
+from desktop.qt import Qt
+from desktop.tools.shove import ShoveTool
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+@pytest.fixture
+def quiet(window: MainWindow) -> MainWindow:
+    window.settings.setValue("animation_ms", 0)
+    return window
+
+
+def aim_shove(qtbot: QtBot, window: MainWindow, points: SimpleNamespace,
+              cells: tuple[Cell, Cell, Cell]) -> None:
+    """Select the attacker, choose the Shove tool, click the target, aim, confirm."""
+    attacker, target, aim = cells
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*attacker))
+    qtbot.keyClick(window.view, Qt.Key.Key_S)
+    assert window.tool_actions["shove"].isChecked()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*target))
+    qtbot.mouseMove(viewport, points.cell(*aim))
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*aim))
+
+
+def type_dice(qtbot: QtBot, window: MainWindow, values: list[int]) -> None:
+    """Choose "I rolled" and type each die the panel asks for, pressing Enter."""
+    panel = window.resolve_panel
+    panel.typed_mode.setChecked(True)
+    for value in values:
+        field = panel.die_fields[-1]
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+
+
+def test_slam_into_a_closed_door(qtbot: QtBot, quiet: MainWindow,
+                                 points: SimpleNamespace) -> None:
+    window = quiet
+    encounter = window.document.encounter
+    window.document.push(MoveToken("pip", Cell(10, 7)))
+    window.document.push(MoveToken("ogre", Cell(8, 6)))
+    aim_shove(qtbot, window, points, (Cell(8, 6), Cell(10, 7), Cell(13, 7)))
+    # d20 20: double success (10 ft E); the door at x = 12 stops Pip after 5 ft: 3 slams
+    # of the d8 (Small d4 stepped twice by FR +7), AV 0: 3 + 2 + 4
+    type_dice(qtbot, window, [20, 3, 2, 4])
+    pip = encounter.token("pip")
+    assert pip.cell == Cell(11, 7)
+    assert pip.combatant.hp == 11 - 9
+    assert Condition.PRONE in pip.combatant.conditions
+    entry = encounter.log[-1]
+    assert entry.summary == ("Ogre shoves Pip 5 ft E — double success, Prone, slams the "
+                             "closed door: 9 damage (AV 0)")
+    assert "Slam: slam damage 3/3" in entry.text
+    assert window.log_panel.tree.topLevelItemCount() == 1
+    window.document.undo_stack.undo()
+    assert pip.cell == Cell(10, 7)
+    assert encounter.token("pip").combatant.hp == 11
+    assert Condition.PRONE not in encounter.token("pip").combatant.conditions
+    assert not encounter.log and window.log_panel.tree.topLevelItemCount() == 0
+
+
+def test_pit_stop_failure_drops_into_the_pit(qtbot: QtBot, quiet: MainWindow,
+                                             points: SimpleNamespace) -> None:
+    window = quiet
+    aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(3, 9)))
+    # 9 + 7 = 16 vs FD 11: success; d10 5 + 7 - 5 = 7, capped at 5 ft: the pit is next;
+    # Pit-Stop 3 vs Death Ray 12 fails; spikes d6 4 (AV 2: 2), fall 20 ft: 2d6 2 + 6
+    type_dice(qtbot, window, [9, 5, 3, 4, 2, 6])
+    mira = window.document.encounter.token("mira")
+    assert mira.cell == Cell(5, 9)
+    assert mira.combatant.hp == 22 - 10
+    assert "falls into Spiked pit: 10 damage" in window.document.encounter.log[-1].summary
+
+
+def test_preview_shading_matches_the_core_odds(qtbot: QtBot, quiet: MainWindow,
+                                               points: SimpleNamespace) -> None:
+    window = quiet
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
+    qtbot.mouseMove(viewport, points.cell(6, 13))  # aim south: within 90° of west
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool)
+    odds = shove_odds(window.document.encounter,
+                      ShoveRequest(attacker="ogre", defender="mira", direction="S"))
+    assert tool.preview.isVisible() and tool.preview.odds == odds
+    assert tool.preview.shading() == {c: alpha_for(p) for c, p in odds.landing.items()}
+    assert "Fail <b>15%</b>" in window.resolve_panel.card.text()
+    qtbot.mouseMove(viewport, points.cell(2, 9))  # back to west: the pit is in play
+    assert "Into Spiked pit" in window.resolve_panel.card.text()
+
+
+def test_an_impossible_die_value_is_refused(qtbot: QtBot, quiet: MainWindow,
+                                            points: SimpleNamespace) -> None:
+    window = quiet
+    aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(3, 9)))
+    type_dice(qtbot, window, [9, 11])  # the shove die is a d10
+    panel = window.resolve_panel
+    assert "11 is not a face of a d10" in panel.message.text()
+    assert "border" in panel.die_fields[1].styleSheet()
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+    assert not window.document.encounter.log
+
+
+def test_a_target_out_of_reach_is_explained(qtbot: QtBot, quiet: MainWindow,
+                                            points: SimpleNamespace) -> None:
+    window = quiet
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(10, 5))  # Brannoc, far away
+    assert "not adjacent" in window.statusBar().currentMessage()
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool) and tool.target is None
+
+
+def test_attack_rolls_for_me_and_logs(qtbot: QtBot, quiet: MainWindow,
+                                      points: SimpleNamespace) -> None:
+    window = quiet
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    qtbot.keyClick(window.view, Qt.Key.Key_K)
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
+    panel = window.resolve_panel
+    assert panel.weapon.isVisible()
+    seed = panel.seed.value()
+    qtbot.mouseClick(panel.resolve_button, LEFT)
+    entry = window.document.encounter.log[-1]
+    assert entry.kind == "attack" and entry.summary.startswith("Ogre attacks Mira")
+    assert panel.seed.value() == seed + 1
+    assert "Target AC" in panel.result.toPlainText()
