@@ -22,7 +22,7 @@ from core.encounter import Encounter
 from core.fileio import load_encounter, save_encounter
 from core.geometry import MapGeometry
 from core.grid import Cell
-from core.mapmodel import WallKind
+from core.mapmodel import WallKind, WallSegment
 from core.odds import shove_odds
 from core.pathing import MovementGraph
 from core.shove import ShoveRequest, SuccessLevel, prepare_shove, resolve_shove, success_level
@@ -45,6 +45,7 @@ TARGETS: dict[str, float] = {
     "shove_odds_median_ms": 20.0,
     "astar_total_p95_ms": 20.0,
     "astar_unreachable_total_p95_ms": 20.0,
+    "astar_unreachable_split_total_p95_ms": 20.0,
     "range_30ft_median_ms": 10.0,
     "range_60ft_median_ms": 10.0,
     "los_us_per_query": 20.0,
@@ -152,13 +153,27 @@ def _astar_runs(encounter: Encounter, token_id: str, goal: Cell, runs: int
     return parts
 
 
+def split_map(encounter: Encounter) -> Encounter:
+    """A copy with an unbroken wall down the middle: the far corner is unreachable and the
+    search must exhaust the runner's whole half of the map (the true worst case)."""
+    split = encounter.model_copy(deep=True)
+    middle = split.map.width // 2
+    split.map.walls.append(WallSegment(x1=middle, y1=0, x2=middle, y2=split.map.height))
+    split.reset_geometry()
+    return split
+
+
 def bench_astar(scenario: Scenario) -> tuple[Figures, Figures]:
-    """Corner to corner with a fresh graph each run, then the enclosed (unreachable) cell."""
+    """Corner to corner with a fresh graph each run; the enclosed (unreachable) cell; the
+    far corner of a map split in two by a wall."""
     encounter = scenario.encounter
     figures: Figures = {}
-    for prefix, goal, runs in (("astar", scenario.goal, ASTAR_RUNS),
-                               ("astar_unreachable", scenario.enclosed, UNREACHABLE_RUNS)):
-        for key, samples in _astar_runs(encounter, scenario.runner, goal, runs).items():
+    cases = (("astar", encounter, scenario.goal, ASTAR_RUNS),
+             ("astar_unreachable", encounter, scenario.enclosed, UNREACHABLE_RUNS),
+             ("astar_unreachable_split", split_map(encounter), scenario.goal,
+              UNREACHABLE_RUNS))
+    for prefix, world, goal, runs in cases:
+        for key, samples in _astar_runs(world, scenario.runner, goal, runs).items():
             figures.update(summary_ms(prefix if key == "total" else f"{prefix}_{key}",
                                       samples))
         figures[f"{prefix}_total_median_ms"] = figures.pop(f"{prefix}_median_ms")

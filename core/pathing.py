@@ -27,6 +27,7 @@ from core.grid import Cell, Direction, Footprint, direction_between, step_costs_
 from core.profile import DiagonalRule
 
 UNREACHABLE = np.iinfo(np.int32).max
+POCKET_RADIUS = 12
 
 # Edge weights per diagonal rule: (orthogonal, diagonal, feet per unit).
 _WEIGHTS = {
@@ -142,7 +143,7 @@ class MovementGraph:
                             reason="the token would not fit on the map there")
         if not self.passable[goal.y, goal.x]:
             return MovePath(cells=(start,), cost_ft=0, legal=False, reason=self._why_blocked(goal))
-        cells = self._trace(goal)
+        cells = None if self.sealed_off(goal) else self._trace(goal)
         if cells is None:
             return MovePath(cells=(start,), cost_ft=0, legal=False,
                             reason="no way there: walls or creatures block every path")
@@ -188,14 +189,14 @@ class MovementGraph:
                     for base, cell in zip(costs, cells[1:], strict=True))
         return round(total, 2)
 
-    def range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
-        """Feet to reach each anchor within ``budget_ft`` (inf beyond), over a window around
-        the token so the cost scales with the budget, not the map."""
-        orth, diag, feet_per_unit = _WEIGHTS[self.rule]
-        radius = int(budget_ft // self.cell_ft) + 1
+    def _flood(self, centre: Cell, radius: int
+               ) -> tuple[npt.NDArray[np.int32], tuple[int, int]]:
+        """Dijkstra distances (graph units) from ``centre`` over the window of ``radius``
+        anchors around it, and the window's top-left (y, x)."""
+        orth, diag, _ = _WEIGHTS[self.rule]
         height, width = self.cost.shape
-        y0, x0 = max(self.token.y - radius, 0), max(self.token.x - radius, 0)
-        y1, x1 = min(self.token.y + radius + 1, height), min(self.token.x + radius + 1, width)
+        y0, x0 = max(centre.y - radius, 0), max(centre.x - radius, 0)
+        y1, x1 = min(centre.y + radius + 1, height), min(centre.x + radius + 1, width)
         graph = tcod.path.CustomGraph((y1 - y0, x1 - x0))
         cost = self.cost[y0:y1, x0:x1]
         for index, direction in enumerate(DIRECTIONS):
@@ -203,15 +204,40 @@ class MovementGraph:
             graph.add_edge((dy, dx), diag if direction.diagonal else orth, cost=cost,
                            condition=self.conditions[index][y0:y1, x0:x1])
         finder = tcod.path.Pathfinder(graph)
-        finder.add_root((self.token.y - y0, self.token.x - x0))
+        finder.add_root((centre.y - y0, centre.x - x0))
         finder.resolve()
-        feet = np.full((height, width), np.inf)
-        window = finder.distance.astype(np.float64) * feet_per_unit * self.cell_ft
+        return np.asarray(finder.distance), (y0, x0)
+
+    def sealed_off(self, goal: Cell) -> bool:
+        """Whether ``goal`` lies in a small closed pocket the token is not in: a flood from
+        the goal (moves are symmetric) that never reaches the edge of its window. Lets an
+        unreachable goal be refused in a fraction of a millisecond instead of a search of
+        everything reachable."""
+        distance, (y0, x0) = self._flood(goal, POCKET_RADIUS)
+        reached = distance != UNREACHABLE
+        height, width = self.cost.shape
+        rows, cols = distance.shape
+        # Window sides inside the map: the pocket may go on beyond them.
+        open_sides = (reached[0, :].any() and y0 > 0, reached[-1, :].any() and y0 + rows < height,
+                      reached[:, 0].any() and x0 > 0, reached[:, -1].any() and x0 + cols < width)
+        if any(open_sides):
+            return False
+        ty, tx = self.token.y - y0, self.token.x - x0
+        return not (0 <= ty < rows and 0 <= tx < cols and reached[ty, tx])
+
+    def range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
+        """Feet to reach each anchor within ``budget_ft`` (inf beyond), over a window around
+        the token so the cost scales with the budget, not the map."""
+        _, _, feet_per_unit = _WEIGHTS[self.rule]
+        distance, (y0, x0) = self._flood(self.token.cell, int(budget_ft // self.cell_ft) + 1)
+        rows, cols = distance.shape
+        feet = np.full(self.cost.shape, np.inf)
+        window = distance.astype(np.float64) * feet_per_unit * self.cell_ft
         if self.rule is DiagonalRule.FIVE_TEN_FIVE:
             window = np.floor(window / self.cell_ft) * self.cell_ft
-        window[finder.distance == UNREACHABLE] = np.inf
+        window[distance == UNREACHABLE] = np.inf
         window[window > budget_ft] = np.inf
-        feet[y0:y1, x0:x1] = window
+        feet[y0:y0 + rows, x0:x0 + cols] = window
         feet[~self.ends_ok] = np.inf
         return feet
 
