@@ -435,3 +435,27 @@ def test_path_visiting_every_anchor(make_encounter: MakeEncounter, *,
     path = find_path(enc, next(t.id for t in enc.tokens), goal)
     assert path.legal
     assert path.cost_ft == cost
+
+
+def test_a_goal_sealed_in_a_pocket_is_refused_without_a_search() -> None:
+    box = [WallSegment(x1=30, y1=1, x2=32, y2=1), WallSegment(x1=30, y1=3, x2=32, y2=3),
+           WallSegment(x1=30, y1=1, x2=30, y2=3), WallSegment(x1=32, y1=1, x2=32, y2=3)]
+    enc = Encounter(map=BattleMap(width=40, height=5, walls=box),
+                    tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0)])
+    graph = MovementGraph(enc, enc.token("a"))
+    assert graph.sealed_off(Cell(31, 2))
+    assert not graph.path_to(Cell(31, 2)).legal
+    assert not graph.sealed_off(Cell(35, 2))  # the flood leaves its window: not provable
+    far = graph.path_to(Cell(35, 2))
+    assert far.legal and far.cells[-1] == Cell(35, 2)
+
+
+def test_the_token_inside_a_pocket_reaches_its_own_pocket() -> None:
+    box = [WallSegment(x1=0, y1=0, x2=3, y2=0), WallSegment(x1=0, y1=3, x2=3, y2=3),
+           WallSegment(x1=0, y1=0, x2=0, y2=3), WallSegment(x1=3, y1=0, x2=3, y2=3)]
+    enc = Encounter(map=BattleMap(width=30, height=30, walls=box),
+                    tokens=[Token(id="a", combatant=Combatant(name="A"), x=1, y=1)])
+    graph = MovementGraph(enc, enc.token("a"))
+    assert not graph.sealed_off(Cell(2, 2))
+    assert graph.path_to(Cell(2, 2)).cost_ft == 5
+    assert graph.sealed_off(Cell(20, 20)) is False and not graph.path_to(Cell(20, 20)).legal
