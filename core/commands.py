@@ -27,7 +27,7 @@ from core.combatant import Combatant, Condition
 from core.encounter import Encounter, LogEntry, Token
 from core.geometry import clip_segment
 from core.grid import Cell, Footprint
-from core.mapmodel import BattleMap, Hazard, Terrain, WallSegment
+from core.mapmodel import Background, BattleMap, Hazard, Terrain, WallSegment
 from core.report import format_attack, format_shove
 from core.shove import ShoveResult
 from core.tables import SIZES
@@ -392,6 +392,24 @@ def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
                  if inside(Cell(*(int(p) for p in k.split(","))))}
     return old.model_copy(update={"width": width, "height": height, "terrain_rows": rows,
                                   "walls": walls, "hazards": hazards, "elevation": elevation})
+
+
+class SetBackground(Command):
+    """Set, re-align or remove (None) the map's background image."""
+
+    label = "Background image"
+
+    def __init__(self, background: Background | None) -> None:
+        self.after = background
+        self.before: Background | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self.before, encounter.map.background = encounter.map.background, self.after
+        return ChangeSet(map_shape=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        encounter.map.background = self.before
+        return ChangeSet(map_shape=True)
 
 
 class ApplyOutcome(Command):

@@ -3,19 +3,26 @@ shows the model's message and the dialog stays open."""
 
 from __future__ import annotations
 
+import base64
+from pathlib import Path
+
 from pydantic import ValidationError
 
 from core.fileio import describe_validation_error
 from core.grid import Cell
-from core.mapmodel import MAX_MAP_CELLS, Hazard, HazardEffect, HazardKind
+from core.mapmodel import MAX_MAP_CELLS, Background, Hazard, HazardEffect, HazardKind
 from desktop.qt import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
+    QImage,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -129,3 +136,89 @@ class MapSizeDialog(QDialog):
     @property
     def size(self) -> tuple[int, int]:
         return self.width_box.value(), self.height_box.value()
+
+
+IMAGE_FORMATS = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp": "webp"}
+
+
+class BackgroundDialog(QDialog):
+    """Choose a map image and align it: where the grid's corner is in the image (pixels) and
+    how many image pixels one cell spans. :attr:`result_background` is the outcome (None
+    when the GM removes the image)."""
+
+    def __init__(self, current: Background | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Background image")
+        self.data, self.format = (current.data_base64, current.format) if current else (None, "")
+        self.result_background: Background | None = current
+        self.file_label = QLabel("embedded image" if self.data else "no image")
+        choose = QPushButton("Choose image…")
+        choose.setToolTip("PNG, JPEG or WebP; the image is stored inside the encounter file")
+        choose.clicked.connect(self._choose)
+        self.offset_x, self.offset_y = _pixels(current.offset_x if current else 0), \
+            _pixels(current.offset_y if current else 0)
+        self.px_per_cell = QDoubleSpinBox()
+        self.px_per_cell.setRange(4, 1000)
+        self.px_per_cell.setValue(current.px_per_cell if current else 70)
+        self.px_per_cell.setToolTip("Image pixels per grid cell (Dungeondraft exports use 256, "
+                                    "many maps 70 or 100)")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c0392b")
+        form = QFormLayout(self)
+        form.addRow(self.file_label, choose)
+        form.addRow("Grid origin x in the image", self.offset_x)
+        form.addRow("Grid origin y in the image", self.offset_y)
+        form.addRow("Pixels per cell", self.px_per_cell)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        remove = buttons.addButton("Remove image", QDialogButtonBox.ButtonRole.DestructiveRole)
+        remove.clicked.connect(self._remove)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def load_file(self, path: Path) -> bool:
+        """Read an image file; False (and a message) if it is not a PNG, JPEG or WebP."""
+        image_format = IMAGE_FORMATS.get(path.suffix.lower())
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            self.error.setText(f"Cannot read {path.name}: {error.strerror or error}")
+            return False
+        if image_format is None or QImage.fromData(raw).isNull():
+            self.error.setText(f"{path.name} is not a PNG, JPEG or WebP image")
+            return False
+        self.data, self.format = base64.b64encode(raw).decode("ascii"), image_format
+        self.file_label.setText(path.name)
+        self.error.clear()
+        return True
+
+    def _choose(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Background image", "",
+                                              "Images (*.png *.jpg *.jpeg *.webp)")
+        if name:
+            self.load_file(Path(name))
+
+    def build(self) -> Background | None:
+        if not self.data:
+            return None
+        return Background(data_base64=self.data, format=self.format,
+                          offset_x=self.offset_x.value(), offset_y=self.offset_y.value(),
+                          px_per_cell=self.px_per_cell.value())
+
+    def _accept(self) -> None:
+        self.result_background = self.build()
+        self.accept()
+
+    def _remove(self) -> None:
+        self.result_background = None
+        self.accept()
+
+
+def _pixels(value: float) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(-100000, 100000)
+    box.setSuffix(" px")
+    box.setValue(value)
+    return box

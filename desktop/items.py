@@ -15,6 +15,7 @@ from desktop.qt import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QPointF,
     QRectF,
     QStyleOptionGraphicsItem,
@@ -68,7 +69,16 @@ class TokenItem(QGraphicsObject):
         painter.setPen(QPen(ring, self.side_px * 0.08))
         painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else QColor("#9a948a"))
         painter.drawEllipse(disc)
-        self._paint_initials(painter, disc, ring)
+        portrait = _portrait(combatant.image)
+        if portrait is None:
+            self._paint_initials(painter, disc, ring)
+        else:
+            clip = QPainterPath()
+            clip.addEllipse(disc.adjusted(inset, inset, -inset, -inset))
+            painter.save()
+            painter.setClipPath(clip)
+            painter.drawPixmap(disc.toRect(), portrait)
+            painter.restore()
         self._paint_hp(painter, disc)
         self._paint_badges(painter)
 
@@ -261,3 +271,17 @@ class PathPreview(QGraphicsItem):
         painter.drawRoundedRect(box, 4, 4)
         painter.setPen(colour.darker(120))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._label)
+
+
+_PORTRAITS: dict[str, QPixmap | None] = {}
+
+
+def _portrait(path: str | None) -> QPixmap | None:
+    """The token image at ``path`` (loaded once); None when unset or unreadable, so the
+    token shows its initials instead."""
+    if not path:
+        return None
+    if path not in _PORTRAITS:
+        pixmap = QPixmap(path)
+        _PORTRAITS[path] = None if pixmap.isNull() else pixmap
+    return _PORTRAITS[path]

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from core.commands import ChangeSet, ResizeMap
+from core.commands import ChangeSet, ResizeMap, SetBackground
 from core.encounter import Encounter
 from core.grid import Cell
 from core.mapmodel import BattleMap, Terrain
 from core.shove import ShoveResult
 from desktop.animation import marker, slide
-from desktop.dialogs import MapSizeDialog
+from desktop.dialogs import BackgroundDialog, MapSizeDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
 from desktop.panels.log import LogPanel
@@ -258,6 +258,8 @@ class MainWindow(QMainWindow):
         self._animation_menu(view.addMenu("&Animation speed"))
         map_menu = menus.addMenu("&Map")
         self._action(map_menu, "&Resize map…", QKeySequence("Ctrl+R"), self.resize_map)
+        self._action(map_menu, "&Background image…", QKeySequence("Ctrl+B"),
+                     self.edit_background)
         tools = menus.addMenu("&Tools")
         tools.addActions(list(self.tool_actions.values()))
 
@@ -320,6 +322,12 @@ class MainWindow(QMainWindow):
             self.document.push(ResizeMap(*dialog.size))
         except ValueError as error:
             QMessageBox.warning(self, "Cannot resize", str(error))
+
+    def edit_background(self) -> None:
+        current = self.document.encounter.map.background
+        dialog = BackgroundDialog(current, self)
+        if dialog.exec() and dialog.result_background != current:
+            self.document.push(SetBackground(dialog.result_background))
 
     # --- status and title ------------------------------------------------------------------
     def _build_status_bar(self) -> None:
