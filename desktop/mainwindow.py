@@ -160,6 +160,7 @@ class MainWindow(QMainWindow):
         self.log_dock = self._dock("Combat log", self.log_panel,
                                    Qt.DockWidgetArea.LeftDockWidgetArea)
         self.view.token_menu_requested.connect(self._token_menu)
+        self.view.pressed.connect(self.skip_animation)
 
     def _show_result(self, result: object, pending: PendingAction) -> None:
         """Animate what the core resolved; the model already holds the outcome."""
@@ -173,6 +174,12 @@ class MainWindow(QMainWindow):
                                        self.animation_ms)
             self._mark(result)
         self.statusBar().showMessage(self.document.encounter.log[-1].summary, 8000)
+
+    def skip_animation(self) -> None:
+        """Jump a sliding token to its end (a click on the map does this)."""
+        if self.animation is not None and self.animation.state() == \
+                QVariantAnimation.State.Running:
+            self.animation.setCurrentTime(self.animation.duration())
 
     def _mark(self, result: ShoveResult) -> None:
         renderer = self.scene.renderer

@@ -34,6 +34,7 @@ class MapView(QGraphicsView):
     cell_hovered = Signal(object)  # Cell
     zoom_changed = Signal(float)
     token_menu_requested = Signal(str, QPoint)  # token id, global position
+    pressed = Signal()  # any click on the map (skips a running animation)
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
@@ -116,6 +117,7 @@ class MapView(QGraphicsView):
             self._space_down and event.button() == Qt.MouseButton.LeftButton)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.pressed.emit()
         if self._starts_pan(event):
             self._pan_from = event.position()
             if event.button() == Qt.MouseButton.RightButton:

@@ -146,3 +146,18 @@ def test_attack_rolls_for_me_and_logs(qtbot: QtBot, quiet: MainWindow,
     assert entry.kind == "attack" and entry.summary.startswith("Ogre attacks Mira")
     assert panel.seed.value() == seed + 1
     assert "Target AC" in panel.result.toPlainText()
+
+
+def test_a_click_skips_the_push_animation(qtbot: QtBot, window: MainWindow,
+                                          points: SimpleNamespace) -> None:
+    window.settings.setValue("animation_ms", 2000)  # long enough to catch it mid-way
+    aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(6, 12)))
+    type_dice(qtbot, window, [20])  # double success: 10 ft south, Prone
+    item, end = window.scene.tokens["mira"], window.scene.renderer.cell_rect(Cell(6, 11))
+    qtbot.wait(60)  # part-way along
+    animation = window.animation
+    assert animation is not None and animation.state() == animation.State.Running
+    assert item.pos() != end.topLeft()
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(15, 14))
+    assert animation.state() == animation.State.Stopped
+    assert item.pos() == end.topLeft()
