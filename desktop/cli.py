@@ -5,6 +5,7 @@
                             [--dice 14,3 | --seed N] [--json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap render FILE --out map.png [--size 1600x1000]
+    battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from pathlib import Path
 
 from core.dice import DiceError, DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
 from core.encounter import Encounter, UnknownTokenError
-from core.fileio import EncounterFileError, load_encounter
+from core.fileio import EncounterFileError, load_encounter, save_encounter
 from core.grid import Direction
 from core.odds import shove_odds
 from core.report import format_odds, format_shove
 from core.shove import IllegalShoveError, ShoveRequest, resolve_shove
+from core.uvtt import UvttImportError, import_uvtt_file
 
 DEMO = Path(str(files("assets") / "demo_encounter.json"))
 USAGE_ERROR = 2
@@ -72,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
     render.add_argument("--size", default="1600x1000", help="WIDTHxHEIGHT in pixels")
+    imp = sub.add_parser("import", help="import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
     return parser
 
 
@@ -116,7 +121,25 @@ def run_headless(args: argparse.Namespace) -> str:
         raise CliError(str(error)) from None
 
 
-COMMANDS = ("resolve", "odds", "render")
+def run_import(args: argparse.Namespace) -> str:
+    """Import a Universal VTT file and save it as an encounter; the counts and warnings."""
+    try:
+        result = import_uvtt_file(args.file)
+    except UvttImportError as error:
+        raise CliError(str(error)) from None
+    try:
+        save_encounter(result.encounter, args.out)
+    except OSError as error:
+        raise CliError(f"cannot write {args.out}: {error.strerror or error}") from None
+    m = result.encounter.map
+    lines = [f"imported {args.file.name}: {m.width}×{m.height} squares, {result.walls} wall "
+             f"segments, {result.objects} object segments, {result.doors} doors, "
+             f"{result.windows} windows, {result.lights} lights, "
+             f"background {m.background.format if m.background else 'none'} → {args.out}"]
+    return "\n".join(lines + [f"warning: {w}" for w in result.warnings])
+
+
+COMMANDS = ("resolve", "odds", "render", "import")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -129,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("resolve", "odds"):
             print(run_headless(args))
+            return 0
+        if args.command == "import":
+            print(run_import(args))
             return 0
         if args.command == "render":
             from desktop.render import render_command  # Qt only from here on
