@@ -21,10 +21,26 @@ from core.fileio import (
     save_encounter,
     write_atomic,
 )
+from core.uvtt import UvttImportError, import_uvtt_file
 from desktop.document import EncounterDocument
-from desktop.qt import QFileDialog, QMessageBox, QObject, QSettings, QTimer, QWidget, Signal
+from desktop.qt import (
+    QApplication,
+    QEventLoop,
+    QFileDialog,
+    QMessageBox,
+    QObject,
+    QProgressDialog,
+    QSettings,
+    Qt,
+    QTimer,
+    QWidget,
+    Signal,
+)
 
-FILE_FILTER = "Battlemap encounters (*.json);;All files (*)"
+FILE_FILTER = ("Battlemap encounters (*.json);;Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;"
+               "All files (*)")
+UVTT_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
+UVTT_SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
 MAX_RECENT = 8
 AUTOSAVE_MS = 60_000
 RECOVERY_NAME = "recovery.json"
@@ -42,7 +58,7 @@ class FileController(QObject):
         self.document, self.window, self.settings = document, parent, settings
         self.data_dir = data_dir
         self.recovery_path = data_dir / RECOVERY_NAME
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-io")
         self._autosaved_index = document.undo_stack.index()
         self._pending: Future[None] | None = None
         self.timer = QTimer(self)
@@ -52,7 +68,10 @@ class FileController(QObject):
 
     # --- open ----------------------------------------------------------------------------
     def open_path(self, path: Path) -> bool:
-        """Open ``path`` if it reads cleanly; otherwise say why and keep the current one."""
+        """Open ``path`` if it reads cleanly; otherwise say why and keep the current one.
+        Universal VTT maps are imported."""
+        if path.suffix.lower() in UVTT_SUFFIXES:
+            return self.import_vtt(path)
         try:
             encounter = load_encounter(path)
         except EncounterFileError as error:
@@ -65,12 +84,46 @@ class FileController(QObject):
         self.message.emit(f"Opened {path.name}")
         return True
 
+    def import_vtt(self, path: Path) -> bool:
+        """Import a Universal VTT map as a new, unsaved encounter. The file is read on a
+        worker thread behind a busy indicator (large images), which stays up while the map
+        image is decoded for display; a refused file leaves the open encounter untouched."""
+        progress = QProgressDialog(f"Importing {path.name}…", "", 0, 0, self.window)
+        progress.setCancelButton(None)
+        progress.setMinimumDuration(300)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        job = self._worker.submit(import_uvtt_file, path)
+        while not job.done():
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        try:
+            imported = job.result()
+        except UvttImportError as error:
+            progress.close()
+            QMessageBox.warning(self.window, "Cannot import map",
+                                f"{error}\n\nThe open encounter was left as it was.")
+            return False
+        self.document.replace(imported.encounter, None)
+        progress.close()
+        self.document.undo_stack.resetClean()  # a new encounter that has never been saved
+        notes = "; ".join(imported.warnings)
+        self.message.emit(f"Imported {path.name}: {imported.walls} walls, {imported.doors} "
+                          f"doors, {imported.windows} windows, {imported.lights} lights"
+                          + (f" — {notes}" if notes else ""))
+        return True
+
     def open_dialog(self) -> bool:
         if not self.confirm_discard():
             return False
         name, _ = QFileDialog.getOpenFileName(self.window, "Open encounter",
                                               str(self._start_dir()), FILE_FILTER)
         return bool(name) and self.open_path(Path(name))
+
+    def import_dialog(self) -> bool:
+        if not self.confirm_discard():
+            return False
+        name, _ = QFileDialog.getOpenFileName(self.window, "Import Universal VTT map",
+                                              str(self._start_dir()), UVTT_FILTER)
+        return bool(name) and self.import_vtt(Path(name))
 
     def new(self, encounter: Encounter) -> None:
         self.document.replace(encounter, None)
@@ -145,7 +198,7 @@ class FileController(QObject):
         payload = f'{{"source": {source}, "encounter": {encounter}}}'
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._pending = self._writer.submit(write_atomic, self.recovery_path,
+        self._pending = self._worker.submit(write_atomic, self.recovery_path,
                                             payload.encode("utf-8"))
         return self._pending
 
@@ -173,4 +226,4 @@ class FileController(QObject):
 
     def shutdown(self) -> None:
         self.timer.stop()
-        self._writer.shutdown(wait=True)
+        self._worker.shutdown(wait=True)

@@ -233,6 +233,8 @@ class MainWindow(QMainWindow):
         file_menu = menus.addMenu("&File")
         self._action(file_menu, "&New encounter…", QKeySequence.StandardKey.New, self.new_map)
         self._action(file_menu, "&Open…", QKeySequence.StandardKey.Open, self.files.open_dialog)
+        self._action(file_menu, "&Import Universal VTT map…", QKeySequence("Ctrl+I"),
+                     self.files.import_dialog)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.files.recent_changed.connect(self._fill_recent)
         self._fill_recent()
