@@ -3,10 +3,17 @@ next; the Resolve panel takes the weapon, the dice, and applies the damage."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.panels.resolve import ResolvePanel
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, ToolEvent
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
+    from desktop.view import MapView
 
 
 class AttackTool(MapTool):
@@ -17,13 +24,13 @@ class AttackTool(MapTool):
                "next: d20 + HR vs AC, damage through AV. Esc goes back a step.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.panel: ResolvePanel | None = None
         self.attacker: str | None = None
 
-    def activate(self, view: object) -> None:
-        super().activate(view)  # type: ignore[arg-type]
+    def activate(self, view: MapView) -> None:
+        super().activate(view)
         selected = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
         self.start(selected[0].token_id if len(selected) == 1 else None)
 

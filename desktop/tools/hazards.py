@@ -3,13 +3,19 @@ delete it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.commands import ReplaceHazard
 from core.grid import Cell
 from core.mapmodel import Hazard
 from desktop.dialogs import HazardDialog
+from desktop.document import EncounterDocument
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
 from desktop.tools.base import MapTool, ToolEvent
 from desktop.tools.paint import rectangle_cells
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
 
 
 class HazardTool(MapTool):
@@ -20,8 +26,8 @@ class HazardTool(MapTool):
                "click a hazard to edit or delete it.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self._anchor: Cell | None = None
         self._rect_item: QGraphicsRectItem | None = None
 

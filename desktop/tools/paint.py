@@ -3,12 +3,18 @@ switch the mode). A brush stroke is one undo step."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.commands import Command, PaintTerrain, SetElevation
 from core.grid import Cell
 from core.mapmodel import Terrain
 from desktop import style
+from desktop.document import EncounterDocument
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, QRectF, Qt
 from desktop.tools.base import MapTool, ToolEvent
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
 
 
 class CellPaintTool(MapTool):
@@ -16,8 +22,8 @@ class CellPaintTool(MapTool):
 
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.rectangle = False
         self.brush_size = 1
         self._stroke: int | None = None
@@ -101,8 +107,8 @@ class TerrainTool(CellPaintTool):
     tooltip = ("Paint terrain (T): drag to paint the chosen kind; Shift+drag (or rectangle "
                "mode) fills a rectangle.")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.terrain = Terrain.DIFFICULT
 
     def command(self, cells: set[Cell]) -> Command:
@@ -121,8 +127,8 @@ class ElevationTool(CellPaintTool):
     tooltip = ("Set elevation (H): drag to set cells to the chosen height in feet; "
                "Shift+drag (or rectangle mode) fills a rectangle.")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.feet = 10
 
     def command(self, cells: set[Cell]) -> Command:

@@ -5,14 +5,20 @@ place freely (GM override), click a door to open or close it, Delete to remove t
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from core.commands import MoveToken, RemoveToken, toggle_door
 from core.grid import Cell, Footprint
 from core.mapmodel import WallKind, WallSegment
 from core.pathing import MovementGraph, MovePath
+from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QPointF, Qt
 from desktop.tools.base import MapTool, ToolEvent
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
+    from desktop.view import MapView
 
 DOOR_PICK_CELLS = 0.25
 
@@ -37,13 +43,13 @@ class SelectTool(MapTool):
                "it anywhere free (GM override); click a door to open or close it; Delete "
                "removes the selected tokens.")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.budget_ft: float | None = None
         self._drag: _Drag | None = None
 
-    def activate(self, view: object) -> None:
-        super().activate(view)  # type: ignore[arg-type]
+    def activate(self, view: MapView) -> None:
+        super().activate(view)
         assert self.view is not None
         self.view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
 

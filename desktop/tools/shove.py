@@ -5,15 +5,22 @@ Esc steps back."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.encounter import Token
 from core.grid import Direction, allowed_directions, bearing
 from core.odds import shove_odds
 from core.shove import IllegalShoveError, ShoveRequest, prepare_shove
+from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.overlay import ShovePreview
 from desktop.panels.resolve import ResolvePanel
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, ToolEvent
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
+    from desktop.view import MapView
 
 
 class ShoveTool(MapTool):
@@ -25,8 +32,8 @@ class ShoveTool(MapTool):
                "back a step.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self.panel: ResolvePanel | None = None
         self.attacker: str | None = None
         self.target: str | None = None
@@ -34,8 +41,8 @@ class ShoveTool(MapTool):
         self.preview = ShovePreview(self.renderer)
         self.scene.addItem(self.preview)
 
-    def activate(self, view: object) -> None:
-        super().activate(view)  # type: ignore[arg-type]
+    def activate(self, view: MapView) -> None:
+        super().activate(view)
         selected = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
         self.attacker = selected[0].token_id if len(selected) == 1 else None
         self.target, self.direction = None, None

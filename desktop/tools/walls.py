@@ -3,12 +3,18 @@ horizontal or vertical."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.commands import ReplaceWalls
 from core.mapmodel import WallKind, WallSegment
 from desktop import style
+from desktop.document import EncounterDocument
 from desktop.qt import QGraphicsLineItem, QKeyEvent, QPen, QPointF, Qt
 from desktop.tools.base import MapTool, ToolEvent
 from desktop.tools.select import point_segment_distance
+
+if TYPE_CHECKING:
+    from desktop.scene import MapScene
 
 ERASE_PICK_CELLS = 0.3
 
@@ -22,8 +28,8 @@ class WallTool(MapTool):
     cursor = Qt.CursorShape.CrossCursor
     kind = WallKind.WALL
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self._start: tuple[int, int] | None = None
         self._line: QGraphicsLineItem | None = None
 
@@ -93,8 +99,8 @@ class EraseTool(MapTool):
     tooltip = "Erase walls and doors (E): click or drag over them."
     cursor = Qt.CursorShape.PointingHandCursor
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
+        super().__init__(document, scene)
         self._stroke: int | None = None
 
     def press(self, event: ToolEvent) -> bool:
