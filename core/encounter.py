@@ -22,6 +22,7 @@ from core.grid import Cell, Footprint
 from core.mapmodel import BattleMap
 from core.profile import RulesProfile
 from core.tables import SIZES
+from core.timeline import RoundState
 
 SCHEMA = "battlemap.encounter"  # repeated as the Literal defaults of Encounter below
 SCHEMA_VERSION = 1
@@ -81,6 +82,7 @@ class Encounter(BaseModel):
     map: BattleMap = Field(default_factory=BattleMap)
     tokens: list[Token] = Field(default_factory=list)
     log: list[LogEntry] = Field(default_factory=list)
+    timeline: RoundState = Field(default_factory=RoundState)
 
     _geometry: MapGeometry | None = PrivateAttr(None)
     _occupancy_key: tuple[object, ...] | None = PrivateAttr(None)

@@ -1,0 +1,261 @@
+"""The round timeline: initiative, acting order, movement timing, Scarper, Aiming,
+multi-segment actions and condition timers (002 "Initiative", RD "Round timeline").
+
+Pure models and functions only: the reversible commands and the critical events live in
+:mod:`core.critical` (``core.encounter`` stores a :class:`RoundState`, so this module must
+not import the commands).
+
+>>> from core.profile import RulesProfile
+>>> attack_segment(6, 20, RulesProfile()).segment
+10
+>>> attack_segment(7, 20, RulesProfile()).attacks
+False
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.breakdown import Breakdown, Term
+from core.combatant import Combatant, Condition, Side
+from core.dice import DiceSource, RollRecord
+from core.profile import RulesProfile
+
+if TYPE_CHECKING:
+    from core.encounter import Encounter
+
+SEED = "002 Initiative"
+
+#: Rounds a condition lasts when no other duration is given. Prone has none: it lasts
+#: "until it stands up" (002 Critical events 15 "Spend next round getting up").
+DEFAULT_DURATIONS: dict[Condition, int] = {
+    Condition.DAZED: 1, Condition.STUNNED: 1, Condition.KNOCKED_OUT: 1}
+
+
+class InitiativeEntry(BaseModel):
+    """One token's place in the round. ``roll`` is None for the opposition, whose single
+    shared roll is :attr:`RoundState.opposition_roll` (002: "one general roll for the
+    opposition")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_id: str
+    side: Side = Side.PARTY
+    roll: RollRecord | None = None
+    terms: Breakdown = Breakdown()
+    segment: int = 0
+    overridden: bool = False
+    scarpering: bool = False
+    aiming: bool = False
+    attack_bonus: int = 0
+    defence_bonus: int = 0
+    action_segments: int = Field(1, ge=1)
+    notes: tuple[str, ...] = ()
+
+
+class ConditionTimer(BaseModel):
+    """A condition that ends by itself after ``rounds`` more round ends."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_id: str
+    condition: Condition
+    rounds: int = Field(ge=1)
+
+
+class RoundState(BaseModel):
+    """Where the fight is: round, segment, everyone's initiative, running timers."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    round_number: int = Field(0, ge=0)
+    current_segment: int = 0
+    entries: list[InitiativeEntry] = Field(default_factory=list)
+    opposition_roll: RollRecord | None = None
+    timers: list[ConditionTimer] = Field(default_factory=list)
+    aimed_last_round: list[str] = Field(default_factory=list)
+    declaration_seconds: int = Field(120, ge=0)
+
+    def entry(self, token_id: str) -> InitiativeEntry:
+        for entry in self.entries:
+            if entry.token_id == token_id:
+                return entry
+        raise KeyError(f"{token_id!r} has no initiative this round")
+
+    def replace_entry(self, new: InitiativeEntry) -> None:
+        self.entries = [new if e.token_id == new.token_id else e for e in self.entries]
+
+
+class AttackTiming(BaseModel):
+    """When a combatant that moved first gets to strike, if at all this round."""
+
+    model_config = ConfigDict(frozen=True)
+
+    segment: int
+    attacks: bool
+    reason: str
+
+
+def clamp_segment(value: int, profile: RulesProfile) -> int:
+    """002: "Anything lower than 1 counts as zero, anything higher than 10 counts as 11"."""
+    low, high = profile.initiative_min_segment, profile.initiative_max_segment
+    if value < low + 1:
+        return low
+    if value > high - 1:
+        return high
+    return value
+
+
+def initiative_terms(die: int, combatant: Combatant, profile: RulesProfile) -> Breakdown:
+    """RD "Round timeline": d10 − DEX modifier + personal modifier (002's formula is blank)."""
+    dex = profile.ability_modifier(combatant.abilities.dexterity)
+    return Breakdown.of(Term(profile.initiative_die, die, SEED),
+                        Term("DEX", -dex, "RD Round timeline: − DEX modifier"),
+                        Term("Personal", combatant.initiative_modifier, SEED))
+
+
+def roll_initiative(encounter: Encounter, dice: DiceSource) -> RoundState:
+    """Roll the round's initiative: "an initiative die is rolled for each party character
+    and one general roll for the opposition ... If individuals of the opposition have
+    modifiers to their initiative they will apply those modifiers for themselves only"
+    (002). Dice order: party members in token order, then the one opposition roll."""
+    profile, previous = encounter.profile, encounter.timeline
+    party = [t for t in encounter.tokens if t.combatant.side is Side.PARTY]
+    foes = [t for t in encounter.tokens if t.combatant.side is Side.OPPOSITION]
+    entries = {t.id: _entry(t.id, t.combatant, dice.roll(profile.initiative_die,
+                                                          f"initiative: {t.name}"), profile)
+               for t in party}
+    shared = dice.roll(profile.initiative_die, "initiative: opposition") if foes else None
+    for token in foes:
+        assert shared is not None
+        entries[token.id] = _entry(token.id, token.combatant, shared, profile, shared=True)
+    aimed = set(previous.aimed_last_round)
+    rolled = [_after_aiming(entries[t.id], t.id in aimed, profile)
+              for t in encounter.tokens if t.id in entries]
+    return RoundState(round_number=max(1, previous.round_number),
+                      current_segment=profile.initiative_min_segment, entries=rolled,
+                      opposition_roll=shared, timers=list(previous.timers),
+                      aimed_last_round=list(previous.aimed_last_round),
+                      declaration_seconds=profile.declaration_seconds)
+
+
+def _entry(token_id: str, combatant: Combatant, roll: RollRecord, profile: RulesProfile,
+           shared: bool = False) -> InitiativeEntry:
+    terms = initiative_terms(roll.total, combatant, profile)
+    entry = InitiativeEntry(token_id=token_id, side=combatant.side,
+                            roll=None if shared else roll, terms=terms,
+                            segment=clamp_segment(terms.value, profile))
+    if combatant.has(Condition.SCARPERING):
+        entry = scarper(entry, profile)
+    if combatant.has(Condition.AIMING):
+        entry = aim(entry)
+    return entry
+
+
+def _after_aiming(entry: InitiativeEntry, aimed_last_round: bool, profile: RulesProfile
+                  ) -> InitiativeEntry:
+    """002 Aiming / setting up position: "+3 to attack" in the round after the missed one."""
+    if not aimed_last_round or entry.aiming:
+        return entry
+    return entry.model_copy(update={
+        "attack_bonus": entry.attack_bonus + profile.aiming_attack_bonus,
+        "notes": (*entry.notes, f"aimed last round: {profile.aiming_attack_bonus:+d} to attack")})
+
+
+def scarper(entry: InitiativeEntry, profile: RulesProfile) -> InitiativeEntry:
+    """002 Scarper: "gain an initiative of 1" and "Use the defence +2 for not attacking"."""
+    bonus = profile.scarper_defence_bonus
+    return entry.model_copy(update={
+        "segment": profile.scarper_initiative, "scarpering": True, "defence_bonus": bonus,
+        "notes": (*entry.notes, f"scarpering: initiative {profile.scarper_initiative}, "
+                                f"{bonus:+d} defence, no attack")})
+
+
+def aim(entry: InitiativeEntry) -> InitiativeEntry:
+    """002 Aiming / setting up position: "Miss a round" (the bonus comes next round)."""
+    return entry.model_copy(update={
+        "aiming": True, "notes": (*entry.notes, "aiming: no attack this round")})
+
+
+def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, list[list[str]]]]:
+    """Segments ascending ("low initiative going first"); within one, "longer weapons
+    striking first, similar weapons strike simultaneously" (002) — equal reach is one group."""
+    reach = {t.id: t.combatant.reach_ft for t in encounter.tokens}
+    keyed = sorted(state.entries, key=lambda e: (e.segment, -reach.get(e.token_id, 0)))
+    order = []
+    for segment, in_segment in groupby(keyed, key=lambda e: e.segment):
+        groups = [[e.token_id for e in same]
+                  for _, same in groupby(in_segment, key=lambda e: reach.get(e.token_id, 0))]
+        order.append((segment, groups))
+    return order
+
+
+def describe_order(state: RoundState, encounter: Encounter) -> str:
+    """One line per segment, e.g. ``segment 3: Ogre; Ann + Bob`` (names, reach groups)."""
+    lines = []
+    for segment, groups in acting_order(state, encounter):
+        names = "; ".join(" + ".join(encounter.token(i).name for i in g) for g in groups)
+        lines.append(f"segment {segment}: {names}")
+    return "\n".join(lines)
+
+
+def attack_segment(initiative: int, moved_ft: float, profile: RulesProfile) -> AttackTiming:
+    """002: "Characters move at 5' per segmet near combat" and "If an initiative roll
+    indicates their attack opportunity occurs before they have reached combat range then
+    the chance is lost": the strike comes after the segments spent moving."""
+    moving = math.ceil(moved_ft / profile.movement_ft_per_segment) if moved_ft > 0 else 0
+    segment = initiative + moving
+    ft = f"{moved_ft:g}"
+    if segment > profile.last_attack_segment:
+        return AttackTiming(segment=segment, attacks=False,
+                            reason=f"moves {ft} ft ({moving} segments) from initiative "
+                                   f"{initiative}: segment {segment} is past "
+                                   f"{profile.last_attack_segment}")
+    return AttackTiming(segment=segment, attacks=True,
+                        reason=f"moves {ft} ft ({moving} segments) from initiative "
+                               f"{initiative}: attacks on segment {segment}")
+
+
+def spoiled_by_hit(entry: InitiativeEntry, hit_segment: int) -> bool:
+    """002 Spoiling attacks: a multi-segment action "may be interrupted and the action
+    spoiled by a successful strike"; a single-segment one only when "your initiatives occur
+    on the same segment". So: a hit during [start, start + length)."""
+    return entry.segment <= hit_segment < entry.segment + entry.action_segments
+
+
+def timer_for(token_id: str, condition: Condition, rounds: int | None = None
+              ) -> ConditionTimer | None:
+    """A timer with the default duration (None for Prone: "until it stands up")."""
+    length = rounds if rounds is not None else DEFAULT_DURATIONS.get(condition)
+    return None if length is None else ConditionTimer(token_id=token_id, condition=condition,
+                                                       rounds=length)
+
+
+def tick_timers(timers: list[ConditionTimer]
+                ) -> tuple[list[ConditionTimer], list[ConditionTimer]]:
+    """One round end: (still running with one round fewer, expired now)."""
+    running = [t.model_copy(update={"rounds": t.rounds - 1}) for t in timers if t.rounds > 1]
+    return running, [t for t in timers if t.rounds <= 1]
+
+
+def next_round(state: RoundState, profile: RulesProfile
+               ) -> tuple[RoundState, list[ConditionTimer]]:
+    """The next round (initiative is rolled "At the beginning of each combat round", so the
+    entries are cleared; who aimed is remembered) and the timers that expire."""
+    running, expired = tick_timers(state.timers)
+    return RoundState(round_number=state.round_number + 1,
+                      current_segment=profile.initiative_min_segment, timers=running,
+                      aimed_last_round=[e.token_id for e in state.entries if e.aiming],
+                      declaration_seconds=profile.declaration_seconds), expired
+
+
+def ties_with_opposition(state: RoundState) -> list[tuple[str, str]]:
+    """(party token, opposition token) pairs on the same segment: 002 "a critical event
+    will may happen when a character has the same initiative as the opposition"."""
+    foes = [e for e in state.entries if e.side is Side.OPPOSITION]
+    return [(p.token_id, f.token_id) for p in state.entries if p.side is Side.PARTY
+            for f in foes if f.segment == p.segment]

@@ -1,0 +1,267 @@
+"""The round timeline (core.timeline) and critical events / round commands (core.critical)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from core.combatant import Abilities, Combatant, Condition, Side
+from core.commands import Command
+from core.critical import (
+    CRITICAL_EVENTS,
+    AdvanceSegment,
+    NextRound,
+    SetSegmentOverride,
+    StartRound,
+    critical_event,
+    resolve_critical,
+    roll_critical_events,
+)
+from core.dice import ScriptedDice
+from core.encounter import Encounter
+from core.fileio import encounter_from_json, encounter_to_json
+from core.grid import Cell
+from core.profile import RulesProfile
+from core.timeline import (
+    ConditionTimer,
+    InitiativeEntry,
+    RoundState,
+    acting_order,
+    attack_segment,
+    clamp_segment,
+    roll_initiative,
+    spoiled_by_hit,
+    tick_timers,
+    timer_for,
+)
+
+Make = Callable[..., Encounter]
+PROFILE = RulesProfile()
+
+
+def foe(name: str, **kw: object) -> Combatant:
+    return Combatant(name=name, side=Side.OPPOSITION, **kw)
+
+
+# --- initiative ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("value", "segment"), [(-3, 0), (0, 0), (1, 1), (10, 10), (11, 11),
+                                                (14, 11)])
+def test_clamp(value: int, segment: int) -> None:
+    """002: "Anything lower than 1 counts as zero, anything higher than 10 counts as 11"."""
+    assert clamp_segment(value, PROFILE) == segment
+
+
+def test_initiative_clamps_low_and_high(make_encounter: Make) -> None:
+    quick = Combatant(name="A", abilities=Abilities(dexterity=18))          # DEX +3
+    slow = Combatant(name="B", abilities=Abilities(dexterity=3), initiative_modifier=1)
+    enc = make_encounter("A . B", {"A": quick, "B": slow})
+    state = roll_initiative(enc, ScriptedDice([2, 10]))
+    a, b = state.entry("A"), state.entry("B")
+    assert (a.terms.value, a.segment) == (-1, 0)
+    assert (b.terms.value, b.segment) == (14, 11)
+    assert b.terms.describe() == "d10 10 + DEX +3 + Personal +1 = 14"
+    assert a.roll is not None and a.roll.total == 2
+
+
+def test_opposition_rolls_once_and_adds_own_modifier(make_encounter: Make) -> None:
+    enc = make_encounter("A . X . Y", {"X": foe("X"), "Y": foe("Y", initiative_modifier=2)})
+    dice = ScriptedDice([4, 6])
+    state = roll_initiative(enc, dice)
+    assert len(dice.rolls) == 2 and dice.rolls[1].purpose == "initiative: opposition"
+    assert state.opposition_roll is not None and state.opposition_roll.total == 6
+    assert state.entry("X").roll is None and state.entry("Y").roll is None
+    assert (state.entry("X").segment, state.entry("Y").segment) == (6, 8)
+    assert state.entry("A").segment == 4 and state.round_number == 1
+
+
+def test_ties_broken_by_reach_equal_reach_simultaneous(make_encounter: Make) -> None:
+    spear = Combatant(name="A", reach_ft=10)
+    enc = make_encounter("A B C . X", {"A": spear, "X": foe("X")})
+    state = roll_initiative(enc, ScriptedDice([5, 5, 5, 3]))
+    assert acting_order(state, enc) == [(3, [["X"]]), (5, [["A"], ["B", "C"]])]
+
+
+# --- movement, scarper, aiming, spoiling --------------------------------------------------
+
+def test_seed_worked_example_movement_timing() -> None:
+    """Moving 20 ft takes 4 segments: rolls 6 → attacks on 10; rolls 7 → no attack."""
+    on_time = attack_segment(6, 20, PROFILE)
+    assert (on_time.segment, on_time.attacks) == (10, True)
+    late = attack_segment(7, 20, PROFILE)
+    assert (late.segment, late.attacks) == (11, False)
+    assert late.reason == "moves 20 ft (4 segments) from initiative 7: segment 11 is past 10"
+    assert attack_segment(7, 30, PROFILE).reason.endswith("(6 segments) from initiative 7: "
+                                                          "segment 13 is past 10")
+    assert attack_segment(3, 7, PROFILE).segment == 5        # a part segment counts whole
+
+
+def test_scarper_sets_initiative_one_and_defence(make_encounter: Make) -> None:
+    runner = Combatant(name="A", conditions=frozenset({Condition.SCARPERING}))
+    enc = make_encounter("A", {"A": runner})
+    entry = roll_initiative(enc, ScriptedDice([9])).entry("A")
+    assert (entry.segment, entry.scarpering, entry.defence_bonus) == (1, True, 2)
+    assert entry.terms.value == 9                     # the roll is kept, the segment replaced
+
+
+def test_aiming_skips_a_round_then_plus_three(make_encounter: Make) -> None:
+    aimer = Combatant(name="A", conditions=frozenset({Condition.AIMING}))
+    enc = make_encounter("A . B", {"A": aimer})
+    StartRound(roll_initiative(enc, ScriptedDice([5, 5]))).apply(enc)
+    assert enc.timeline.entry("A").aiming and enc.timeline.entry("A").attack_bonus == 0
+    NextRound().apply(enc)
+    assert enc.timeline.aimed_last_round == ["A"]
+    enc.token("A").combatant = aimer.model_copy(update={"conditions": frozenset()})
+    second = roll_initiative(enc, ScriptedDice([5, 5]))
+    assert second.round_number == 2
+    assert second.entry("A").attack_bonus == 3 and not second.entry("A").aiming
+    assert second.entry("B").attack_bonus == 0
+
+
+def test_spoiling_multi_segment_action() -> None:
+    spell = InitiativeEntry(token_id="w", segment=4, action_segments=3)
+    assert [spoiled_by_hit(spell, s) for s in (3, 4, 6, 7)] == [False, True, True, False]
+    swing = InitiativeEntry(token_id="f", segment=4)
+    assert [spoiled_by_hit(swing, s) for s in (3, 4, 5)] == [False, True, False]
+
+
+# --- timers --------------------------------------------------------------------------------
+
+def test_default_durations() -> None:
+    assert timer_for("a", Condition.DAZED) == ConditionTimer(token_id="a",
+                                                             condition=Condition.DAZED,
+                                                             rounds=1)
+    assert timer_for("a", Condition.KNOCKED_OUT, 3) is not None
+    assert timer_for("a", Condition.PRONE) is None
+
+
+def test_ticking() -> None:
+    long = ConditionTimer(token_id="a", condition=Condition.KNOCKED_OUT, rounds=2)
+    short = ConditionTimer(token_id="b", condition=Condition.STUNNED, rounds=1)
+    running, expired = tick_timers([long, short])
+    assert running == [long.model_copy(update={"rounds": 1})] and expired == [short]
+
+
+def test_next_round_lifts_expired_conditions(make_encounter: Make) -> None:
+    dazed = Combatant(name="A", conditions=frozenset({Condition.DAZED, Condition.PRONE}))
+    enc = make_encounter("A", {"A": dazed})
+    timer = timer_for("A", Condition.DAZED)
+    assert timer is not None
+    enc.timeline.timers = [timer]
+    NextRound().apply(enc)
+    assert enc.token("A").combatant.conditions == {Condition.PRONE}
+    assert enc.timeline.timers == [] and enc.timeline.round_number == 1
+
+
+# --- critical events -------------------------------------------------------------------------
+
+def test_table_has_thirty_rows() -> None:
+    assert [e.number for e in CRITICAL_EVENTS] == list(range(1, 31))
+    assert critical_event(9).name == "Battlefield damage"
+    assert critical_event(15).description == "Spend next round getting up (-5 Def)"
+    with pytest.raises(ValueError):
+        critical_event(31)
+
+
+def test_tie_rolls_switch_positions(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . .
+        . A X .
+        . . . .
+    """, {"X": foe("X")})
+    dice = ScriptedDice([4, 4, 12])                       # A 4, opposition 4, d30 12
+    state = roll_initiative(enc, dice)
+    outcomes = roll_critical_events(enc, state, dice)
+    assert [o.event.number for o in outcomes] == [12] and outcomes[0].pair == ("A", "X")
+    before = enc.model_dump()
+    outcomes[0].command.apply(enc)
+    assert (enc.token("A").cell, enc.token("X").cell) == (Cell(2, 1), Cell(1, 1))
+    assert enc.log[-1].kind == "critical"
+    outcomes[0].command.revert(enc)
+    assert enc.model_dump() == before
+
+
+def test_no_tie_no_critical_roll(make_encounter: Make) -> None:
+    enc = make_encounter("A X", {"X": foe("X")})
+    dice = ScriptedDice([4, 5])
+    assert roll_critical_events(enc, roll_initiative(enc, dice), dice) == []
+
+
+def test_retreat_moves_a_party_ten_feet_as_far_as_legal(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . . . .
+        A B . X Y .
+        . . . . . .
+    """, {"X": foe("X"), "Y": foe("Y")})
+    outcome = resolve_critical(enc, ("A", "X"), ScriptedDice([19, 2]))   # opposition retreats
+    outcome.command.apply(enc)
+    assert (enc.token("X").cell, enc.token("Y").cell) == (Cell(4, 1), Cell(5, 1))
+    assert enc.token("A").cell == Cell(0, 1)
+    assert "opposition retreats 10 ft" in enc.log[-1].text
+
+
+def test_battlefield_shift_and_knock_down(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . . .
+        . A X . .
+        . . . . .
+        . . . . .
+    """, {"X": foe("X")})
+    shift = resolve_critical(enc, ("A", "X"), ScriptedDice([10, 5, 2]))   # S, 10 ft
+    shift.command.apply(enc)
+    assert (enc.token("A").cell, enc.token("X").cell) == (Cell(1, 3), Cell(2, 3))
+    knock = resolve_critical(enc, ("A", "X"), ScriptedDice([15, 1]))
+    knock.command.apply(enc)
+    assert enc.token("A").combatant.has(Condition.PRONE)
+    assert "getting up (-5 Def)" in knock.note
+    note = resolve_critical(enc, ("A", "X"), ScriptedDice([30]))
+    assert note.note.startswith("Nothing happens")
+
+
+# --- state and commands --------------------------------------------------------------------
+
+def test_round_state_json_round_trip(make_encounter: Make) -> None:
+    enc = make_encounter("A X", {"X": foe("X")})
+    StartRound(roll_initiative(enc, ScriptedDice([3, 7]))).apply(enc)
+    enc.timeline.timers = [ConditionTimer(token_id="A", condition=Condition.STUNNED, rounds=1)]
+    loaded = encounter_from_json(encounter_to_json(enc))
+    assert loaded.timeline == enc.timeline
+    assert RoundState.model_validate_json(enc.timeline.model_dump_json()) == enc.timeline
+    old_file = '{"schema": "battlemap.encounter", "version": 1, "name": "old"}'
+    assert encounter_from_json(old_file).timeline == RoundState()
+
+
+def _commands(enc: Encounter) -> list[Command]:
+    return [StartRound(roll_initiative(enc, ScriptedDice([3, 7]))), AdvanceSegment(),
+            SetSegmentOverride("A", 9), NextRound()]
+
+
+def test_every_command_reverts_exactly(make_encounter: Make) -> None:
+    stunned = Combatant(name="A", conditions=frozenset({Condition.STUNNED}))
+    enc = make_encounter("A X", {"A": stunned, "X": foe("X")})
+    enc.timeline.timers = [ConditionTimer(token_id="A", condition=Condition.STUNNED, rounds=1)]
+    for command in _commands(enc):
+        before = enc.model_dump()
+        command.apply(enc)
+        assert enc.model_dump() != before
+        command.revert(enc)
+        assert enc.model_dump() == before
+        command.apply(enc)
+    assert enc.log[-1].kind == "initiative" and enc.timeline.round_number == 2
+    assert not enc.token("A").combatant.has(Condition.STUNNED)
+
+
+def test_start_round_logs_order(make_encounter: Make) -> None:
+    enc = make_encounter("A B X", {"X": foe("X")})
+    StartRound(roll_initiative(enc, ScriptedDice([5, 2, 5]))).apply(enc)
+    entry = enc.log[-1]
+    assert entry.summary == "Round 1 initiative" and entry.round == 1
+    assert entry.text.splitlines()[:2] == ["segment 2: B", "segment 5: A + X"]
+
+
+def test_override_rejects_segments_outside_the_round(make_encounter: Make) -> None:
+    enc = make_encounter("A")
+    StartRound(roll_initiative(enc, ScriptedDice([3]))).apply(enc)
+    with pytest.raises(ValueError, match="outside the round"):
+        SetSegmentOverride("A", 12).apply(enc)
