@@ -45,11 +45,13 @@ class ChangeSet:
     hazards: bool = False
     log: bool = False
     map_shape: bool = False
+    timeline: bool = False
 
     def __or__(self, other: ChangeSet) -> ChangeSet:
         return ChangeSet(self.tokens | other.tokens, self.cells | other.cells,
                          self.walls or other.walls, self.hazards or other.hazards,
-                         self.log or other.log, self.map_shape or other.map_shape)
+                         self.log or other.log, self.map_shape or other.map_shape,
+                         self.timeline or other.timeline)
 
 
 class Command(ABC):

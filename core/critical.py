@@ -309,7 +309,7 @@ class _TimelineCommand(Command):
         encounter.timeline = self.before
         for token_id, combatant in self.combatants.items():
             encounter.token(token_id).combatant = combatant
-        return ChangeSet(tokens=frozenset(self.combatants), log=self._logs)
+        return ChangeSet(tokens=frozenset(self.combatants), log=self._logs, timeline=True)
 
     _logs = False
 
@@ -336,7 +336,7 @@ class StartRound(_TimelineCommand):
             kind="initiative", summary=f"Round {self.state.round_number} initiative",
             text=text, round=self.state.round_number,
             detail={"order": [[s, g] for s, g in acting_order(self.state, encounter)]}))
-        return ChangeSet(log=True)
+        return ChangeSet(log=True, timeline=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         encounter.log.pop()
@@ -350,7 +350,7 @@ class AdvanceSegment(_TimelineCommand):
         self._keep(encounter)
         last = encounter.profile.initiative_max_segment
         encounter.timeline.current_segment = min(encounter.timeline.current_segment + 1, last)
-        return ChangeSet()
+        return ChangeSet(timeline=True)
 
 
 class NextRound(_TimelineCommand):
@@ -367,7 +367,7 @@ class NextRound(_TimelineCommand):
             self.combatants.setdefault(token.id, token.combatant)
             token.combatant = token.combatant.model_copy(
                 update={"conditions": token.combatant.conditions - {timer.condition}})
-        return ChangeSet(tokens=frozenset(self.combatants))
+        return ChangeSet(tokens=frozenset(self.combatants), timeline=True)
 
 
 class SetSegmentOverride(_TimelineCommand):
@@ -387,4 +387,4 @@ class SetSegmentOverride(_TimelineCommand):
         entry = encounter.timeline.entry(self.token_id)
         encounter.timeline.replace_entry(
             entry.model_copy(update={"segment": self.segment, "overridden": True}))
-        return ChangeSet(tokens=frozenset({self.token_id}))
+        return ChangeSet(tokens=frozenset({self.token_id}), timeline=True)

@@ -16,6 +16,7 @@ from desktop.document import EncounterDocument
 from desktop.fileops import FileController
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import PendingAction, ResolvePanel
+from desktop.panels.timeline import TimelinePanel
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
     QAction,
@@ -160,6 +161,9 @@ class MainWindow(QMainWindow):
         self.log_dock = self._dock("Combat log", self.log_panel,
                                    Qt.DockWidgetArea.LeftDockWidgetArea)
         self.view.token_menu_requested.connect(self._token_menu)
+        self.timeline_panel = TimelinePanel(self.document, self.highlight_acting)
+        self.timeline_dock = self._dock("Round timeline", self.timeline_panel,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
         self.view.pressed.connect(self.skip_animation)
 
     def _show_result(self, result: object, pending: PendingAction) -> None:
@@ -174,6 +178,17 @@ class MainWindow(QMainWindow):
                                        self.animation_ms)
             self._mark(result)
         self.statusBar().showMessage(self.document.encounter.log[-1].summary, 8000)
+
+    def highlight_acting(self, token_ids: list[str]) -> None:
+        """Select the tokens acting in the current segment and bring them into view."""
+        self.scene.clearSelection()
+        for token_id in token_ids:
+            item = self.scene.tokens.get(token_id)
+            if item is not None:
+                item.setSelected(True)
+        first = self.scene.tokens.get(token_ids[0])
+        if first is not None:
+            self.view.ensureVisible(first, 40, 40)
 
     def skip_animation(self) -> None:
         """Jump a sliding token to its end (a click on the map does this)."""
@@ -263,12 +278,20 @@ class MainWindow(QMainWindow):
         view.addActions([self.combatants_dock.toggleViewAction(),
                          self.history_dock.toggleViewAction(),
                          self.resolve_dock.toggleViewAction(),
-                         self.log_dock.toggleViewAction()])
+                         self.log_dock.toggleViewAction(),
+                         self.timeline_dock.toggleViewAction()])
         self._animation_menu(view.addMenu("&Animation speed"))
         map_menu = menus.addMenu("&Map")
         self._action(map_menu, "&Resize map…", QKeySequence("Ctrl+R"), self.resize_map)
         self._action(map_menu, "&Background image…", QKeySequence("Ctrl+B"),
                      self.edit_background)
+        round_menu = menus.addMenu("&Round")
+        timeline = self.timeline_panel
+        self._action(round_menu, "&Roll initiative", QKeySequence("I"), timeline.roll)
+        self._action(round_menu, "&Next segment", QKeySequence("N"), timeline.next_segment)
+        self._action(round_menu, "Next &round", QKeySequence("Shift+N"), timeline.next_round)
+        self._action(round_menu, "&More declaration time (+2 min)", QKeySequence("Shift+T"),
+                     timeline.add_time)
         tools = menus.addMenu("&Tools")
         tools.addActions(list(self.tool_actions.values()))
 

@@ -1,0 +1,221 @@
+"""The round timeline dock: segments 0-11 as columns with a chip per combatant, the current
+segment marked, buttons for rolling initiative and stepping segments and rounds, a drag of
+a chip to set a GM override, and the real-time declaration timer (002 "The round will start
+after 2 minutes ... not exceed 2 minutes per creature")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.combatant import Side
+from core.commands import ChangeSet
+from core.critical import AdvanceSegment, NextRound, SetSegmentOverride, StartRound
+from core.dice import SeededDice
+from core.timeline import InitiativeEntry, roll_initiative
+from desktop import style
+from desktop.document import EncounterDocument
+from desktop.qt import (
+    QDrag,
+    QDragEnterEvent,
+    QDropEvent,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMimeData,
+    QMouseEvent,
+    QPushButton,
+    QSpinBox,
+    Qt,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+)
+
+CHIP_MIME = "application/x-battlemap-token"
+EXTRA_SECONDS = 120
+
+
+class Chip(QLabel):
+    """One combatant on the timeline, in its side's colour; drag it to another segment."""
+
+    def __init__(self, token_id: str, text: str, side: Side, tooltip: str) -> None:
+        super().__init__(text)
+        self.token_id = token_id
+        colour = style.SIDE_COLOURS[side]
+        self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
+                           "padding: 1px 4px; font-weight: bold")
+        self.setToolTip(tooltip)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            mime = QMimeData()
+            mime.setData(CHIP_MIME, self.token_id.encode("utf-8"))
+            drag = QDrag(self)
+            drag.setMimeData(mime)
+            drag.exec(Qt.DropAction.MoveAction)
+
+
+class SegmentColumn(QFrame):
+    """A column for one segment; accepts dropped chips."""
+
+    def __init__(self, segment: int, on_drop: Callable[[str, int], None]) -> None:
+        super().__init__()
+        self.segment, self.on_drop = segment, on_drop
+        self.setAcceptDrops(True)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setMinimumWidth(70)
+        self.box = QVBoxLayout(self)
+        self.box.setContentsMargins(3, 3, 3, 3)
+        self.title = QLabel(str(segment))
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.box.addWidget(self.title)
+        self.box.addStretch()
+
+    def set_chips(self, chips: list[Chip], current: bool) -> None:
+        while self.box.count() > 2:
+            item = self.box.takeAt(1)
+            if item is not None and item.widget() is not None:
+                item.widget().deleteLater()
+        for index, chip in enumerate(chips):
+            self.box.insertWidget(1 + index, chip)
+        self.setStyleSheet("SegmentColumn { background: #fff3c4; border: 2px solid #ffc20e }"
+                           if current else "")
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasFormat(CHIP_MIME):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        token_id = bytes(event.mimeData().data(CHIP_MIME).data()).decode("utf-8")
+        event.acceptProposedAction()
+        self.on_drop(token_id, self.segment)
+
+
+class TimelinePanel(QWidget):
+    """Everything about the round, kept in step with the document's change sets."""
+
+    def __init__(self, document: EncounterDocument,
+                 highlight: Callable[[list[str]], None]) -> None:
+        super().__init__()
+        self.document, self.highlight = document, highlight
+        self.round_label = QLabel()
+        self.timer_label = QLabel()
+        self.seconds_left = 0
+        self.clock = QTimer(self)
+        self.clock.setInterval(1000)
+        self.clock.timeout.connect(self._tick)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        self.seed.setToolTip("Seed of the initiative dice; it moves on after each roll")
+        self.buttons = {
+            "roll": self._button("Roll initiative", "Start a round: roll initiative (I)",
+                                 self.roll),
+            "segment": self._button("Next segment", "Step to the next second (N)",
+                                    self.next_segment),
+            "round": self._button("Next round", "End the round: timers tick (Shift+N)",
+                                  self.next_round),
+            "extra": self._button("+2 min", "More declaration time (2 min per creature)",
+                                  self.add_time),
+        }
+        self.columns: list[SegmentColumn] = []
+        self._layout()
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self.refresh)
+        self.refresh()
+
+    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QPushButton:
+        button = QPushButton(text)
+        button.setToolTip(tip)
+        button.clicked.connect(lambda _=False: slot())
+        return button
+
+    def _layout(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.round_label)
+        top.addWidget(self.seed)
+        for button in self.buttons.values():
+            top.addWidget(button)
+        top.addStretch()
+        top.addWidget(self.timer_label)
+        row = QHBoxLayout()
+        profile = self.document.encounter.profile
+        for segment in range(profile.initiative_min_segment, profile.initiative_max_segment + 1):
+            column = SegmentColumn(segment, self.override)
+            self.columns.append(column)
+            row.addWidget(column)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addLayout(row)
+
+    # --- actions ---------------------------------------------------------------------------
+    def roll(self) -> None:
+        encounter = self.document.encounter
+        state = roll_initiative(encounter, SeededDice(self.seed.value()))
+        self.seed.setValue(self.seed.value() + 1)
+        self.document.push(StartRound(state))
+        self.seconds_left = state.declaration_seconds
+        self.clock.start()
+        self._show_timer()
+
+    def next_segment(self) -> None:
+        self.document.push(AdvanceSegment())
+
+    def next_round(self) -> None:
+        self.document.push(NextRound())
+
+    def override(self, token_id: str, segment: int) -> None:
+        if any(e.token_id == token_id for e in self.document.encounter.timeline.entries):
+            self.document.push(SetSegmentOverride(token_id, segment))
+
+    def add_time(self) -> None:
+        self.seconds_left += EXTRA_SECONDS
+        self._show_timer()
+
+    def _tick(self) -> None:
+        self.seconds_left = max(0, self.seconds_left - 1)
+        self._show_timer()
+        if not self.seconds_left:
+            self.clock.stop()
+
+    def _show_timer(self) -> None:
+        minutes, seconds = divmod(self.seconds_left, 60)
+        self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}" if self.seconds_left
+                                 else "Round under way")
+
+    # --- display ---------------------------------------------------------------------------
+    def _on_changed(self, changes: ChangeSet) -> None:
+        if changes.timeline or changes.tokens:
+            self.refresh()
+
+    def refresh(self) -> None:
+        encounter = self.document.encounter
+        state = encounter.timeline
+        self.round_label.setText(f"<b>Round {state.round_number}</b>" if state.round_number
+                                 else "<b>No round yet</b>")
+        names = {t.id: t for t in encounter.tokens}
+        by_segment: dict[int, list[InitiativeEntry]] = {}
+        for entry in state.entries:
+            if entry.token_id in names:
+                by_segment.setdefault(entry.segment, []).append(entry)
+        for column in self.columns:
+            entries = sorted(by_segment.get(column.segment, []),
+                             key=lambda e: -names[e.token_id].combatant.reach_ft)
+            chips = [_chip(entry, names[entry.token_id].name,
+                           names[entry.token_id].combatant.side) for entry in entries]
+            column.set_chips(chips, bool(state.entries) and
+                             column.segment == state.current_segment)
+        acting = [e.token_id for e in by_segment.get(state.current_segment, [])]
+        self.buttons["segment"].setEnabled(bool(state.entries))
+        self.buttons["round"].setEnabled(bool(state.entries))
+        if acting:
+            self.highlight(acting)
+
+
+def _chip(entry: InitiativeEntry, name: str, side: Side) -> Chip:
+    lines = [f"{name}: {entry.terms.describe()} → segment {entry.segment}"]
+    if entry.overridden:
+        lines.append("GM override")
+    lines += list(entry.notes)
+    return Chip(entry.token_id, name + (" ✎" if entry.overridden else ""), side,
+                "\n".join(lines))

@@ -1,0 +1,64 @@
+"""The round timeline dock: roll, step through a round, drag a chip, the declaration timer."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from desktop.items import TokenItem
+from desktop.mainwindow import MainWindow
+from desktop.panels.timeline import Chip
+from desktop.qt import QDropEvent, QMimeData, QPointF, Qt
+
+
+def chips(window: MainWindow) -> dict[str, int]:
+    """token id → the segment column its chip is in."""
+    found = {}
+    for column in window.timeline_panel.columns:
+        for chip in column.findChildren(Chip):
+            if chip.isVisibleTo(column):
+                found[chip.token_id] = column.segment
+    return found
+
+
+def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
+    panel = window.timeline_panel
+    qtbot.keyClick(window.view, Qt.Key.Key_I)
+    state = window.document.encounter.timeline
+    assert state.round_number == 1 and len(state.entries) == 8
+    qtbot.wait(10)
+    assert chips(window) == {e.token_id: e.segment for e in state.entries}
+    assert window.document.encounter.log[-1].kind == "initiative"
+    acting = {e.token_id for e in state.entries if e.segment == state.current_segment}
+    selected = {i.token_id for i in window.scene.selectedItems() if isinstance(i, TokenItem)}
+    assert selected == acting
+    qtbot.mouseClick(panel.buttons["segment"], Qt.MouseButton.LeftButton)
+    assert window.document.encounter.timeline.current_segment == 1
+    qtbot.mouseClick(panel.buttons["round"], Qt.MouseButton.LeftButton)
+    assert window.document.encounter.timeline.round_number == 2
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    assert window.document.encounter.timeline.current_segment == 0
+
+
+def test_dropping_a_chip_sets_a_gm_override(qtbot: QtBot, window: MainWindow) -> None:
+    window.timeline_panel.roll()
+    column = window.timeline_panel.columns[9]
+    mime = QMimeData()
+    mime.setData("application/x-battlemap-token", b"ogre")
+    drop = QDropEvent(QPointF(5, 5), Qt.DropAction.MoveAction, mime,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    column.dropEvent(drop)
+    entry = window.document.encounter.timeline.entry("ogre")
+    assert entry.segment == 9 and entry.overridden
+    qtbot.wait(10)
+    assert chips(window)["ogre"] == 9
+
+
+def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
+    panel = window.timeline_panel
+    panel.roll()
+    assert panel.timer_label.text() == "Declarations 2:00"
+    panel.clock.timeout.emit()  # one second passes
+    assert panel.timer_label.text() == "Declarations 1:59"
+    panel.add_time()
+    assert panel.timer_label.text() == "Declarations 3:59"
