@@ -9,7 +9,13 @@ from collections.abc import Callable
 
 from core.combatant import Side
 from core.commands import ChangeSet
-from core.critical import AdvanceSegment, NextRound, SetSegmentOverride, StartRound
+from core.critical import (
+    AdvanceSegment,
+    NextRound,
+    SetSegmentOverride,
+    StartRound,
+    roll_critical_events,
+)
 from core.dice import SeededDice
 from core.timeline import InitiativeEntry, roll_initiative
 from desktop import style
@@ -150,10 +156,17 @@ class TimelinePanel(QWidget):
 
     # --- actions ---------------------------------------------------------------------------
     def roll(self) -> None:
+        """Roll initiative, then a critical event for each character tied with the
+        opposition (002 "Critical events"), all as one undo step."""
         encounter = self.document.encounter
-        state = roll_initiative(encounter, SeededDice(self.seed.value()))
+        dice = SeededDice(self.seed.value())
+        state = roll_initiative(encounter, dice)
+        events = roll_critical_events(encounter, state, dice)
         self.seed.setValue(self.seed.value() + 1)
-        self.document.push(StartRound(state))
+        with self.document.macro(f"Round {state.round_number}"):
+            self.document.push(StartRound(state))
+            for event in events:
+                self.document.push(event.command)
         self.seconds_left = state.declaration_seconds
         self.clock.start()
         self._show_timer()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from core.dice import SeededDice
+from core.timeline import roll_initiative, ties_with_opposition
 from desktop.items import TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.panels.timeline import Chip
@@ -27,7 +29,7 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
     assert state.round_number == 1 and len(state.entries) == 8
     qtbot.wait(10)
     assert chips(window) == {e.token_id: e.segment for e in state.entries}
-    assert window.document.encounter.log[-1].kind == "initiative"
+    assert window.document.encounter.log[0].kind == "initiative"
     acting = {e.token_id for e in state.entries if e.segment == state.current_segment}
     selected = {i.token_id for i in window.scene.selectedItems() if isinstance(i, TokenItem)}
     assert selected == acting
@@ -62,3 +64,16 @@ def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     assert panel.timer_label.text() == "Declarations 1:59"
     panel.add_time()
     assert panel.timer_label.text() == "Declarations 3:59"
+
+
+def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) -> None:
+    encounter = window.document.encounter
+    seed = next(s for s in range(1, 500)
+                if ties_with_opposition(roll_initiative(encounter, SeededDice(s))))
+    panel = window.timeline_panel
+    panel.seed.setValue(seed)
+    panel.roll()
+    kinds = [entry.kind for entry in encounter.log]
+    assert kinds[0] == "initiative" and "critical" in kinds
+    window.document.undo_stack.undo()  # the whole round start is one step
+    assert not encounter.log and encounter.timeline.round_number == 0
