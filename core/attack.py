@@ -84,15 +84,18 @@ def damage_after_armour(raw: int, av: int, profile: RulesProfile, magic: bool = 
 
 
 def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackAction,
-                   profile: RulesProfile, dice: DiceSource) -> AttackResult:
+                   profile: RulesProfile, dice: DiceSource, *,
+                   round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
+                   ) -> AttackResult:
     """Roll d20 + HR + modifiers against AC (+ cover, 002 "Cover & concealment"); on a hit
-    roll damage and pass it through AV (or AV vs missiles)."""
+    roll damage and pass it through AV (or AV vs missiles). ``round_terms`` are the round's
+    bonuses to the hit roll and to the defence (aiming, scarpering)."""
     roll = dice.roll("d20", f"{attacker.name} attack roll")
     to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"),
-                          *hit_rating(attacker, profile).terms)
+                          *hit_rating(attacker, profile).terms, *round_terms[0])
     if action.modifier:
         to_hit = to_hit.plus(Term("Situational", action.modifier, "GM"))
-    target = armour_class(defender, profile)
+    target = armour_class(defender, profile).plus(*round_terms[1])
     cover = action.cover_percent // 20 * profile.cover_bonus_per_20_percent
     if cover:
         target = target.plus(Term(f"Cover {action.cover_percent}%", cover, "002 Cover"))
@@ -132,4 +135,20 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
                 f"{defender.name} is out of {attacker.name}'s {reach} ft reach "
                 f"({gap} cell(s) between them)")
     return resolve_attack(attacker.combatant, defender.combatant, action, encounter.profile,
-                          dice)
+                          dice, round_terms=_round_terms(encounter, attacker.id, defender.id))
+
+
+def _round_terms(encounter: Encounter, attacker_id: str, defender_id: str
+                 ) -> tuple[tuple[Term, ...], tuple[Term, ...]]:
+    """This round's bonuses from the timeline: +3 to hit after aiming, +2 defence while
+    scarpering (002 "Aiming / setting up position", "Scarper")."""
+    entries = {e.token_id: e for e in encounter.timeline.entries}
+    hit: tuple[Term, ...] = ()
+    defence: tuple[Term, ...] = ()
+    if attacker_id in entries and entries[attacker_id].attack_bonus:
+        hit = (Term("Aimed last round", entries[attacker_id].attack_bonus,
+                    "002 Aiming: +3 to attack"),)
+    if defender_id in entries and entries[defender_id].defence_bonus:
+        defence = (Term("Scarpering", entries[defender_id].defence_bonus,
+                        "002 Scarper: defence +2"),)
+    return hit, defence

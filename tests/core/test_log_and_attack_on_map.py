@@ -12,6 +12,7 @@ from core.encounter import Encounter, Token
 from core.mapmodel import BattleMap, WallSegment
 from core.report import log_markdown
 from core.shove import ShoveRequest, resolve_shove
+from core.timeline import InitiativeEntry
 
 STRONG = Combatant(name="Ogre", abilities=Abilities(strength=18), hr_slots=2, reach_ft=10)
 TARGET = Combatant(name="Mira", armour="chain_mail", max_hp=20, hp=20)
@@ -67,3 +68,15 @@ def test_log_exports_as_markdown() -> None:
     assert f"## 1. {shove.summary()} (round 2)" in text
     assert "Target FD" in text and text.count("```") == 2
     assert "Nothing has been resolved" in log_markdown(arena(1))
+
+
+def test_round_bonuses_apply_aiming_and_scarpering() -> None:
+    encounter = arena(2)
+    encounter.timeline.entries = [
+        InitiativeEntry(token_id="ogre", attack_bonus=3),
+        InitiativeEntry(token_id="mira", side="party", defence_bonus=2)]
+    result = attack_on_map(encounter, "ogre", "mira", AttackAction(damage="d8"),
+                           ScriptedDice([10, 8]))
+    assert result.to_hit.value == 15 + 3
+    assert result.target_ac.value == 11 + 2
+    assert [t.name for t in result.to_hit.terms][-1] == "Aimed last round"
