@@ -388,3 +388,23 @@ class SetSegmentOverride(_TimelineCommand):
         encounter.timeline.replace_entry(
             entry.model_copy(update={"segment": self.segment, "overridden": True}))
         return ChangeSet(tokens=frozenset({self.token_id}), timeline=True)
+
+
+class RecordMovement(_TimelineCommand):
+    """Count feet moved this round towards a combatant's attack segment (002 "Characters
+    move at 5' per segment"); nothing happens outside a round."""
+
+    label = "Movement this round"
+
+    def __init__(self, token_id: str, feet: float) -> None:
+        super().__init__()
+        self.token_id, self.feet = token_id, feet
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self._keep(encounter)
+        timeline = encounter.timeline
+        if any(e.token_id == self.token_id for e in timeline.entries):
+            entry = timeline.entry(self.token_id)
+            timeline.replace_entry(entry.model_copy(
+                update={"moved_ft": entry.moved_ft + self.feet}))
+        return ChangeSet(timeline=True)

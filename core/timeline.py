@@ -54,7 +54,12 @@ class InitiativeEntry(BaseModel):
     attack_bonus: int = 0
     defence_bonus: int = 0
     action_segments: int = Field(1, ge=1)
+    moved_ft: float = Field(0, ge=0)
     notes: tuple[str, ...] = ()
+
+    def timing(self, profile: RulesProfile) -> AttackTiming:
+        """When this combatant strikes after the movement made so far this round."""
+        return attack_segment(self.segment, self.moved_ft, profile)
 
 
 class ConditionTimer(BaseModel):

@@ -39,6 +39,7 @@ SIDE_COLOURS: dict[Side, QColor] = {
     Side.OPPOSITION: QColor("#c8322d"),
 }
 TOKEN_FILL = QColor("#f4efe6")
+NO_ATTACK = QColor("#9a9a9a")
 SELECTION = QColor("#ffc20e")
 CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.PRONE: ("P", QColor("#7a4ea3")),

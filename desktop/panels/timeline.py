@@ -17,7 +17,7 @@ from core.critical import (
     roll_critical_events,
 )
 from core.dice import SeededDice
-from core.timeline import InitiativeEntry, roll_initiative
+from core.timeline import AttackTiming, InitiativeEntry, roll_initiative
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.qt import (
@@ -44,10 +44,12 @@ EXTRA_SECONDS = 120
 class Chip(QLabel):
     """One combatant on the timeline, in its side's colour; drag it to another segment."""
 
-    def __init__(self, token_id: str, text: str, side: Side, tooltip: str) -> None:
+    def __init__(self, token_id: str, text: str, side: Side | None, tooltip: str) -> None:
+        """``side`` None: greyed out (no attack this round)."""
         super().__init__(text)
         self.token_id = token_id
-        colour = style.SIDE_COLOURS[side]
+        self.greyed = side is None
+        colour = style.NO_ATTACK if side is None else style.SIDE_COLOURS[side]
         self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
                            "padding: 1px 4px; font-weight: bold")
         self.setToolTip(tooltip)
@@ -81,9 +83,11 @@ class SegmentColumn(QFrame):
         while self.box.count() > 2:
             item = self.box.takeAt(1)
             if item is not None and item.widget() is not None:
+                item.widget().hide()
                 item.widget().deleteLater()
         for index, chip in enumerate(chips):
             self.box.insertWidget(1 + index, chip)
+            chip.show()  # a layout only shows a new child on the next event loop pass
         self.setStyleSheet("SegmentColumn { background: #fff3c4; border: 2px solid #ffc20e }"
                            if current else "")
 
@@ -208,14 +212,17 @@ class TimelinePanel(QWidget):
                                  else "<b>No round yet</b>")
         names = {t.id: t for t in encounter.tokens}
         by_segment: dict[int, list[InitiativeEntry]] = {}
+        last = encounter.profile.initiative_max_segment
         for entry in state.entries:
             if entry.token_id in names:
-                by_segment.setdefault(entry.segment, []).append(entry)
+                strike = min(entry.timing(encounter.profile).segment, last)
+                by_segment.setdefault(strike, []).append(entry)
         for column in self.columns:
             entries = sorted(by_segment.get(column.segment, []),
                              key=lambda e: -names[e.token_id].combatant.reach_ft)
             chips = [_chip(entry, names[entry.token_id].name,
-                           names[entry.token_id].combatant.side) for entry in entries]
+                           names[entry.token_id].combatant.side,
+                           entry.timing(encounter.profile)) for entry in entries]
             column.set_chips(chips, bool(state.entries) and
                              column.segment == state.current_segment)
         acting = [e.token_id for e in by_segment.get(state.current_segment, [])]
@@ -225,10 +232,14 @@ class TimelinePanel(QWidget):
             self.highlight(acting)
 
 
-def _chip(entry: InitiativeEntry, name: str, side: Side) -> Chip:
+def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -> Chip:
+    """A chip in the segment of its strike; grey with the reason when moving took too
+    long to attack this round."""
     lines = [f"{name}: {entry.terms.describe()} → segment {entry.segment}"]
+    if entry.moved_ft:
+        lines.append(timing.reason)
     if entry.overridden:
         lines.append("GM override")
     lines += list(entry.notes)
-    return Chip(entry.token_id, name + (" ✎" if entry.overridden else ""), side,
-                "\n".join(lines))
+    label = name + (" ✎" if entry.overridden else "") + ("" if timing.attacks else " (no attack)")
+    return Chip(entry.token_id, label, side if timing.attacks else None, "\n".join(lines))

@@ -8,6 +8,7 @@ import math
 from typing import TYPE_CHECKING
 
 from core.commands import MoveToken, RemoveToken, toggle_door
+from core.critical import RecordMovement
 from core.grid import Cell, Footprint
 from core.mapmodel import WallKind, WallSegment
 from core.pathing import MovementGraph, MovePath
@@ -33,6 +34,7 @@ class _Drag:
         self.target: Cell = leader.token.cell
         self.path: MovePath | None = None
         self.free = False
+        self.costs: dict[str, float] = {}  # feet each token's path costs (counted per round)
 
 
 class SelectTool(MapTool):
@@ -181,6 +183,8 @@ class SelectTool(MapTool):
         with self.document.macro(label):
             for tid in self._ordered(drag, targets):
                 self.document.push(MoveToken(tid, targets[tid]))
+                if drag.costs.get(tid):
+                    self.document.push(RecordMovement(tid, drag.costs[tid]))
         return True
 
     def _drop_allowed(self, drag: _Drag, targets: dict[str, Cell]) -> bool:
@@ -192,8 +196,10 @@ class SelectTool(MapTool):
         for tid, cell in targets.items():
             graph = drag.graph if tid == drag.leader.token_id else \
                 MovementGraph(encounter, encounter.token(tid))
-            if not graph.path_to(cell, self.budget_ft).legal:
+            path = graph.path_to(cell, self.budget_ft)
+            if not path.legal:
                 return False
+            drag.costs[tid] = path.cost_ft
         return True
 
     def _ordered(self, drag: _Drag, targets: dict[str, Cell]) -> list[str]:

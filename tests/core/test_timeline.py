@@ -12,6 +12,7 @@ from core.critical import (
     CRITICAL_EVENTS,
     AdvanceSegment,
     NextRound,
+    RecordMovement,
     SetSegmentOverride,
     StartRound,
     critical_event,
@@ -19,9 +20,10 @@ from core.critical import (
     roll_critical_events,
 )
 from core.dice import ScriptedDice
-from core.encounter import Encounter
+from core.encounter import Encounter, Token
 from core.fileio import encounter_from_json, encounter_to_json
 from core.grid import Cell
+from core.mapmodel import BattleMap
 from core.profile import RulesProfile
 from core.timeline import (
     ConditionTimer,
@@ -265,3 +267,18 @@ def test_override_rejects_segments_outside_the_round(make_encounter: Make) -> No
     StartRound(roll_initiative(enc, ScriptedDice([3]))).apply(enc)
     with pytest.raises(ValueError, match="outside the round"):
         SetSegmentOverride("A", 12).apply(enc)
+
+
+def test_record_movement_counts_towards_the_attack_segment() -> None:
+    encounter = Encounter(map=BattleMap(width=5, height=5), tokens=[
+        Token(id="a", combatant=Combatant(name="A"), x=0, y=0)])
+    encounter.timeline.entries = [InitiativeEntry(token_id="a", segment=6)]
+    before = encounter.model_dump()
+    command = RecordMovement("a", 20)
+    assert command.apply(encounter).timeline
+    timing = encounter.timeline.entry("a").timing(encounter.profile)
+    assert (timing.segment, timing.attacks) == (10, True)
+    RecordMovement("a", 5).apply(encounter)
+    assert not encounter.timeline.entry("a").timing(encounter.profile).attacks
+    command.revert(encounter)  # the snapshot taken before the first record
+    assert encounter.model_dump() == before

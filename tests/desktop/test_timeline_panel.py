@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pytestqt.qtbot import QtBot
 
+from core.critical import SetSegmentOverride
 from core.dice import SeededDice
 from core.timeline import roll_initiative, ties_with_opposition
 from desktop.items import TokenItem
@@ -77,3 +80,19 @@ def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) ->
     assert kinds[0] == "initiative" and "critical" in kinds
     window.document.undo_stack.undo()  # the whole round start is one step
     assert not encounter.log and encounter.timeline.round_number == 0
+
+
+def test_moving_slides_the_chip_and_greys_it_past_segment_10(
+        drag: Callable[..., None], window: MainWindow) -> None:
+    encounter = window.document.encounter
+    window.timeline_panel.roll()
+    window.document.push(SetSegmentOverride("mira", 5))
+    drag((6, 9), [(6, 11), (6, 13)])  # 20 ft: 4 segments, strikes on 9
+    entry = encounter.timeline.entry("mira")
+    assert entry.moved_ft == 20 and entry.timing(encounter.profile).segment == 9
+    assert chips(window)["mira"] == 9
+    drag((6, 13), [(8, 13), (10, 13)])  # 20 ft more: segment 13 is past 10
+    assert not encounter.timeline.entry("mira").timing(encounter.profile).attacks
+    chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
+                if c.token_id == "mira" and c.isVisibleTo(col))
+    assert chip.greyed and "past 10" in chip.toolTip()
