@@ -161,7 +161,8 @@ class MainWindow(QMainWindow):
         self.log_dock = self._dock("Combat log", self.log_panel,
                                    Qt.DockWidgetArea.LeftDockWidgetArea)
         self.view.token_menu_requested.connect(self._token_menu)
-        self.timeline_panel = TimelinePanel(self.document, self.highlight_acting)
+        self.timeline_panel = TimelinePanel(self.document, self.resolve_panel,
+                                            self.highlight_acting)
         self.timeline_dock = self._dock("Round timeline", self.timeline_panel,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         self.view.pressed.connect(self.skip_animation)

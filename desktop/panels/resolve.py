@@ -179,6 +179,15 @@ class ResolvePanel(QWidget):
             target_id=target_id))
         self.weapon.show()
 
+    def begin_roll(self, pending: PendingAction, card: str) -> None:
+        """Any other roll (initiative, critical events): with "Roll for me" it resolves at
+        once; with "I rolled" it asks for the dice."""
+        self.card.setText(card)
+        self.weapon.hide()
+        self._begin(pending)
+        if self.roll_mode.isChecked():
+            self.resolve()
+
     def attack_action(self) -> AttackAction:
         return AttackAction(damage=self.damage_dice.text().strip() or "d6",
                             modifier=self.hit_modifier.value(), cover_percent=self.cover.value(),

@@ -6,20 +6,30 @@ after 2 minutes ... not exceed 2 minutes per creature")."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from core.combatant import Side
-from core.commands import ChangeSet
+from core.commands import ChangeSet, Command
 from core.critical import (
     AdvanceSegment,
+    Batch,
+    CriticalOutcome,
     NextRound,
     SetSegmentOverride,
     StartRound,
     roll_critical_events,
 )
-from core.dice import SeededDice
-from core.timeline import AttackTiming, InitiativeEntry, roll_initiative
+from core.dice import DiceSource
+from core.timeline import (
+    AttackTiming,
+    InitiativeEntry,
+    RoundState,
+    describe_order,
+    roll_initiative,
+)
 from desktop import style
 from desktop.document import EncounterDocument
+from desktop.panels.resolve import PendingAction, ResolvePanel
 from desktop.qt import (
     QDrag,
     QDragEnterEvent,
@@ -30,7 +40,6 @@ from desktop.qt import (
     QMimeData,
     QMouseEvent,
     QPushButton,
-    QSpinBox,
     Qt,
     QTimer,
     QVBoxLayout,
@@ -38,6 +47,14 @@ from desktop.qt import (
 )
 
 CHIP_MIME = "application/x-battlemap-token"
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A rolled round: its initiative and the critical events its ties produced."""
+
+    state: RoundState
+    events: list[CriticalOutcome]
 EXTRA_SECONDS = 120
 
 
@@ -104,20 +121,18 @@ class SegmentColumn(QFrame):
 class TimelinePanel(QWidget):
     """Everything about the round, kept in step with the document's change sets."""
 
-    def __init__(self, document: EncounterDocument,
+    def __init__(self, document: EncounterDocument, resolve_panel: ResolvePanel,
                  highlight: Callable[[list[str]], None]) -> None:
         super().__init__()
         self.document, self.highlight = document, highlight
+        self.resolve_panel = resolve_panel
+        self._round_seen = document.encounter.timeline.round_number
         self.round_label = QLabel()
         self.timer_label = QLabel()
         self.seconds_left = 0
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
         self.clock.timeout.connect(self._tick)
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.setValue(1)
-        self.seed.setToolTip("Seed of the initiative dice; it moves on after each roll")
         self.buttons = {
             "roll": self._button("Roll initiative", "Start a round: roll initiative (I)",
                                  self.roll),
@@ -143,7 +158,6 @@ class TimelinePanel(QWidget):
     def _layout(self) -> None:
         top = QHBoxLayout()
         top.addWidget(self.round_label)
-        top.addWidget(self.seed)
         for button in self.buttons.values():
             top.addWidget(button)
         top.addStretch()
@@ -161,17 +175,33 @@ class TimelinePanel(QWidget):
     # --- actions ---------------------------------------------------------------------------
     def roll(self) -> None:
         """Roll initiative, then a critical event for each character tied with the
-        opposition (002 "Critical events"), all as one undo step."""
+        opposition (002 "Critical events"), as one undo step — through the Resolve panel,
+        so the dice are seeded or typed from the table like every other roll."""
         encounter = self.document.encounter
-        dice = SeededDice(self.seed.value())
-        state = roll_initiative(encounter, dice)
-        events = roll_critical_events(encounter, state, dice)
-        self.seed.setValue(self.seed.value() + 1)
-        with self.document.macro(f"Round {state.round_number}"):
-            self.document.push(StartRound(state))
-            for event in events:
-                self.document.push(event.command)
-        self.seconds_left = state.declaration_seconds
+
+        def run(dice: DiceSource) -> RoundStart:
+            state = roll_initiative(encounter, dice)
+            return RoundStart(state, roll_critical_events(encounter, state, dice))
+
+        def command(start: RoundStart) -> Command:
+            return Batch([StartRound(start.state), *(e.command for e in start.events)],
+                         f"Round {start.state.round_number}")
+
+        def report(start: RoundStart) -> str:
+            notes = [f"Critical event {e.event.number} ({e.event.name}): {e.note}"
+                     for e in start.events]
+            return "\n".join([describe_order(start.state, encounter), *notes])
+
+        number = encounter.timeline.round_number + 1
+        self.resolve_panel.begin_roll(
+            PendingAction(title=f"Round {number} initiative", run=run, command=command,
+                          report=report, target_id=""),
+            "Party: d10 − DEX modifier + personal modifier each; the opposition: one d10, "
+            "each creature adding its own modifiers; a tie with the opposition rolls a d30 "
+            "critical event.")
+
+    def _round_started(self) -> None:
+        self.seconds_left = self.document.encounter.timeline.declaration_seconds
         self.clock.start()
         self._show_timer()
 
@@ -204,6 +234,10 @@ class TimelinePanel(QWidget):
     def _on_changed(self, changes: ChangeSet) -> None:
         if changes.timeline or changes.tokens:
             self.refresh()
+        round_number = self.document.encounter.timeline.round_number
+        if changes.timeline and round_number > self._round_seen:
+            self._round_started()
+        self._round_seen = round_number
 
     def refresh(self) -> None:
         encounter = self.document.encounter

@@ -74,7 +74,7 @@ def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) ->
     seed = next(s for s in range(1, 500)
                 if ties_with_opposition(roll_initiative(encounter, SeededDice(s))))
     panel = window.timeline_panel
-    panel.seed.setValue(seed)
+    window.resolve_panel.seed.setValue(seed)
     panel.roll()
     kinds = [entry.kind for entry in encounter.log]
     assert kinds[0] == "initiative" and "critical" in kinds
@@ -96,3 +96,20 @@ def test_moving_slides_the_chip_and_greys_it_past_segment_10(
     chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
                 if c.token_id == "mira" and c.isVisibleTo(col))
     assert chip.greyed and "past 10" in chip.toolTip()
+
+
+def test_initiative_from_typed_dice(qtbot: QtBot, window: MainWindow) -> None:
+    panel = window.resolve_panel
+    panel.typed_mode.setChecked(True)
+    window.timeline_panel.roll()
+    asked = []
+    while panel.pending is not None and len(asked) < 12:
+        field = panel.die_fields[-1]
+        asked.append(panel.dice_form.labelForField(field).text())
+        qtbot.keyClicks(field, "4")
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert asked[0].startswith("d10")
+    state = window.document.encounter.timeline
+    assert state.round_number == 1 and state.opposition_roll is not None
+    assert state.opposition_roll.total == 4
+    assert all(e.roll.total == 4 for e in state.entries if e.roll is not None)
