@@ -64,6 +64,22 @@ CLASSIC_ABILITY_TABLE: tuple[AbilityBand, ...] = (
     AbilityBand(low=18, high=18, modifier=3),
 )
 
+class AlertnessLevel(BaseModel):
+    """A row of 002's "State of alert" table: the party's bonus to the Spot save."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    bonus: int
+
+
+DEFAULT_ALERTNESS: tuple[AlertnessLevel, ...] = (
+    AlertnessLevel(name="Expecting something", bonus=0),
+    AlertnessLevel(name="Guard duty", bonus=-1),
+    AlertnessLevel(name="Normal travel", bonus=-2),
+    AlertnessLevel(name="Totally unexpected", bonus=-4),
+)
+
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
     FailureLevel(name="Bad", min_margin=4),
@@ -124,6 +140,12 @@ class RulesProfile(BaseModel):
     critical_event_die: str = "d30"
     declaration_seconds: int = Field(120, ge=0)
     failure_levels: tuple[FailureLevel, ...] = DEFAULT_FAILURE_LEVELS
+
+    # Surprise (002 "Surprise"; the reading of the bonuses is rules-decisions-style default)
+    surprise_spot_target: int = Field(12, ge=2, le=30)
+    alertness: tuple[AlertnessLevel, ...] = DEFAULT_ALERTNESS
+    surprise_hit_bonus: int = 2
+    surprise_damage_per_level: int = 1
 
     @field_validator("ability_table")
     @classmethod

@@ -222,3 +222,25 @@ def _pixels(value: float) -> QDoubleSpinBox:
     box.setSuffix(" px")
     box.setValue(value)
     return box
+
+
+class SurpriseDialog(QDialog):
+    """The party's state of alert and the ambushers' stealth bonus for a surprise check."""
+
+    def __init__(self, levels: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Surprise check")
+        self.alertness = QComboBox()
+        self.alertness.addItems(levels)
+        self.alertness.setToolTip("002 State of alert: the party's bonus to the Spot save")
+        self.stealth = QSpinBox()
+        self.stealth.setRange(-10, 20)
+        self.stealth.setToolTip("Ambushers' stealth bonus (002: Dex + Covert vs 9)")
+        form = QFormLayout(self)
+        form.addRow("State of alert", self.alertness)
+        form.addRow("Ambushers' stealth bonus", self.stealth)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)

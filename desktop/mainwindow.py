@@ -11,7 +11,7 @@ from core.grid import Cell
 from core.mapmodel import BattleMap, Terrain
 from core.shove import ShoveResult
 from desktop.animation import marker, slide
-from desktop.dialogs import BackgroundDialog, MapSizeDialog
+from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
 from desktop.panels.log import LogPanel
@@ -180,6 +180,12 @@ class MainWindow(QMainWindow):
             self._mark(result)
         self.statusBar().showMessage(self.document.encounter.log[-1].summary, 8000)
 
+    def surprise_check(self) -> None:
+        levels = [a.name for a in self.document.encounter.profile.alertness]
+        dialog = SurpriseDialog(levels, self)
+        if dialog.exec():
+            self.timeline_panel.surprise(dialog.alertness.currentText(), dialog.stealth.value())
+
     def highlight_acting(self, token_ids: list[str]) -> None:
         """Select the tokens acting in the current segment and bring them into view."""
         self.scene.clearSelection()
@@ -293,6 +299,8 @@ class MainWindow(QMainWindow):
         self._action(round_menu, "Next &round", QKeySequence("Shift+N"), timeline.next_round)
         self._action(round_menu, "&More declaration time (+2 min)", QKeySequence("Shift+T"),
                      timeline.add_time)
+        self._action(round_menu, "&Surprise check…", QKeySequence("Shift+S"),
+                     self.surprise_check)
         tools = menus.addMenu("&Tools")
         tools.addActions(list(self.tool_actions.values()))
 

@@ -12,6 +12,7 @@ from core.combatant import Side
 from core.commands import ChangeSet, Command
 from core.critical import (
     AdvanceSegment,
+    AppendLog,
     Batch,
     CriticalOutcome,
     NextRound,
@@ -20,6 +21,7 @@ from core.critical import (
     roll_critical_events,
 )
 from core.dice import DiceSource
+from core.surprise import spot_saves, surprise_log
 from core.timeline import (
     AttackTiming,
     InitiativeEntry,
@@ -199,6 +201,21 @@ class TimelinePanel(QWidget):
             "Party: d10 − DEX modifier + personal modifier each; the opposition: one d10, "
             "each creature adding its own modifiers; a tie with the opposition rolls a d30 "
             "critical event.")
+
+    def surprise(self, alertness: str, stealth_bonus: int) -> None:
+        """Each party character's Spot save (002 "Surprise"), rolled or typed, logged."""
+        encounter = self.document.encounter
+        self.resolve_panel.begin_roll(
+            PendingAction(
+                title="Surprise: Spot saves",
+                run=lambda dice: spot_saves(encounter, alertness, stealth_bonus, dice),
+                command=lambda saves: AppendLog(surprise_log(saves, alertness,
+                                                             stealth_bonus)),
+                report=lambda saves: surprise_log(saves, alertness, stealth_bonus).text,
+                target_id=""),
+            f"d20 {alertness} − ambushers' stealth {stealth_bonus} vs "
+            f"{encounter.profile.surprise_spot_target}, each character; a failure gives a "
+            "free attack per failure level.")
 
     def _round_started(self) -> None:
         self.seconds_left = self.document.encounter.timeline.declaration_seconds

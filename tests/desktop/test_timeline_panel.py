@@ -113,3 +113,18 @@ def test_initiative_from_typed_dice(qtbot: QtBot, window: MainWindow) -> None:
     assert state.round_number == 1 and state.opposition_roll is not None
     assert state.opposition_roll.total == 4
     assert all(e.roll.total == 4 for e in state.entries if e.roll is not None)
+
+
+def test_surprise_check_logs_each_spot_save(qtbot: QtBot, window: MainWindow) -> None:
+    panel = window.resolve_panel
+    panel.typed_mode.setChecked(True)
+    window.timeline_panel.surprise("Normal travel", 1)
+    for value in (16, 6, 12, 2):  # Brannoc, Mira, Sister Hale, Pip
+        field = panel.die_fields[-1]
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    entry = window.document.encounter.log[-1]
+    assert entry.kind == "surprise"
+    assert entry.summary == "Surprise: Mira, Sister Hale, Pip surprised"
+    # Pip: 2 - 2 - 1 = -1, short of 12 by 13: Catastrophic, five free attacks
+    assert "Pip: d20 2" in entry.text and "surprised (Catastrophic): 5 free" in entry.text

@@ -1,0 +1,110 @@
+"""Surprise (002 "Surprise"): each character makes a Spot save; a failure gives the
+ambushers free attacks, one per failure level.
+
+002: "Surprise is a standard (12) Spot saving throw with a bonuses depending on the general
+level of alertness of the party and ambushers stealth bonus level"; "If characters are
+surprised the opponent automatically gain a free attack for each failure level"; "Attacks
+are +2 to hit and +1 damage per failure level"; "Each suprise attack reduces the failure
+level by 1 place"; "ambushers gain an iniative of 1 plus distance moved".
+
+Interpretation (profile fields): the save is d20 + alertness bonus − ambushers' stealth
+bonus ≥ ``surprise_spot_target``; the failure level is named by the profile's failure
+levels; each free attack gets ``surprise_hit_bonus`` to hit and
+``surprise_damage_per_level`` × the failure level left when it is made.
+
+>>> from core.profile import RulesProfile
+>>> ambusher_initiative(15, RulesProfile())
+4
+"""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict
+
+from core.breakdown import Breakdown, Term
+from core.combatant import Side
+from core.dice import DiceSource, RollRecord
+from core.encounter import Encounter, LogEntry, Token
+from core.profile import RulesProfile
+
+
+class FreeAttack(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    hit_bonus: int
+    damage_bonus: int
+
+
+class SpotSave(BaseModel):
+    """One character's surprise save and what it costs them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    token_id: str
+    name: str
+    roll: RollRecord
+    total: Breakdown
+    target: int
+    failure_level: str | None
+    free_attacks: tuple[FreeAttack, ...] = ()
+
+    @property
+    def surprised(self) -> bool:
+        return self.failure_level is not None
+
+    def describe(self) -> str:
+        verdict = (f"surprised ({self.failure_level}): {len(self.free_attacks)} free "
+                   "attack(s) against them " + ", ".join(
+                       f"#{a.number} {a.hit_bonus:+d} hit {a.damage_bonus:+d} dmg"
+                       for a in self.free_attacks)) if self.surprised else "not surprised"
+        return f"{self.name}: {self.total.describe()} vs {self.target} — {verdict}"
+
+
+def spot_saves(encounter: Encounter, alertness: str, stealth_bonus: int, dice: DiceSource
+               ) -> list[SpotSave]:
+    """Every party character rolls individually (002 "Each character rolls individually")."""
+    profile = encounter.profile
+    level = next(a for a in profile.alertness if a.name == alertness)
+    return [_save(token, (level.bonus, stealth_bonus), profile, dice)
+            for token in encounter.tokens if token.combatant.side is Side.PARTY]
+
+
+def _save(token: Token, bonuses: tuple[int, int], profile: RulesProfile, dice: DiceSource
+          ) -> SpotSave:
+    token_id, name = token.id, token.name
+    alert, stealth = bonuses
+    roll = dice.roll("d20", f"{name} Spot save (surprise)")
+    total = Breakdown.of(Term("d20", roll.total, "002 Surprise: Spot saving throw"),
+                         Term("State of alert", alert, "002 State of alert table"),
+                         Term("Ambushers' stealth", -stealth, "002 Surprise: stealth bonus"))
+    target = profile.surprise_spot_target
+    level = profile.failure_level(target - total.value)
+    return SpotSave(token_id=token_id, name=name, roll=roll, total=total, target=target,
+                    failure_level=level, free_attacks=_free_attacks(level, profile))
+
+
+def _free_attacks(level: str | None, profile: RulesProfile) -> tuple[FreeAttack, ...]:
+    if level is None:
+        return ()
+    rank = [lvl.name for lvl in profile.failure_levels].index(level) + 1
+    return tuple(FreeAttack(number=n + 1, hit_bonus=profile.surprise_hit_bonus,
+                            damage_bonus=profile.surprise_damage_per_level * (rank - n))
+                 for n in range(rank))
+
+
+def ambusher_initiative(moved_ft: float, profile: RulesProfile) -> int:
+    """002: "ambushers gain an iniative of 1 plus distance moved" (in segments)."""
+    return 1 + math.ceil(moved_ft / profile.movement_ft_per_segment)
+
+
+def surprise_log(saves: list[SpotSave], alertness: str, stealth_bonus: int) -> LogEntry:
+    surprised = [s.name for s in saves if s.surprised]
+    summary = ("Surprise: " + (", ".join(surprised) + " surprised" if surprised
+                               else "no one is surprised"))
+    text = "\n".join([f"{alertness}; ambushers' stealth {stealth_bonus:+d}",
+                      *[s.describe() for s in saves]])
+    return LogEntry(kind="surprise", summary=summary, text=text,
+                    detail={"saves": [s.model_dump(mode="json") for s in saves]})
