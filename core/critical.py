@@ -21,7 +21,14 @@ from core.commands import ChangeSet, Command, MoveToken, UpdateCombatant
 from core.dice import DiceSource, RollRecord
 from core.encounter import Encounter, LogEntry, Token
 from core.grid import Cell, Direction, Footprint, bearing
-from core.timeline import RoundState, acting_order, describe_order, next_round, ties_with_opposition
+from core.timeline import (
+    RoundState,
+    acting_order,
+    describe_order,
+    next_round,
+    ties_with_opposition,
+    timer_for,
+)
 
 
 class CriticalEvent(BaseModel):
@@ -360,7 +367,7 @@ class NextRound(_TimelineCommand):
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
-        state, expired = next_round(encounter.timeline, encounter.profile)
+        state, expired = next_round(with_default_timers(encounter), encounter.profile)
         encounter.timeline = state
         for timer in expired:
             token = encounter.token(timer.token_id)
@@ -408,3 +415,14 @@ class RecordMovement(_TimelineCommand):
             timeline.replace_entry(entry.model_copy(
                 update={"moved_ft": entry.moved_ft + self.feet}))
         return ChangeSet(timeline=True)
+
+
+def with_default_timers(encounter: Encounter) -> RoundState:
+    """The round with a timer for every timed condition that has none yet (a condition
+    ticked on in the panel this round: Dazed and Stunned last 1 round, 002 "Stunning")."""
+    state = encounter.timeline
+    running = {(t.token_id, t.condition) for t in state.timers}
+    missing = [timer for token in encounter.tokens for condition in token.combatant.conditions
+               if (token.id, condition) not in running
+               and (timer := timer_for(token.id, condition)) is not None]
+    return state.model_copy(update={"timers": [*state.timers, *missing]})

@@ -282,3 +282,11 @@ def test_record_movement_counts_towards_the_attack_segment() -> None:
     assert not encounter.timeline.entry("a").timing(encounter.profile).attacks
     command.revert(encounter)  # the snapshot taken before the first record
     assert encounter.model_dump() == before
+
+
+def test_a_condition_ticked_on_without_a_timer_ends_with_the_round() -> None:
+    dazed = Combatant(name="A", conditions=frozenset({Condition.DAZED, Condition.PRONE}))
+    encounter = Encounter(map=BattleMap(width=3, height=3),
+                          tokens=[Token(id="a", combatant=dazed, x=0, y=0)])
+    NextRound().apply(encounter)
+    assert encounter.token("a").combatant.conditions == frozenset({Condition.PRONE})
