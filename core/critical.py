@@ -26,6 +26,7 @@ from core.timeline import (
     acting_order,
     describe_order,
     next_round,
+    spoiled_by_hit,
     ties_with_opposition,
     timer_for,
 )
@@ -426,3 +427,36 @@ def with_default_timers(encounter: Encounter) -> RoundState:
                if (token.id, condition) not in running
                and (timer := timer_for(token.id, condition)) is not None]
     return state.model_copy(update={"timers": [*state.timers, *missing]})
+
+
+class SetActionLength(_TimelineCommand):
+    """Declare a multi-segment action (a spell, a prayer) starting on the token's segment;
+    a hit landing during it spoils it (002 "Spoiling attacks")."""
+
+    label = "Declare a long action"
+
+    def __init__(self, token_id: str, segments: int) -> None:
+        super().__init__()
+        self.token_id, self.segments = token_id, segments
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self._keep(encounter)
+        entry = encounter.timeline.entry(self.token_id)
+        encounter.timeline.replace_entry(entry.model_copy(
+            update={"action_segments": max(1, self.segments)}))
+        return ChangeSet(timeline=True)
+
+
+def spoil_note(encounter: Encounter, token_id: str) -> LogEntry | None:
+    """A log note when a hit now spoils the target's multi-segment action, else None."""
+    state = encounter.timeline
+    entry = next((e for e in state.entries if e.token_id == token_id), None)
+    if entry is None or entry.action_segments < 2 or not spoiled_by_hit(
+            entry, state.current_segment):
+        return None
+    name = encounter.token(token_id).name
+    return LogEntry(kind="spoiled", round=state.round_number,
+                    summary=f"{name}'s {entry.action_segments}-segment action is spoiled",
+                    text=f"Hit on segment {state.current_segment}, during segments "
+                         f"{entry.segment}-{entry.segment + entry.action_segments - 1} "
+                         "(002 Spoiling attacks)")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from core.attack import AttackResult
 from core.commands import ChangeSet, ResizeMap, SetBackground
+from core.critical import AppendLog, spoil_note
 from core.encounter import Encounter
 from core.grid import Cell
 from core.mapmodel import BattleMap, Terrain
@@ -172,6 +174,10 @@ class MainWindow(QMainWindow):
         item = self.scene.tokens.get(pending.target_id)
         shove = self.tools["shove"]
         assert isinstance(shove, ShoveTool)
+        if isinstance(result, AttackResult) and result.hit:
+            note = spoil_note(self.document.encounter, pending.target_id)
+            if note is not None:
+                self.document.push(AppendLog(note))
         if isinstance(result, ShoveResult):
             shove.finished()
             if item is not None:

@@ -54,7 +54,7 @@ class LogPanel(QWidget):
             entry = log[number]
             item = QTreeWidgetItem([f"{number + 1}. {entry.summary}"])
             item.setToolTip(0, entry.text or entry.summary)
-            for line in entry.text.splitlines()[2:]:
+            for line in _detail_lines(entry.summary, entry.text):
                 item.addChild(QTreeWidgetItem([line.strip()]))
             self.tree.addTopLevelItem(item)
             self.tree.scrollToItem(item)
@@ -71,3 +71,9 @@ class LogPanel(QWidget):
             self.export_to(Path(name))
         except OSError as error:
             QMessageBox.warning(self, "Cannot export", f"{error.strerror or error}")
+
+
+def _detail_lines(summary: str, text: str) -> list[str]:
+    """The breakdown lines under an entry (reports repeat the summary and a blank line)."""
+    lines = text.splitlines()
+    return lines[2:] if lines and lines[0] == summary else [ln for ln in lines if ln.strip()]

@@ -16,6 +16,7 @@ from core.critical import (
     Batch,
     CriticalOutcome,
     NextRound,
+    SetActionLength,
     SetSegmentOverride,
     StartRound,
     roll_critical_events,
@@ -33,12 +34,14 @@ from desktop import style
 from desktop.document import EncounterDocument
 from desktop.panels.resolve import PendingAction, ResolvePanel
 from desktop.qt import (
+    QContextMenuEvent,
     QDrag,
     QDragEnterEvent,
     QDropEvent,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QMimeData,
     QMouseEvent,
     QPushButton,
@@ -68,10 +71,20 @@ class Chip(QLabel):
         super().__init__(text)
         self.token_id = token_id
         self.greyed = side is None
+        self.declare: Callable[[str, int], None] = lambda _token, _length: None
         colour = style.NO_ATTACK if side is None else style.SIDE_COLOURS[side]
         self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
                            "padding: 1px 4px; font-weight: bold")
         self.setToolTip(tooltip)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Declare a long action (spell, prayer) of 2-5 segments, or a normal one."""
+        menu = QMenu(self)
+        for length in range(1, 6):
+            text = "Normal action (1 segment)" if length == 1 else \
+                f"Spell or prayer: {length} segments"
+            menu.addAction(text, lambda n=length: self.declare(self.token_id, n))
+        menu.exec(event.globalPos())
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
@@ -232,6 +245,9 @@ class TimelinePanel(QWidget):
         if any(e.token_id == token_id for e in self.document.encounter.timeline.entries):
             self.document.push(SetSegmentOverride(token_id, segment))
 
+    def declare_action(self, token_id: str, segments: int) -> None:
+        self.document.push(SetActionLength(token_id, segments))
+
     def add_time(self) -> None:
         self.seconds_left += EXTRA_SECONDS
         self._show_timer()
@@ -274,6 +290,8 @@ class TimelinePanel(QWidget):
             chips = [_chip(entry, names[entry.token_id].name,
                            names[entry.token_id].combatant.side,
                            entry.timing(encounter.profile)) for entry in entries]
+            for chip in chips:
+                chip.declare = self.declare_action
             column.set_chips(chips, bool(state.entries) and
                              column.segment == state.current_segment)
         acting = [e.token_id for e in by_segment.get(state.current_segment, [])]
@@ -291,6 +309,11 @@ def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -
         lines.append(timing.reason)
     if entry.overridden:
         lines.append("GM override")
+    if entry.action_segments > 1:
+        lines.append(f"Long action: segments {entry.segment}-"
+                     f"{entry.segment + entry.action_segments - 1}; a hit then spoils it")
     lines += list(entry.notes)
-    label = name + (" ✎" if entry.overridden else "") + ("" if timing.attacks else " (no attack)")
+    marks = [f"✦{entry.action_segments}" if entry.action_segments > 1 else "",
+             "✎" if entry.overridden else "", "" if timing.attacks else "(no attack)"]
+    label = " ".join([name, *(m for m in marks if m)])
     return Chip(entry.token_id, label, side if timing.attacks else None, "\n".join(lines))

@@ -128,3 +128,20 @@ def test_surprise_check_logs_each_spot_save(qtbot: QtBot, window: MainWindow) ->
     assert entry.summary == "Surprise: Mira, Sister Hale, Pip surprised"
     # Pip: 2 - 2 - 1 = -1, short of 12 by 13: Catastrophic, five free attacks
     assert "Pip: d20 2" in entry.text and "surprised (Catastrophic): 5 free" in entry.text
+
+
+def test_a_hit_during_a_long_action_spoils_it(qtbot: QtBot, window: MainWindow) -> None:
+    window.timeline_panel.roll()
+    window.document.push(SetSegmentOverride("brannoc", 0))
+    window.timeline_panel.declare_action("brannoc", 3)
+    encounter = window.document.encounter
+    assert encounter.timeline.entry("brannoc").action_segments == 3
+    panel = window.resolve_panel
+    panel.typed_mode.setChecked(True)
+    panel.begin_attack("orc", "brannoc")
+    for value in (20, 3):
+        field = panel.die_fields[-1]
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert encounter.log[-2].kind == "attack"
+    assert encounter.log[-1].summary == "Brannoc's 3-segment action is spoiled"
