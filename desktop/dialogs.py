@@ -127,11 +127,7 @@ class MapSizeDialog(QDialog):
         form = QFormLayout(self)
         form.addRow("Width", self.width_box)
         form.addRow("Height", self.height_box)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel(self))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -239,8 +235,13 @@ class SurpriseDialog(QDialog):
         form = QFormLayout(self)
         form.addRow("State of alert", self.alertness)
         form.addRow("Ambushers' stealth bonus", self.stealth)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        form.addRow(ok_cancel(self))
+
+
+def ok_cancel(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel wired to accept and reject."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
