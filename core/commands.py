@@ -27,7 +27,14 @@ from core.combatant import Combatant, Condition
 from core.encounter import Encounter, LogEntry, Token
 from core.geometry import clip_segment
 from core.grid import Cell, Footprint
-from core.mapmodel import Background, BattleMap, Hazard, Terrain, WallSegment
+from core.mapmodel import (
+    Background,
+    BattleMap,
+    Hazard,
+    Terrain,
+    WallSegment,
+    parse_cell_key,
+)
 from core.report import format_attack, format_shove
 from core.shove import ShoveResult
 from core.tables import SIZES
@@ -378,7 +385,9 @@ def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
     """A copy of ``old`` cropped or padded (with normal floor) to width × height."""
     rows = [(row + "." * width)[:width] for row in old.terrain_rows[:height]]
     rows += ["." * width] * (height - len(rows))
-    inside = BattleMap(width=width, height=height).contains
+    def inside(cell: Cell) -> bool:
+        return 0 <= cell.x < width and 0 <= cell.y < height
+
     walls = []
     for wall in old.walls:
         clipped = clip_segment(wall.points, width, height)
@@ -391,7 +400,7 @@ def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
         if cells:
             hazards.append(hazard.model_copy(update={"cells": cells}))
     elevation = {k: v for k, v in old.elevation.items()
-                 if inside(Cell(*(int(p) for p in k.split(","))))}
+                 if inside(parse_cell_key(k))}
     return old.model_copy(update={"width": width, "height": height, "terrain_rows": rows,
                                   "walls": walls, "hazards": hazards, "elevation": elevation})
 

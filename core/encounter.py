@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from core.combatant import Combatant
 from core.geometry import MapGeometry
-from core.grid import Cell, Footprint
+from core.grid import Cell, Footprint, ring
 from core.mapmodel import BattleMap
 from core.profile import RulesProfile
 from core.tables import SIZES
@@ -165,6 +165,19 @@ class Encounter(BaseModel):
     def can_place(self, footprint: Footprint, ignore: str | None = None) -> bool:
         return (self.map.contains_footprint(footprint)
                 and not self.tokens_overlapping(footprint, ignore))
+
+    def free_spot(self, size: int, near: Cell) -> Cell | None:
+        """The top-left cell, nearest ``near`` ring by ring, where a ``size``-cell square
+        fits on the map without overlapping a token; None when the map is full."""
+        battle_map = self.map
+        # Centre the footprint on the hint rather than hanging it down-right of it.
+        centre = Cell(min(max(near.x, 0), battle_map.width - 1) - (size - 1) // 2,
+                      min(max(near.y, 0), battle_map.height - 1) - (size - 1) // 2)
+        for radius in range(max(battle_map.width, battle_map.height) + 1):
+            for cell in ring(centre, radius):
+                if self.can_place(Footprint(cell.x, cell.y, size)):
+                    return cell
+        return None
 
     def add_token(self, token: Token, index: int | None = None) -> None:
         """Add a token; ValueError when it does not fit or its id is taken."""

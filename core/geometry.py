@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.grid import Cell, Direction, Footprint
-from core.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment
+from core.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment, parse_cell_key
 
 BUCKET = 4
 EPS = 1e-9
@@ -118,8 +118,8 @@ class MapGeometry:
         self.slippery = slippery[raw]
         self.elevation = np.zeros((self.height, self.width), dtype=np.int32)
         for key, feet in self.map.elevation.items():
-            x, y = (int(v) for v in key.split(","))
-            self.elevation[y, x] = feet
+            cell = parse_cell_key(key)
+            self.elevation[cell.y, cell.x] = feet
         self.hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
         for index, hazard in reversed(list(enumerate(self.map.hazards))):
             for cell in hazard.cells:
@@ -249,6 +249,20 @@ class MapGeometry:
             if dy < 0:
                 allowed[index, 0, :] = False
         return allowed
+
+
+def point_segment_distance(point: tuple[float, float],
+                           segment: tuple[float, float, float, float]) -> float:
+    """Distance in grid units from a point to a segment (picking walls and doors).
+
+    >>> point_segment_distance((1, 1), (0, 0, 4, 0))
+    1.0
+    """
+    (x, y), (x1, y1, x2, y2) = point, segment
+    dx, dy = x2 - x1, y2 - y1
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length))
+    return math.hypot(x - (x1 + t * dx), y - (y1 + t * dy))
 
 
 def clip_segment(segment: tuple[float, float, float, float], width: float, height: float

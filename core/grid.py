@@ -97,6 +97,20 @@ class Footprint(NamedTuple):
         return self.gap(other) == 0
 
 
+def ring(centre: Cell, radius: int) -> list[Cell]:
+    """The cells at Chebyshev distance ``radius`` from ``centre``, nearest (Euclidean) first.
+
+    >>> ring(Cell(0, 0), 1)[:4]
+    [Cell(x=0, y=-1), Cell(x=-1, y=0), Cell(x=1, y=0), Cell(x=0, y=1)]
+    """
+    if radius == 0:
+        return [centre]
+    offsets = {(dx, dy) for dx in range(-radius, radius + 1) for dy in (-radius, radius)}
+    offsets |= {(dx, dy) for dy in range(-radius, radius + 1) for dx in (-radius, radius)}
+    ordered = sorted(offsets, key=lambda d: (d[0] ** 2 + d[1] ** 2, d[1], d[0]))
+    return [Cell(centre.x + dx, centre.y + dy) for dx, dy in ordered]
+
+
 def bearing(origin: tuple[float, float], target: tuple[float, float]) -> float:
     """Degrees clockwise from north of the vector origin → target."""
     return math.degrees(math.atan2(target[0] - origin[0], origin[1] - target[1])) % 360

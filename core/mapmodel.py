@@ -195,7 +195,7 @@ class BattleMap(BaseModel):
                 raise ValueError(f"terrain row {y} has unknown codes {sorted(unknown)}; "
                                  f"known: {''.join(TERRAIN_BY_CODE)}")
         for key in self.elevation:
-            self._check_cell(_parse_key(key), "elevation")
+            self._check_cell(parse_cell_key(key), "elevation")
         for hazard in self.hazards:
             for cell in hazard.cells:
                 self._check_cell(cell, f"hazard {hazard.name!r}")
@@ -241,7 +241,8 @@ def cell_key(cell: Cell) -> str:
     return f"{cell.x},{cell.y}"
 
 
-def _parse_key(key: str) -> Cell:
+def parse_cell_key(key: str) -> Cell:
+    """The cell of an elevation key "x,y"."""
     try:
         x, y = (int(part) for part in key.split(","))
     except ValueError:

@@ -89,9 +89,11 @@ def shove_odds(encounter: Encounter, request: ShoveRequest) -> ShoveOdds:
         direction=setup.direction.value, target_fd=setup.target_fd.value,
         shove_resist=resist, death_ray_save=pit_stop_target(setup),
         attack_bonus=setup.attack_terms.value)
+    walks: dict[int, Push] = {}  # a standard and a double success can push the same distance
     for (distance, prone), p in _distance_branches(setup, odds, profile).items():
-        _add_push(odds, setup, plan_push(encounter, setup.defender, setup.direction, distance),
-                  p, profile)
+        if distance not in walks:
+            walks[distance] = plan_push(encounter, setup.defender, setup.direction, distance)
+        _add_push(odds, setup, walks[distance], p, profile)
         if prone:
             odds.prone += p
     return odds

@@ -19,8 +19,6 @@ levels; each free attack gets ``surprise_hit_bonus`` to hit and
 
 from __future__ import annotations
 
-import math
-
 from pydantic import BaseModel, ConfigDict
 
 from core.breakdown import Breakdown, Term
@@ -28,6 +26,7 @@ from core.combatant import Side
 from core.dice import DiceSource, RollRecord
 from core.encounter import Encounter, LogEntry, Token
 from core.profile import RulesProfile
+from core.timeline import segments_moving
 
 
 class FreeAttack(BaseModel):
@@ -97,7 +96,7 @@ def _free_attacks(level: str | None, profile: RulesProfile) -> tuple[FreeAttack,
 
 def ambusher_initiative(moved_ft: float, profile: RulesProfile) -> int:
     """002: "ambushers gain an iniative of 1 plus distance moved" (in segments)."""
-    return 1 + math.ceil(moved_ft / profile.movement_ft_per_segment)
+    return 1 + segments_moving(moved_ft, profile)
 
 
 def surprise_log(saves: list[SpotSave], alertness: str, stealth_bonus: int) -> LogEntry:

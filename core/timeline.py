@@ -208,11 +208,17 @@ def describe_order(state: RoundState, encounter: Encounter) -> str:
     return "\n".join(lines)
 
 
+def segments_moving(moved_ft: float, profile: RulesProfile) -> int:
+    """Whole segments spent covering ``moved_ft`` (002: "Characters move at 5' per segmet
+    near combat"; a part segment counts whole)."""
+    return math.ceil(moved_ft / profile.movement_ft_per_segment) if moved_ft > 0 else 0
+
+
 def attack_segment(initiative: int, moved_ft: float, profile: RulesProfile) -> AttackTiming:
     """002: "Characters move at 5' per segmet near combat" and "If an initiative roll
     indicates their attack opportunity occurs before they have reached combat range then
     the chance is lost": the strike comes after the segments spent moving."""
-    moving = math.ceil(moved_ft / profile.movement_ft_per_segment) if moved_ft > 0 else 0
+    moving = segments_moving(moved_ft, profile)
     segment = initiative + moving
     ft = f"{moved_ft:g}"
     if segment > profile.last_attack_segment:

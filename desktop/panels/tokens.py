@@ -24,7 +24,7 @@ from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
-from desktop.panels.library import LIBRARY_PATH, free_spot, load_library, summary
+from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
 from desktop.qt import (
     QAbstractItemView,
@@ -365,7 +365,7 @@ class TokenPanel(QWidget):
             self.message.setText(f"{template.name}: {describe_validation_error(error)}")
             return None
         size = SIZES[combatant.size].footprint
-        cell = free_spot(encounter, size, self.placement_hint())
+        cell = encounter.free_spot(size, self.placement_hint())
         if cell is None:
             self.message.setText(f"No free {size}×{size} space on the map for {combatant.name}")
             return None

@@ -4,14 +4,15 @@ place freely (GM override), click a door to open or close it, Delete to remove t
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from core.commands import MoveToken, RemoveToken, toggle_door
 from core.critical import RecordMovement
+from core.geometry import point_segment_distance
 from core.grid import Cell, Footprint
 from core.mapmodel import WallKind, WallSegment
 from core.pathing import MovementGraph, MovePath
+from core.timeline import segments_moving
 from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QPointF, Qt
@@ -92,7 +93,7 @@ class SelectTool(MapTool):
         best: tuple[float, WallSegment] | None = None
         for wall in self.document.encounter.map.walls:
             if wall.kind is WallKind.DOOR:
-                distance = point_segment_distance(gx, gy, wall)
+                distance = point_segment_distance((gx, gy), wall.points)
                 if distance <= DOOR_PICK_CELLS and (best is None or distance < best[0]):
                     best = (distance, wall)
         return best[1] if best else None
@@ -135,8 +136,7 @@ class SelectTool(MapTool):
                   for c in drag.path.cells]
         if not drag.path.cells or drag.path.cells[-1] != drag.target:
             points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
-        segments = math.ceil(drag.path.cost_ft / self.document.encounter.profile
-                             .movement_ft_per_segment)
+        segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
         label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
                  else drag.path.reason)
         if drag.path.legal and not legal:
@@ -233,12 +233,3 @@ class SelectTool(MapTool):
                         self.document.push(RemoveToken(tid))
                 return True
         return False
-
-
-def point_segment_distance(x: float, y: float, wall: WallSegment) -> float:
-    """Distance in grid units from a point to a wall segment."""
-    x1, y1, x2, y2 = wall.points
-    dx, dy = x2 - x1, y2 - y1
-    length = dx * dx + dy * dy
-    t = 0.0 if length == 0 else max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / length))
-    return math.hypot(x - (x1 + t * dx), y - (y1 + t * dy))

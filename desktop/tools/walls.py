@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.commands import ReplaceWalls
+from core.geometry import point_segment_distance
 from core.mapmodel import WallKind, WallSegment
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.qt import QGraphicsLineItem, QKeyEvent, QPen, QPointF, Qt
 from desktop.tools.base import MapTool, ToolEvent
-from desktop.tools.select import point_segment_distance
 
 if TYPE_CHECKING:
     from desktop.scene import MapScene
@@ -125,7 +125,7 @@ class EraseTool(MapTool):
     def _erase_at(self, point: QPointF) -> None:
         gx, gy = self.renderer.to_grid(point)
         hits = [w for w in self.document.encounter.map.walls
-                if point_segment_distance(gx, gy, w) <= ERASE_PICK_CELLS]
+                if point_segment_distance((gx, gy), w.points) <= ERASE_PICK_CELLS]
         if hits:
             assert self._stroke is not None
             self.document.push(ReplaceWalls([], hits, "Erase walls", merges=True), self._stroke)

@@ -17,7 +17,7 @@ from core.fileio import load_encounter
 from core.grid import Cell
 from core.mapmodel import BattleMap
 from desktop.document import EncounterDocument
-from desktop.panels.library import free_spot, load_library
+from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
@@ -284,9 +284,9 @@ def test_library_templates_are_valid_and_varied() -> None:
 def test_free_spot_searches_outward_from_the_hint() -> None:
     enc = Encounter(map=BattleMap(width=6, height=6), tokens=[
         Token(id="a", combatant=Combatant(name="A"), x=2, y=2)])
-    assert free_spot(enc, 1, Cell(2, 2)) in {Cell(x, y) for x in (1, 2, 3) for y in (1, 2, 3)}
-    assert free_spot(enc, 1, Cell(4, 4)) == Cell(4, 4)
-    assert free_spot(enc, 6, Cell(0, 0)) is None
+    assert enc.free_spot(1, Cell(2, 2)) in {Cell(x, y) for x in (1, 2, 3) for y in (1, 2, 3)}
+    assert enc.free_spot(1, Cell(4, 4)) == Cell(4, 4)
+    assert enc.free_spot(6, Cell(0, 0)) is None
 
 
 def test_a_change_updates_only_its_row_among_hundreds(build: Build) -> None:
