@@ -52,6 +52,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.path_preview)
         self._cells = QImage()
         self._steps, self._cliffs = QPainterPath(), QPainterPath()
+        self._edges_of: np.ndarray | None = None
         self._background: QPixmap | None = None
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
@@ -121,7 +122,11 @@ class MapScene(QGraphicsScene):
     def _refresh_cells(self) -> None:
         """The cell image and the ledge lines, rebuilt from the model."""
         self._cells = _cells_image(self.encounter, opaque=self._background is None)
-        self._steps, self._cliffs = _elevation_edges(self.encounter, self.renderer)
+        heights = self.encounter.geometry.elevation
+        # A terrain stroke leaves heights alone: keep the ledge lines (the slower half).
+        if self._edges_of is None or not np.array_equal(heights, self._edges_of):
+            self._steps, self._cliffs = _elevation_edges(self.encounter, self.renderer)
+            self._edges_of = heights.copy()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.fillRect(rect, style.BACKGROUND)
@@ -208,7 +213,7 @@ def _cells_image(encounter: Encounter, opaque: bool) -> QImage:
     pixel per cell, so a repaint scales one image instead of three layers. Layers are
     composited premultiplied ("over"), which needs no division."""
     geometry = encounter.geometry
-    out = np.zeros((*geometry.elevation.shape, 4), dtype=np.float64)
+    out = np.zeros((*geometry.elevation.shape, 4), dtype=np.float32)
     if opaque:
         floor = style.FLOOR
         out[...] = (floor.blue(), floor.green(), floor.red(), 255)
@@ -223,7 +228,7 @@ def _cells_image(encounter: Encounter, opaque: bool) -> QImage:
 
 def _terrain_layer(rows: list[str]) -> np.ndarray:
     height, width = len(rows), len(rows[0]) if rows else 0
-    lut = np.zeros((256, 4), dtype=np.float64)
+    lut = np.zeros((256, 4), dtype=np.float32)
     for code, spec in TERRAIN_BY_CODE.items():
         colour = style.TERRAIN_COLOURS[spec.name]
         lut[ord(code)] = (colour.blue(), colour.green(), colour.red(), colour.alpha())
@@ -232,7 +237,7 @@ def _terrain_layer(rows: list[str]) -> np.ndarray:
 
 
 def _elevation_layer(feet: np.ndarray) -> np.ndarray:
-    pixels = np.zeros((*feet.shape, 4), dtype=np.float64)
+    pixels = np.zeros((*feet.shape, 4), dtype=np.float32)
     strength = np.clip(np.abs(feet) / 30.0, 0, 1) * 110
     for mask, colour in ((feet > 0, style.ELEVATION_UP), (feet < 0, style.ELEVATION_DOWN)):
         pixels[mask] = (colour.blue(), colour.green(), colour.red(), 0)

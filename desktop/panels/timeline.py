@@ -265,7 +265,8 @@ class TimelinePanel(QWidget):
 
     # --- display ---------------------------------------------------------------------------
     def _on_changed(self, changes: ChangeSet) -> None:
-        if changes.timeline or changes.tokens:
+        # Token edits matter only while a round is on (names, moves); not every keystroke.
+        if changes.timeline or (changes.tokens and self.document.encounter.timeline.entries):
             self.refresh()
         round_number = self.document.encounter.timeline.round_number
         if changes.timeline and round_number > self._round_seen:
