@@ -17,16 +17,16 @@ from pathlib import Path
 
 from benchmarks.scenario import Scenario, build_scenario
 from benchmarks.timing import Figures, median, ms, sample, sample_each, summary_ms, timed, us
-from core.dice import DiceExpression, DiceSource, ScriptedDice, SeededDice
-from core.encounter import Encounter
-from core.fileio import load_encounter, save_encounter
-from core.geometry import MapGeometry
-from core.grid import Cell
-from core.mapmodel import WallKind, WallSegment
-from core.odds import shove_odds
-from core.pathing import MovementGraph
-from core.shove import ShoveRequest, SuccessLevel, prepare_shove, resolve_shove, success_level
-from core.tables import Size
+from core.io.fileio import load_encounter, save_encounter
+from core.model.dice import DiceExpression, DiceSource, ScriptedDice, SeededDice
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import WallKind, WallSegment
+from core.model.tables import Size
+from core.rules.odds import shove_odds
+from core.rules.shove import ShoveRequest, SuccessLevel, prepare_shove, resolve_shove, success_level
+from core.spatial.geometry import MapGeometry, geometry_of
+from core.spatial.pathing import MovementGraph
 
 BUILD_RUNS = 7
 SHOVE_SEEDS = 20
@@ -159,7 +159,7 @@ def split_map(encounter: Encounter) -> Encounter:
     split = encounter.model_copy(deep=True)
     middle = split.map.width // 2
     split.map.walls.append(WallSegment(x1=middle, y1=0, x2=middle, y2=split.map.height))
-    split.reset_geometry()
+    split.drop_derived(MapGeometry)
     return split
 
 
@@ -224,7 +224,7 @@ def _per_query(geometry: MapGeometry, queries: list[tuple[Point, Point]]) -> tup
 
 
 def bench_los(scenario: Scenario, seed: int) -> tuple[Figures, Figures]:
-    geometry = scenario.encounter.geometry
+    geometry = geometry_of(scenario.encounter)
     short, long = los_queries(seed, geometry.width, LOS_QUERIES)
     mixed = [q for pair in zip(short, long, strict=True) for q in pair]
     _per_query(geometry, mixed[:1000])  # warm-up

@@ -18,9 +18,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from benchmarks.scenario import build_scenario
 from benchmarks.timing import Figures, ms, sample, summary_ms, timed
-from core.commands import MoveToken
-from core.fileio import load_encounter, save_encounter
-from core.grid import Cell
+from core.actions.commands import MoveToken
+from core.io.fileio import load_encounter, save_encounter
+from core.model.grid import Cell
 from desktop.mainwindow import MainWindow
 from desktop.qt import QEvent, QMouseEvent, QPointF, QSettings, Qt
 from desktop.runtime import application

@@ -22,12 +22,12 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from core.combatant import Abilities, Combatant, Side
-from core.encounter import Encounter, Token
-from core.geometry import MapGeometry
-from core.grid import Cell, Direction, Footprint, straight_away
-from core.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallKind, WallSegment
-from core.tables import ARMOURS, SHIELDS, SIZES, Size
+from core.model.combatant import Abilities, Combatant, Side
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction, Footprint, straight_away
+from core.model.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallKind, WallSegment
+from core.model.tables import ARMOURS, SHIELDS, SIZES, Size
+from core.spatial.geometry import MapGeometry
 
 SIZE = 200
 WALLS = 3000

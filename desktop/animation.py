@@ -3,7 +3,7 @@ marker with the damage, a fall is marked at the hazard."""
 
 from __future__ import annotations
 
-from core.grid import Cell
+from core.model.grid import Cell
 from desktop.items import Z_OVERLAY, TokenItem
 from desktop.qt import (
     QColor,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.encounter import Encounter
-from core.fileio import EncounterFileError, load_encounter
+from core.io.fileio import EncounterFileError, load_encounter
+from core.model.encounter import Encounter
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMessageBox, QSettings, QTimer
 from desktop.runtime import application, data_dir

@@ -17,14 +17,14 @@ from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
 
-from core.dice import DiceError, DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
-from core.encounter import Encounter, UnknownTokenError
-from core.fileio import EncounterFileError, load_encounter, save_encounter
-from core.grid import Direction
-from core.odds import shove_odds
-from core.report import format_odds, format_shove
-from core.shove import IllegalShoveError, ShoveRequest, resolve_shove
-from core.uvtt import UvttImportError, import_uvtt_file
+from core.io.fileio import EncounterFileError, load_encounter, save_encounter
+from core.io.uvtt import UvttImportError, import_uvtt_file
+from core.model.dice import DiceError, DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
+from core.model.encounter import Encounter, UnknownTokenError
+from core.model.grid import Direction
+from core.rules.odds import shove_odds
+from core.rules.report import format_odds, format_shove
+from core.rules.shove import IllegalShoveError, ShoveRequest, resolve_shove
 
 DEMO = Path(str(files("assets") / "demo_encounter.json"))
 USAGE_ERROR = 2

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.fileio import describe_validation_error
-from core.grid import Cell
-from core.mapmodel import MAX_MAP_CELLS, Background, Hazard, HazardEffect, HazardKind
+from core.io.fileio import describe_validation_error
+from core.model.grid import Cell
+from core.model.mapmodel import MAX_MAP_CELLS, Background, Hazard, HazardEffect, HazardKind
 from desktop.qt import (
     QCheckBox,
     QComboBox,

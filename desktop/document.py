@@ -10,8 +10,8 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from core.commands import ChangeSet, Command
-from core.encounter import Encounter
+from core.actions.commands import ChangeSet, Command
+from core.model.encounter import Encounter
 from desktop.qt import QObject, QUndoCommand, QUndoStack, Signal
 
 _merge_ids = itertools.count(1000)

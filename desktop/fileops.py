@@ -1,6 +1,6 @@
 """File handling for the window: open, save, save as, recent files, autosave and recovery.
 
-Saves are atomic (core.fileio.write_atomic). A failed open shows why and leaves the open
+Saves are atomic (core.io.fileio.write_atomic). A failed open shows why and leaves the open
 encounter untouched. Autosave writes a recovery file every minute while there are unsaved
 changes; the JSON is made on the GUI thread (a few ms even for a 200×200 map, see
 benchmarks) and written and fsynced on a worker thread.
@@ -12,8 +12,7 @@ import json
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from core.encounter import Encounter
-from core.fileio import (
+from core.io.fileio import (
     EncounterFileError,
     encounter_from_data,
     encounter_to_json,
@@ -21,7 +20,8 @@ from core.fileio import (
     save_encounter,
     write_atomic,
 )
-from core.uvtt import UvttImportError, import_uvtt_file
+from core.io.uvtt import UvttImportError, import_uvtt_file
+from core.model.encounter import Encounter
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QApplication,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.combatant import Condition
-from core.encounter import Token
-from core.mapmodel import Hazard, WallKind, WallSegment
+from core.model.combatant import Condition
+from core.model.encounter import Token
+from core.model.mapmodel import Hazard, WallKind, WallSegment
 from desktop import style
 from desktop.qt import (
     QBrush,

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from core.attack import AttackResult
-from core.commands import ChangeSet, ResizeMap, SetBackground
-from core.critical import AppendLog, spoil_note
-from core.encounter import Encounter
-from core.grid import Cell
-from core.mapmodel import BattleMap, Terrain
-from core.shove import ShoveResult
+from core.actions.commands import ChangeSet, ResizeMap, SetBackground
+from core.actions.round import AppendLog, spoil_note
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import BattleMap, Terrain
+from core.rules.attack import AttackResult
+from core.rules.shove import ShoveResult
 from desktop.animation import marker, slide
 from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument

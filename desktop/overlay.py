@@ -1,13 +1,13 @@
 """The shove preview drawn on the map: landing cells shaded by probability, hazard cells
 the target may fall into with their odds, and the push arrow. It only displays what
-core.odds computed."""
+core.rules.odds computed."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from core.grid import Cell, Direction, Footprint
-from core.odds import ShoveOdds
+from core.model.grid import Cell, Direction, Footprint
+from core.rules.odds import ShoveOdds
 from desktop.items import Z_OVERLAY
 from desktop.qt import (
     QBrush,

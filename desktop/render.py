@@ -6,8 +6,8 @@ import os
 import re
 from pathlib import Path
 
-from core.encounter import Encounter
-from core.fileio import EncounterFileError, load_encounter
+from core.io.fileio import EncounterFileError, load_encounter
+from core.model.encounter import Encounter
 from desktop.cli import CliError
 from desktop.document import EncounterDocument
 from desktop.qt import QImage, QPainter, QRectF

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from core.grid import Cell, Footprint
+from core.model.grid import Cell, Footprint
 from desktop.qt import QPointF, QRectF
 
 CELL_PX = 50.0

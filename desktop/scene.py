@@ -8,10 +8,11 @@ import base64
 
 import numpy as np
 
-from core.commands import ChangeSet
-from core.encounter import Encounter
-from core.grid import Cell
-from core.mapmodel import TERRAIN_BY_CODE
+from core.actions.commands import ChangeSet
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import TERRAIN_BY_CODE
+from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import HazardItem, PathPreview, TokenItem, WallLayer
@@ -122,7 +123,7 @@ class MapScene(QGraphicsScene):
     def _refresh_cells(self) -> None:
         """The cell image and the ledge lines, rebuilt from the model."""
         self._cells = _cells_image(self.encounter, opaque=self._background is None)
-        heights = self.encounter.geometry.elevation
+        heights = geometry_of(self.encounter).elevation
         # A terrain stroke leaves heights alone: keep the ledge lines (the slower half).
         if self._edges_of is None or not np.array_equal(heights, self._edges_of):
             self._steps, self._cliffs = _elevation_edges(self.encounter, self.renderer)
@@ -196,7 +197,7 @@ class MapScene(QGraphicsScene):
             return
         battle_map = self.encounter.map
         x0, y0, x1, y1 = self.renderer.cell_range(rect, battle_map.width, battle_map.height)
-        window = self.encounter.geometry.elevation[y0:y1, x0:x1]
+        window = geometry_of(self.encounter).elevation[y0:y1, x0:x1]
         font = QFont()
         font.setPixelSize(int(self.renderer.length(0.22)))
         painter.setFont(font)
@@ -212,7 +213,7 @@ def _cells_image(encounter: Encounter, opaque: bool) -> QImage:
     """Floor (when ``opaque``), elevation tint and terrain composited into one image of one
     pixel per cell, so a repaint scales one image instead of three layers. Layers are
     composited premultiplied ("over"), which needs no division."""
-    geometry = encounter.geometry
+    geometry = geometry_of(encounter)
     out = np.zeros((*geometry.elevation.shape, 4), dtype=np.float32)
     if opaque:
         floor = style.FLOOR
@@ -249,7 +250,7 @@ def _elevation_edges(encounter: Encounter, renderer: MapRenderer
                      ) -> tuple[QPainterPath, QPainterPath]:
     """Paths along cell edges where height changes: small steps, and cliffs (a change of
     at least the profile's drop threshold)."""
-    feet = encounter.geometry.elevation
+    feet = geometry_of(encounter).elevation
     threshold = encounter.profile.drop_hazard_ft
     steps, cliffs = QPainterPath(), QPainterPath()
     vertical = np.abs(np.diff(feet, axis=1))  # between (x, y) and (x + 1, y)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.combatant import Condition, Side
-from core.mapmodel import HazardKind, Terrain, WallKind
+from core.model.combatant import Condition, Side
+from core.model.mapmodel import HazardKind, Terrain, WallKind
 from desktop.qt import QColor
 
 BACKGROUND = QColor("#2b2a28")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from core.grid import Cell
+from core.model.grid import Cell
 from desktop.qt import (
     QContextMenuEvent,
     QEvent,

@@ -1,4 +1,4 @@
-"""The combatant editor: every field of :class:`core.combatant.Combatant`, validated by the
+"""The combatant editor: every field of :class:`core.model.combatant.Combatant`, validated by the
 model as the GM types. Only a valid value reaches the document; an invalid one shows the
 model's message and leaves the combatant as it was. Typing in one field is one undo step."""
 
@@ -9,11 +9,11 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from core.combatant import Combatant, Condition, Side
-from core.commands import UpdateCombatant
-from core.encounter import Token
-from core.fileio import describe_validation_error
-from core.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
+from core.actions.commands import UpdateCombatant
+from core.io.fileio import describe_validation_error
+from core.model.combatant import Combatant, Condition, Side
+from core.model.encounter import Token
+from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QCheckBox,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from core.combatant import Combatant
-from core.fileio import describe_validation_error
+from core.io.fileio import describe_validation_error
+from core.model.combatant import Combatant
 
 LIBRARY_PATH = Path(str(files("assets") / "library.json"))  # as desktop.cli finds the demo
 _TEMPLATES = TypeAdapter(list[Combatant])

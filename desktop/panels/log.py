@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.commands import ChangeSet
-from core.fileio import write_atomic
-from core.report import log_markdown
+from core.actions.commands import ChangeSet
+from core.io.fileio import write_atomic
+from core.rules.report import log_markdown
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QFileDialog,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple
 
-from core.breakdown import Breakdown
-from core.ratings import Ratings
+from core.model.breakdown import Breakdown
+from core.rules.ratings import Ratings
 from desktop.qt import (
     QFont,
     QHeaderView,
@@ -21,7 +21,7 @@ from desktop.qt import (
 
 
 class RatingRow(NamedTuple):
-    key: str  # attribute of core.ratings.Ratings
+    key: str  # attribute of core.rules.ratings.Ratings
     short: str
     long: str
     bonus: bool  # a bonus added to a roll reads "+3", a defence reads "16"

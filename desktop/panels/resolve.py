@@ -8,9 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.attack import AttackAction, DamageKind, attack_on_map
-from core.commands import ApplyAttack, ApplyShove, Command
-from core.dice import (
+from core.actions.commands import ApplyAttack, ApplyShove, Command
+from core.model.dice import (
     DiceError,
     DiceExhaustedError,
     DiceSource,
@@ -18,9 +17,10 @@ from core.dice import (
     ScriptedDice,
     SeededDice,
 )
-from core.odds import ShoveOdds
-from core.report import format_attack, format_shove
-from core.shove import ShoveRequest, SuccessLevel, resolve_shove
+from core.rules.attack import AttackAction, DamageKind, attack_on_map
+from core.rules.odds import ShoveOdds
+from core.rules.report import format_attack, format_shove
+from core.rules.shove import ShoveRequest, SuccessLevel, resolve_shove
 from desktop.document import EncounterDocument
 from desktop.overlay import percent
 from desktop.qt import (

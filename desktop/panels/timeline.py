@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.combatant import Side
-from core.commands import ChangeSet, Command
-from core.critical import (
+from core.actions.commands import ChangeSet, Command
+from core.actions.round import (
     AdvanceSegment,
     AppendLog,
     Batch,
@@ -21,15 +20,11 @@ from core.critical import (
     StartRound,
     roll_critical_events,
 )
-from core.dice import DiceSource
-from core.surprise import spot_saves, surprise_log
-from core.timeline import (
-    AttackTiming,
-    InitiativeEntry,
-    RoundState,
-    describe_order,
-    roll_initiative,
-)
+from core.model.combatant import Side
+from core.model.dice import DiceSource
+from core.model.round import InitiativeEntry, RoundState
+from core.rules.surprise import spot_saves, surprise_log
+from core.rules.timeline import AttackTiming, describe_order, entry_timing, roll_initiative
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.panels.resolve import PendingAction, ResolvePanel
@@ -283,14 +278,14 @@ class TimelinePanel(QWidget):
         last = encounter.profile.initiative_max_segment
         for entry in state.entries:
             if entry.token_id in names:
-                strike = min(entry.timing(encounter.profile).segment, last)
+                strike = min(entry_timing(entry, encounter.profile).segment, last)
                 by_segment.setdefault(strike, []).append(entry)
         for column in self.columns:
             entries = sorted(by_segment.get(column.segment, []),
                              key=lambda e: -names[e.token_id].combatant.reach_ft)
             chips = [_chip(entry, names[entry.token_id].name,
                            names[entry.token_id].combatant.side,
-                           entry.timing(encounter.profile)) for entry in entries]
+                           entry_timing(entry, encounter.profile)) for entry in entries]
             for chip in chips:
                 chip.declare = self.declare_action
             column.set_chips(chips, bool(state.entries) and

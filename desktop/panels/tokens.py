@@ -13,13 +13,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.combatant import Combatant, Side
-from core.commands import AddToken, ChangeSet, RemoveToken
-from core.encounter import Token
-from core.fileio import describe_validation_error
-from core.grid import Cell
-from core.ratings import ratings
-from core.tables import SIZES
+from core.actions.commands import AddToken, ChangeSet, RemoveToken
+from core.io.fileio import describe_validation_error
+from core.model.combatant import Combatant, Side
+from core.model.encounter import Token
+from core.model.grid import Cell
+from core.model.tables import SIZES
+from core.rules.ratings import ratings
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import TokenItem

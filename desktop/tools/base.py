@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.grid import Cell
+from core.model.grid import Cell
 from desktop.document import EncounterDocument
 from desktop.qt import QKeyEvent, QPointF, Qt
 from desktop.renderer import MapRenderer

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.commands import ReplaceHazard
-from core.grid import Cell
-from core.mapmodel import Hazard
+from core.actions.commands import ReplaceHazard
+from core.model.grid import Cell
+from core.model.mapmodel import Hazard
 from desktop.dialogs import HazardDialog
 from desktop.document import EncounterDocument
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.commands import Command, PaintTerrain, SetElevation
-from core.grid import Cell
-from core.mapmodel import Terrain
+from core.actions.commands import Command, PaintTerrain, SetElevation
+from core.model.grid import Cell
+from core.model.mapmodel import Terrain
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, QRectF, Qt

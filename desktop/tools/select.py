@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.commands import MoveToken, RemoveToken, toggle_door
-from core.critical import RecordMovement
-from core.geometry import point_segment_distance
-from core.grid import Cell, Footprint
-from core.mapmodel import WallKind, WallSegment
-from core.pathing import MovementGraph, MovePath
-from core.timeline import segments_moving
+from core.actions.commands import MoveToken, RemoveToken, toggle_door
+from core.actions.round import RecordMovement
+from core.model.grid import Cell, Footprint
+from core.model.mapmodel import WallKind, WallSegment
+from core.rules.timeline import segments_moving
+from core.spatial.geometry import point_segment_distance
+from core.spatial.pathing import MovementGraph, MovePath
 from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QPointF, Qt

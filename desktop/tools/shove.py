@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.encounter import Token
-from core.grid import Direction, allowed_directions, bearing
-from core.odds import shove_odds
-from core.shove import IllegalShoveError, ShoveRequest, prepare_shove
+from core.model.encounter import Token
+from core.model.grid import Direction, allowed_directions, bearing
+from core.rules.odds import shove_odds
+from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
 from desktop.document import EncounterDocument
 from desktop.items import TokenItem
 from desktop.overlay import ShovePreview

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.commands import ReplaceWalls
-from core.geometry import point_segment_distance
-from core.mapmodel import WallKind, WallSegment
+from core.actions.commands import ReplaceWalls
+from core.model.mapmodel import WallKind, WallSegment
+from core.spatial.geometry import point_segment_distance
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.qt import QGraphicsLineItem, QKeyEvent, QPen, QPointF, Qt

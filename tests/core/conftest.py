@@ -20,7 +20,7 @@ normal terrain unless ``under`` says otherwise. Walls are segments between grid 
 Spaces between cells are optional and ignored.
 
 ``touches`` is an exact (rational) segment-touch test that does not use
-:mod:`core.geometry`: the oracle the geometry, pathing and shove tests check against.
+:mod:`core.spatial.geometry`: the oracle the geometry, pathing and shove tests check against.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from typing import Any
 
 import pytest
 
-from core.combatant import Combatant
-from core.encounter import Encounter, Token
-from core.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallKind, WallSegment
-from core.profile import RulesProfile
-from core.tables import SIZES
+from core.model.combatant import Combatant
+from core.model.encounter import Encounter, Token
+from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallKind, WallSegment
+from core.model.profile import RulesProfile
+from core.model.tables import SIZES
 
 WallSpec = WallSegment | tuple[Any, ...]
 Segment = tuple[float, float, float, float]

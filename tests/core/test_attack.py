@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.attack import AttackAction, DamageKind, damage_after_armour, resolve_attack
-from core.combatant import Abilities, Combatant
-from core.dice import ScriptedDice
-from core.profile import RulesProfile
+from core.model.combatant import Abilities, Combatant
+from core.model.dice import ScriptedDice
+from core.model.profile import RulesProfile
+from core.rules.attack import AttackAction, DamageKind, damage_after_armour, resolve_attack
 
 PROFILE = RulesProfile()
 # HR 3: 2 Class Skill slots + STR 13 (+1)

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from core.combatant import Combatant
-from core.encounter import Encounter
-from core.fileio import save_encounter
+from core.io.fileio import save_encounter
+from core.model.combatant import Combatant
+from core.model.encounter import Encounter
 from desktop.cli import main
 
 MakeEncounter = Callable[..., Encounter]

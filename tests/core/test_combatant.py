@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from core.combatant import Abilities, Combatant, Condition
-from core.tables import ARMOURS, SHIELDS, Size
+from core.model.combatant import Abilities, Combatant, Condition
+from core.model.tables import ARMOURS, SHIELDS, Size
 
 
 @pytest.mark.parametrize(("changes", "field", "allowed"), [

@@ -8,8 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from core.combatant import Combatant, Condition, Side
-from core.commands import (
+from core.actions.commands import (
     AddToken,
     ApplyShove,
     ChangeSet,
@@ -25,13 +24,14 @@ from core.commands import (
     UpdateCombatant,
     toggle_door,
 )
-from core.dice import ScriptedDice
-from core.encounter import Encounter, Token
-from core.geometry import MapGeometry
-from core.grid import Cell, Direction
-from core.mapmodel import Hazard, HazardEffect, HazardKind, Terrain, WallKind, WallSegment
-from core.shove import ShoveRequest, resolve_shove
-from core.tables import Size
+from core.model.combatant import Combatant, Condition, Side
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction
+from core.model.mapmodel import Hazard, HazardEffect, HazardKind, Terrain, WallKind, WallSegment
+from core.model.tables import Size
+from core.rules.shove import ShoveRequest, resolve_shove
+from core.spatial.geometry import MapGeometry, geometry_of
 
 MakeEncounter = Callable[..., Encounter]
 
@@ -96,7 +96,7 @@ COMMANDS_ORDER_BUG: dict[str, Callable[[Encounter], Command]] = {
 def check_apply_revert(encounter: Encounter, make: Callable[[Encounter], Command],
                        with_geometry: bool) -> None:
     if with_geometry:
-        _ = encounter.geometry                      # edits must then keep it up to date
+        _ = geometry_of(encounter)                      # edits must then keep it up to date
     before = encounter.model_dump()
     command = make(encounter)
     command.apply(encounter)
@@ -112,9 +112,9 @@ def check_apply_revert(encounter: Encounter, make: Callable[[Encounter], Command
 
 
 def check_geometry(encounter: Encounter) -> None:
-    if encounter.has_geometry:
+    if (encounter.peek_derived(MapGeometry) is not None):
         fresh = MapGeometry(encounter.map)
-        g = encounter.geometry
+        g = geometry_of(encounter)
         np.testing.assert_array_equal(g.blockers, fresh.blockers)
         np.testing.assert_array_equal(g.move_cost, fresh.move_cost)
         np.testing.assert_array_equal(g.elevation, fresh.elevation)
@@ -137,7 +137,7 @@ def test_reverting_a_wall_removal_restores_the_wall_order(encounter: Encounter, 
 @pytest.mark.parametrize("name", COMMANDS_ORDER_BUG)
 def test_reverting_a_wall_removal_restores_the_same_walls(encounter: Encounter, name: str
                                                           ) -> None:
-    _ = encounter.geometry
+    _ = geometry_of(encounter)
     before = sorted(w.model_dump_json() for w in encounter.map.walls)
     command = COMMANDS_ORDER_BUG[name](encounter)
     command.apply(encounter)
@@ -155,7 +155,7 @@ def test_crop_map_clips_walls_and_drops_what_falls_outside(encounter: Encounter)
     assert [(w.y1, w.y2) for w in battle_map.walls] == [(0, 1), (1, 2), (2, 3)]
     assert battle_map.hazards == []
     assert battle_map.elevation == {}
-    assert encounter.geometry.move_blocked(Cell(3, 2), Direction.E)
+    assert geometry_of(encounter).move_blocked(Cell(3, 2), Direction.E)
 
 
 def test_crop_map_refuses_to_cut_off_a_token(encounter: Encounter) -> None:
@@ -166,12 +166,12 @@ def test_crop_map_refuses_to_cut_off_a_token(encounter: Encounter) -> None:
 
 
 def test_toggle_door_opens_and_the_way_is_free(encounter: Encounter) -> None:
-    _ = encounter.geometry
-    assert encounter.geometry.move_blocked(Cell(3, 1), Direction.E)
+    _ = geometry_of(encounter)
+    assert geometry_of(encounter).move_blocked(Cell(3, 1), Direction.E)
     command = toggle_door(DOOR)
     assert command.label == "Open door"
     command.apply(encounter)
-    assert not encounter.geometry.move_blocked(Cell(3, 1), Direction.E)
+    assert not geometry_of(encounter).move_blocked(Cell(3, 1), Direction.E)
     assert toggle_door(DOOR.model_copy(update={"open": True})).label == "Close door"
 
 
@@ -213,7 +213,7 @@ def test_brush_strokes_merge_into_one_undo_step(encounter: Encounter,
                                                 make: Callable[..., Command], value: object,
                                                 read: Callable[[Encounter, Cell], object]
                                                 ) -> None:
-    _ = encounter.geometry
+    _ = geometry_of(encounter)
     before = encounter.model_dump()
     strokes = [{Cell(2, 2), Cell(3, 2)}, {Cell(3, 2), Cell(5, 1)}, {Cell(0, 3)}]
     first = make(strokes[0], value)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.dice import (
+from core.model.dice import (
     DEFAULT_CHAIN,
     DiceExhaustedError,
     DiceExpression,
@@ -18,7 +18,7 @@ from core.dice import (
     SeededDice,
     step_die,
 )
-from core.profile import RulesProfile
+from core.model.profile import RulesProfile
 
 PROFILE = RulesProfile()
 

@@ -10,20 +10,20 @@ from typing import Any
 
 import pytest
 
-from core.combatant import Combatant, Condition
-from core.commands import ApplyShove
-from core.dice import ScriptedDice
-from core.encounter import Encounter
-from core.fileio import (
+from core.actions.commands import ApplyShove
+from core.io.fileio import (
     EncounterFileError,
     encounter_to_json,
     load_encounter,
     save_encounter,
 )
-from core.grid import Cell
-from core.mapmodel import Background, Hazard, HazardEffect, HazardKind, Light
-from core.profile import CreatureCollision, RulesProfile
-from core.shove import ShoveRequest, resolve_shove
+from core.model.combatant import Combatant, Condition
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind, Light
+from core.model.profile import CreatureCollision, RulesProfile
+from core.rules.shove import ShoveRequest, resolve_shove
 
 MakeEncounter = Callable[..., Encounter]
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
@@ -178,7 +178,7 @@ def test_missing_file_is_a_file_error(tmp_path: Path) -> None:
 
 def test_oversized_file_is_refused_before_reading(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("core.fileio.MAX_FILE_BYTES", 2 * 2**20)
+    monkeypatch.setattr("core.io.fileio.MAX_FILE_BYTES", 2 * 2**20)
     target = tmp_path / "huge.json"
     target.write_bytes(b" " * (3 * 2**20))
     with pytest.raises(EncounterFileError, match=r"huge\.json is 3 MiB; the limit is 2 MiB"):

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.geometry import MapGeometry, segments_intersect
-from core.grid import Cell, Direction, Footprint
-from core.mapmodel import BattleMap, WallKind, WallSegment
+from core.model.grid import Cell, Direction, Footprint
+from core.model.mapmodel import BattleMap, WallKind, WallSegment
+from core.spatial.geometry import MapGeometry, segments_intersect
 
 Segment = tuple[float, float, float, float]
 Touches = Callable[[Segment, Segment], bool]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.grid import (
+from core.model.grid import (
     Cell,
     Direction,
     Footprint,
@@ -17,7 +17,7 @@ from core.grid import (
     step_costs_ft,
     straight_away,
 )
-from core.profile import DiagonalRule
+from core.model.profile import DiagonalRule
 
 N, NE, E, SE, S, SW, W, NW = (Direction.N, Direction.NE, Direction.E, Direction.SE,
                               Direction.S, Direction.SW, Direction.W, Direction.NW)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from core.attack import AttackAction, DamageKind, IllegalAttackError, attack_on_map
-from core.combatant import Abilities, Combatant
-from core.commands import ApplyAttack, ApplyShove, History
-from core.dice import ScriptedDice
-from core.encounter import Encounter, Token
-from core.mapmodel import BattleMap, WallSegment
-from core.report import log_markdown
-from core.shove import ShoveRequest, resolve_shove
-from core.timeline import InitiativeEntry
+from core.actions.commands import ApplyAttack, ApplyShove, History
+from core.model.combatant import Abilities, Combatant
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter, Token
+from core.model.mapmodel import BattleMap, WallSegment
+from core.model.round import InitiativeEntry
+from core.rules.attack import AttackAction, DamageKind, IllegalAttackError, attack_on_map
+from core.rules.report import log_markdown
+from core.rules.shove import ShoveRequest, resolve_shove
 
 STRONG = Combatant(name="Ogre", abilities=Abilities(strength=18), hr_slots=2, reach_ft=10)
 TARGET = Combatant(name="Mira", armour="chain_mail", max_hp=20, hp=20)

@@ -14,14 +14,20 @@ from fractions import Fraction
 
 import pytest
 
-from core.combatant import Combatant
-from core.dice import DiceExhaustedError, ScriptedDice
-from core.encounter import Encounter
-from core.grid import Cell
-from core.mapmodel import Hazard, HazardEffect, HazardKind
-from core.odds import ShoveOdds, shove_odds
-from core.profile import CreatureCollision, RulesProfile
-from core.shove import IllegalShoveError, ShoveRequest, ShoveResult, SuccessLevel, resolve_shove
+from core.model.combatant import Combatant
+from core.model.dice import DiceExhaustedError, ScriptedDice
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import Hazard, HazardEffect, HazardKind
+from core.model.profile import CreatureCollision, RulesProfile
+from core.rules.odds import ShoveOdds, shove_odds
+from core.rules.shove import (
+    IllegalShoveError,
+    ShoveRequest,
+    ShoveResult,
+    SuccessLevel,
+    resolve_shove,
+)
 
 MakeEncounter = Callable[..., Encounter]
 REQUEST = ShoveRequest(attacker="A", defender="B")

@@ -17,11 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.combatant import Combatant, Side
-from core.encounter import Encounter, Token
-from core.grid import Cell, Direction, Footprint
-from core.mapmodel import BattleMap, WallSegment
-from core.pathing import MovementGraph, find_path
+from core.model.combatant import Combatant, Side
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction, Footprint
+from core.model.mapmodel import BattleMap, WallSegment
+from core.spatial.geometry import geometry_of
+from core.spatial.pathing import MovementGraph, find_path
 
 MakeEncounter = Callable[..., Encounter]
 Segment = tuple[float, float, float, float]
@@ -268,7 +269,7 @@ def test_range_respects_walls_allies_and_enemies(make_encounter: MakeEncounter) 
 def exact_costs(encounter: Encounter, token: Token, touches: Touches) -> dict[Cell, int]:
     """The cheapest exact cost (5-10-5, difficult doubles the step) to every anchor the token
     may end on, by Dijkstra over (anchor, diagonals so far are odd). Independent of
-    core.geometry and tcod: walls are checked with the exact touch oracle."""
+    core.spatial.geometry and tcod: walls are checked with the exact touch oracle."""
     battle_map = encounter.map
     size = token.footprint.size
     blockers = [w for w in battle_map.walls if w.blocks_movement]
@@ -355,7 +356,7 @@ def test_paths_and_range_are_the_exact_optimum_without_difficult_terrain(
         touches: Touches, encounter: Encounter) -> None:
     token = encounter.tokens[0]
     graph = MovementGraph(encounter, token)
-    if graph.passable[token.y, token.x] is False or encounter.geometry.footprint_split(
+    if graph.passable[token.y, token.x] is False or geometry_of(encounter).footprint_split(
             token.footprint):
         return  # a wall through the mover's own start: nothing sensible to check
     optimum = exact_costs(encounter, token, touches)

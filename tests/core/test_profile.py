@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from core.combatant import Abilities, Combatant
-from core.profile import AbilityBand, CreatureCollision, DiagonalRule, RulesProfile
+from core.model.combatant import Abilities, Combatant
+from core.model.profile import AbilityBand, CreatureCollision, DiagonalRule, RulesProfile
 
 # rules-decisions "Ability modifiers": 3: -3; 4-5: -2; 6-8: -1; 9-12: 0; 13-15: +1;
 # 16-17: +2; 18: +3

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.combatant import Abilities, Combatant, Condition
-from core.dice import ScriptedDice
-from core.encounter import Encounter, Token
-from core.mapmodel import BattleMap
-from core.profile import RulesProfile
-from core.ratings import (
+from core.model.combatant import Abilities, Combatant, Condition
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter, Token
+from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
+from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, SIZES, Size
+from core.rules.ratings import (
     Ratings,
     can_be_thrown_by,
     can_initiate_grapple,
@@ -27,8 +28,7 @@ from core.ratings import (
     ratings,
     wrestling_force_rating,
 )
-from core.shove import ShoveRequest, SuccessLevel, prepare_shove, resolve_shove, success_level
-from core.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, SIZES, Size
+from core.rules.shove import ShoveRequest, SuccessLevel, prepare_shove, resolve_shove, success_level
 
 PROFILE = RulesProfile()
 KNOWN_ANSWERS = Path(__file__).parent / "data" / "ratings_known_answers.json"

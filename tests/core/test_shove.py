@@ -27,13 +27,14 @@ import pytest
 from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
 
-from core.combatant import Abilities, Combatant, Condition, Side
-from core.dice import DiceSource, ScriptedDice
-from core.encounter import Encounter, Token, UnknownTokenError
-from core.grid import Cell, Direction, Footprint, allowed_directions, step_costs_ft
-from core.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallSegment
-from core.profile import CreatureCollision, DiagonalRule, RulesProfile
-from core.shove import (
+from core.model.combatant import Abilities, Combatant, Condition, Side
+from core.model.dice import DiceSource, ScriptedDice
+from core.model.encounter import Encounter, Token, UnknownTokenError
+from core.model.grid import Cell, Direction, Footprint, allowed_directions, step_costs_ft
+from core.model.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallSegment
+from core.model.profile import CreatureCollision, DiagonalRule, RulesProfile
+from core.model.tables import ARMOURS, SIZES, Size
+from core.rules.shove import (
     IllegalShoveError,
     ShoveRequest,
     ShoveResult,
@@ -41,7 +42,6 @@ from core.shove import (
     SuccessLevel,
     resolve_shove,
 )
-from core.tables import ARMOURS, SIZES, Size
 
 MakeEncounter = Callable[..., Encounter]
 Segment = tuple[float, float, float, float]
@@ -1011,7 +1011,7 @@ def check_slams(encounter: Encounter, result: ShoveResult) -> None:
 @given(shove_scenes(), st.data())
 def test_applying_any_shove_leaves_a_consistent_encounter(
         scene: tuple[Encounter, ShoveRequest], data: st.DataObject) -> None:
-    from core.commands import ApplyShove
+    from core.actions.commands import ApplyShove
 
     encounter, request = scene
     try:

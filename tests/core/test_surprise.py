@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.combatant import Combatant
-from core.dice import ScriptedDice
-from core.encounter import Encounter, Token
-from core.mapmodel import BattleMap
-from core.profile import RulesProfile
-from core.surprise import ambusher_initiative, spot_saves, surprise_log
+from core.model.combatant import Combatant
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter, Token
+from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
+from core.rules.surprise import ambusher_initiative, spot_saves, surprise_log
 
 
 def party() -> Encounter:

@@ -1,7 +1,7 @@
 """Every row of seed 000's armour, shield and size tables, transcribed here by hand.
 
 The expected values are literal copies of the seed text (000 "Combat Ratings"), so a typo in
-:mod:`core.tables` fails a test. Two cells are not in the seed: the wrestling penalties of
+:mod:`core.model.tables` fails a test. Two cells are not in the seed: the wrestling penalties of
 Elven Chain (-1, as Chain Mail) and Dwarven Plate (-3, as Plate Mail) are the documented
 interpretation of core.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, SIZES, Size
+from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, SIZES, Size
 
 # key: (seed label, AV, AV vs missiles, cost sp, encumbrance cn, FD bonus, wrestling FR)
 ARMOUR_ROWS: dict[str, tuple[str, int, int, int, int, int, int]] = {

@@ -1,4 +1,4 @@
-"""The round timeline (core.timeline) and critical events / round commands (core.critical)."""
+"""The round timeline (core.rules.timeline), critical events and round commands."""
 
 from __future__ import annotations
 
@@ -6,32 +6,30 @@ from collections.abc import Callable
 
 import pytest
 
-from core.combatant import Abilities, Combatant, Condition, Side
-from core.commands import Command
-from core.critical import (
-    CRITICAL_EVENTS,
+from core.actions.commands import Command
+from core.actions.round import (
     AdvanceSegment,
     NextRound,
     RecordMovement,
     SetSegmentOverride,
     StartRound,
-    critical_event,
     resolve_critical,
     roll_critical_events,
 )
-from core.dice import ScriptedDice
-from core.encounter import Encounter, Token
-from core.fileio import encounter_from_json, encounter_to_json
-from core.grid import Cell
-from core.mapmodel import BattleMap
-from core.profile import RulesProfile
-from core.timeline import (
-    ConditionTimer,
-    InitiativeEntry,
-    RoundState,
+from core.io.fileio import encounter_from_json, encounter_to_json
+from core.model.combatant import Abilities, Combatant, Condition, Side
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell
+from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
+from core.model.round import ConditionTimer, InitiativeEntry, RoundState
+from core.rules.critical import CRITICAL_EVENTS, critical_event
+from core.rules.timeline import (
     acting_order,
     attack_segment,
     clamp_segment,
+    entry_timing,
     roll_initiative,
     spoiled_by_hit,
     tick_timers,
@@ -276,10 +274,10 @@ def test_record_movement_counts_towards_the_attack_segment() -> None:
     before = encounter.model_dump()
     command = RecordMovement("a", 20)
     assert command.apply(encounter).timeline
-    timing = encounter.timeline.entry("a").timing(encounter.profile)
+    timing = entry_timing(encounter.timeline.entry("a"), encounter.profile)
     assert (timing.segment, timing.attacks) == (10, True)
     RecordMovement("a", 5).apply(encounter)
-    assert not encounter.timeline.entry("a").timing(encounter.profile).attacks
+    assert not entry_timing(encounter.timeline.entry("a"), encounter.profile).attacks
     command.revert(encounter)  # the snapshot taken before the first record
     assert encounter.model_dump() == before
 

@@ -29,9 +29,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.fileio import load_encounter
-from core.mapmodel import WallKind, WallSegment
-from core.uvtt import (
+from core.io.fileio import load_encounter
+from core.io.uvtt import (
     ImportLimits,
     UvttImport,
     UvttImportError,
@@ -39,6 +38,7 @@ from core.uvtt import (
     import_uvtt,
     import_uvtt_file,
 )
+from core.model.mapmodel import WallKind, WallSegment
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "uvtt"
 LITCH = FIXTURES / "dd03_webp_litch_tomb.dd2vtt"

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from core.fileio import load_encounter
+from core.io.fileio import load_encounter
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMessageBox, QPoint, QSettings, Qt
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.commands import SetBackground, UpdateCombatant
+from core.actions.commands import SetBackground, UpdateCombatant
 from desktop.dialogs import BackgroundDialog
 from desktop.mainwindow import MainWindow
 from desktop.qt import QColor, QImage, QPainter, Qt

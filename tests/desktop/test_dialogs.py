@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.grid import Cell
-from core.mapmodel import HazardKind
+from core.model.grid import Cell
+from core.model.mapmodel import HazardKind
 from desktop.dialogs import HazardDialog, MapSizeDialog, SurpriseDialog
 from desktop.mainwindow import MainWindow
 

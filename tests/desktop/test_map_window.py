@@ -10,11 +10,12 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.commands import MoveToken
-from core.encounter import Encounter
-from core.fileio import load_encounter, save_encounter
-from core.grid import Cell, Direction
-from core.mapmodel import Terrain, WallKind, WallSegment
+from core.actions.commands import MoveToken
+from core.io.fileio import load_encounter, save_encounter
+from core.model.encounter import Encounter
+from core.model.grid import Cell, Direction
+from core.model.mapmodel import Terrain, WallKind, WallSegment
+from core.spatial.geometry import geometry_of
 from desktop.cli import main
 from desktop.mainwindow import MainWindow
 from desktop.qt import QImage, Qt
@@ -82,10 +83,10 @@ def test_draw_wall_with_the_tool(points: SimpleNamespace, qtbot: QtBot, window: 
     qtbot.mouseRelease(viewport, LEFT, NONE, end)
     walls = window.document.encounter.map.walls
     assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
-    assert window.document.encounter.geometry.move_blocked(Cell(2, 4), Direction.E)
+    assert geometry_of(window.document.encounter).move_blocked(Cell(2, 4), Direction.E)
     window.document.undo_stack.undo()
     assert WallSegment(x1=3, y1=2, x2=3, y2=6) not in window.document.encounter.map.walls
-    assert not window.document.encounter.geometry.move_blocked(Cell(2, 4), Direction.E)
+    assert not geometry_of(window.document.encounter).move_blocked(Cell(2, 4), Direction.E)
     window.document.undo_stack.redo()
     assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
 
@@ -125,7 +126,7 @@ def test_set_elevation_brush(drag: Callable[..., None], qtbot: QtBot, window: Ma
     window.elevation_feet.setValue(15)
     drag((8, 12), [(9, 12)])
     assert window.document.encounter.map.elevation_at(Cell(9, 12)) == 15
-    assert window.document.encounter.geometry.elevation[12, 9] == 15
+    assert geometry_of(window.document.encounter).elevation[12, 9] == 15
 
 
 def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
@@ -133,7 +134,7 @@ def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: Main
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, point)
     doors = [w for w in window.document.encounter.map.walls if w.kind is WallKind.DOOR]
     assert doors[0].open
-    assert not window.document.encounter.geometry.move_blocked(Cell(11, 7), Direction.E)
+    assert not geometry_of(window.document.encounter).move_blocked(Cell(11, 7), Direction.E)
 
 
 def test_save_open_round_trip(window: MainWindow, tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.combatant import Condition
-from core.commands import MoveToken
-from core.grid import Cell
-from core.odds import shove_odds
-from core.shove import ShoveRequest
+from core.actions.commands import MoveToken
+from core.model.combatant import Condition
+from core.model.grid import Cell
+from core.rules.odds import shove_odds
+from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for
 from desktop.qt import Qt

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
-from core.critical import SetSegmentOverride
-from core.dice import SeededDice
-from core.timeline import roll_initiative, ties_with_opposition
+from core.actions.round import SetSegmentOverride
+from core.model.dice import SeededDice
+from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
 from desktop.items import TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.panels.timeline import Chip
@@ -89,10 +89,10 @@ def test_moving_slides_the_chip_and_greys_it_past_segment_10(
     window.document.push(SetSegmentOverride("mira", 5))
     drag((6, 9), [(6, 11), (6, 13)])  # 20 ft: 4 segments, strikes on 9
     entry = encounter.timeline.entry("mira")
-    assert entry.moved_ft == 20 and entry.timing(encounter.profile).segment == 9
+    assert entry.moved_ft == 20 and entry_timing(entry, encounter.profile).segment == 9
     assert chips(window)["mira"] == 9
     drag((6, 13), [(8, 13), (10, 13)])  # 20 ft more: segment 13 is past 10
-    assert not encounter.timeline.entry("mira").timing(encounter.profile).attacks
+    assert not entry_timing(encounter.timeline.entry("mira"), encounter.profile).attacks
     chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
                 if c.token_id == "mira" and c.isVisibleTo(col))
     assert chip.greyed and "past 10" in chip.toolTip()

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from core.combatant import Combatant, Condition, Side
-from core.commands import UpdateCombatant
-from core.encounter import Encounter, Token
-from core.fileio import load_encounter
-from core.grid import Cell
-from core.mapmodel import BattleMap
+from core.actions.commands import UpdateCombatant
+from core.io.fileio import load_encounter
+from core.model.combatant import Combatant, Condition, Side
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell
+from core.model.mapmodel import BattleMap
 from desktop.document import EncounterDocument
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.uvtt import import_uvtt_file
+from core.io.uvtt import import_uvtt_file
 from desktop.mainwindow import MainWindow
 from desktop.qt import QColor, QImage
 from desktop.render import MARGIN_PX, render_encounter

@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from core.dice import DEFAULT_CHAIN, DiceExpression
+from core.model.dice import DEFAULT_CHAIN, DiceExpression
 
 
 class DiagonalRule(StrEnum):

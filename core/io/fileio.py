@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.encounter import SCHEMA, SCHEMA_VERSION, Encounter
-from core.profile import RulesProfile
+from core.model.encounter import SCHEMA, SCHEMA_VERSION, Encounter
+from core.model.profile import RulesProfile
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 

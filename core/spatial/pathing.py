@@ -3,7 +3,7 @@
 Why tcod: a pure-Python A* over 200×200 cells takes ~65 ms here; tcod's C pathfinder takes
 a few ms and accepts per-direction edge conditions, which is how walls between cells are
 expressed. The search minimises the average diagonal cost (7.5 ft for 5-10-5) and the cost
-reported is the exact count along the chosen path (:func:`core.grid.step_costs_ft`); without
+reported is the exact count along the chosen path (:func:`core.model.grid.step_costs_ft`); without
 difficult terrain the two orders agree exactly (see docs/rules.md).
 
 Rules (rules-decisions "Shove" 9 and the spatial-engine issue): walls and closed doors block;
@@ -21,10 +21,10 @@ import numpy.typing as npt
 import tcod.path
 from numpy.lib.stride_tricks import sliding_window_view
 
-from core.encounter import Encounter, Token
-from core.geometry import DIRECTIONS, BoolArray
-from core.grid import Cell, Direction, Footprint, direction_between, step_costs_ft
-from core.profile import DiagonalRule
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction, Footprint, direction_between, step_costs_ft
+from core.model.profile import DiagonalRule
+from core.spatial.geometry import DIRECTIONS, BoolArray, geometry_of
 
 UNREACHABLE = np.iinfo(np.int32).max
 POCKET_RADIUS = 12
@@ -79,7 +79,7 @@ class MovementGraph:
         profile = encounter.profile
         self.cell_ft = profile.cell_size_ft
         self.rule = profile.diagonal_rule
-        geometry = encounter.geometry
+        geometry = geometry_of(encounter)
         size = self.size
         enemies, allies = self._occupancy()
         open_moves = geometry.open_moves()

@@ -16,8 +16,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from core.profile import RulesProfile
-from core.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
+from core.model.profile import RulesProfile
+from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
 
@@ -65,7 +65,7 @@ class Abilities(BaseModel):
 
 
 class Combatant(BaseModel):
-    """Everything the ratings are derived from; see :mod:`core.ratings` for the derivations."""
+    """Everything the ratings are derived from (derived in :mod:`core.rules.ratings`)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

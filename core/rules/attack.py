@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.breakdown import Breakdown, Term
-from core.combatant import Combatant
-from core.dice import DiceSource, RollRecord
-from core.encounter import Encounter
-from core.profile import RulesProfile
-from core.ratings import armour_class, armour_value, hit_rating
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Combatant
+from core.model.dice import DiceSource, RollRecord
+from core.model.encounter import Encounter
+from core.model.profile import RulesProfile
+from core.rules.ratings import armour_class, armour_value, hit_rating
+from core.spatial.geometry import geometry_of
 
 
 class DamageKind(BaseModel):
@@ -125,7 +126,7 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
     if action.kind.missile:
         a, d = attacker.footprint.centre, defender.footprint.centre
-        if not encounter.geometry.line_of_sight(a, d):
+        if not geometry_of(encounter).line_of_sight(a, d):
             raise IllegalAttackError(f"{attacker.name} has no line of sight to {defender.name}")
     else:
         gap = attacker.footprint.gap(defender.footprint)

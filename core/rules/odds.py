@@ -2,7 +2,7 @@
 
 Every dice outcome is enumerated with exact fractions (no sampling): the d20, the shove
 die's distribution, the Pit-Stop save, hazard damage and saves, slam damage. The walk itself
-is :func:`core.shove.plan_push`, the same function the resolver uses, so the odds and a
+is :func:`core.rules.shove.plan_push`, the same function the resolver uses, so the odds and a
 resolution with any scripted dice always agree.
 """
 
@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from core.attack import damage_after_armour
-from core.dice import DiceExpression
-from core.encounter import Encounter
-from core.grid import Cell
-from core.mapmodel import HazardEffect
-from core.profile import RulesProfile
-from core.shove import (
+from core.model.dice import DiceExpression
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import HazardEffect
+from core.model.profile import RulesProfile
+from core.rules.attack import damage_after_armour
+from core.rules.shove import (
     Push,
     ShoveRequest,
     ShoveSetup,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from core.attack import AttackResult
-from core.breakdown import Breakdown
-from core.encounter import Encounter
-from core.odds import ShoveOdds
-from core.shove import ShoveResult, SuccessLevel
+from core.model.breakdown import Breakdown
+from core.model.encounter import Encounter
+from core.rules.attack import AttackResult
+from core.rules.odds import ShoveOdds
+from core.rules.shove import ShoveResult, SuccessLevel
 
 
 def _line(label: str, breakdown: Breakdown) -> str:

@@ -1,6 +1,6 @@
 """The derived ratings of 000 "Combat Ratings Quick Reference", each as a Breakdown.
 
->>> from core.combatant import Abilities, Combatant
+>>> from core.model.combatant import Abilities, Combatant
 >>> fighter = Combatant(name="Fighter", abilities=Abilities(strength=16, dexterity=13),
 ...                     fr_slots=3, armour="chain_mail", shield="medium")
 >>> p = RulesProfile()
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from core.breakdown import Breakdown, Term
-from core.combatant import Combatant, Condition
-from core.profile import RulesProfile
-from core.tables import ARMOURS, NO_ARMOUR, SHIELDS, SIZES
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Combatant, Condition
+from core.model.profile import RulesProfile
+from core.model.tables import ARMOURS, NO_ARMOUR, SHIELDS, SIZES
 
 QR = "000 Quick Reference"
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
-from core.profile import DiagonalRule
+from core.model.profile import DiagonalRule
 
 
 class Cell(NamedTuple):

@@ -5,7 +5,7 @@ or removing one wall touches only the cells around it. A move from a cell to its
 blocked when the segment between the two cell centres meets a movement-blocking wall
 (touching counts: a diagonal cannot squeeze past a wall's end at the corner).
 
->>> from core.mapmodel import BattleMap, WallSegment
+>>> from core.model.mapmodel import BattleMap, WallSegment
 >>> m = BattleMap(width=4, height=4, walls=[WallSegment(x1=2, y1=0, x2=2, y2=4)])
 >>> g = MapGeometry(m)
 >>> g.move_blocked(Cell(1, 1), Direction.E), g.move_blocked(Cell(0, 1), Direction.E)
@@ -22,8 +22,9 @@ from collections.abc import Iterator
 import numpy as np
 import numpy.typing as npt
 
-from core.grid import Cell, Direction, Footprint
-from core.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment, parse_cell_key
+from core.model.encounter import Encounter
+from core.model.grid import Cell, Direction, Footprint
+from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment, parse_cell_key
 
 BUCKET = 4
 EPS = 1e-9
@@ -249,6 +250,16 @@ class MapGeometry:
             if dy < 0:
                 allowed[index, 0, :] = False
         return allowed
+
+
+def geometry_of(encounter: Encounter) -> MapGeometry:
+    """The encounter's map geometry, built on first use and kept with the encounter (the
+    history updates it as commands change the map)."""
+    geometry = encounter.derived(MapGeometry, lambda: MapGeometry(encounter.map))
+    if geometry.map is not encounter.map:  # the map itself was replaced (resized)
+        encounter.drop_derived(MapGeometry)
+        geometry = encounter.derived(MapGeometry, lambda: MapGeometry(encounter.map))
+    return geometry
 
 
 def point_segment_distance(point: tuple[float, float],

@@ -1,6 +1,6 @@
 """The encounter: rules profile, map, tokens on it, and the combat log.
 
->>> from core.combatant import Combatant
+>>> from core.model.combatant import Combatant
 >>> enc = Encounter(map=BattleMap(width=6, height=6))
 >>> enc.add_token(Token(id="ogre", combatant=Combatant(name="Ogre", size="large"), x=1, y=1))
 >>> enc.token_at(Cell(2, 2)).id
@@ -12,17 +12,19 @@ Footprint(x=1, y=1, size=2)
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
-from core.combatant import Combatant
-from core.geometry import MapGeometry
-from core.grid import Cell, Footprint, ring
-from core.mapmodel import BattleMap
-from core.profile import RulesProfile
-from core.tables import SIZES
-from core.timeline import RoundState
+from core.model.combatant import Combatant
+from core.model.grid import Cell, Footprint, ring
+from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
+from core.model.round import RoundState
+from core.model.tables import SIZES
+
+D = TypeVar("D")
 
 SCHEMA = "battlemap.encounter"  # repeated as the Literal defaults of Encounter below
 SCHEMA_VERSION = 1
@@ -84,7 +86,7 @@ class Encounter(BaseModel):
     log: list[LogEntry] = Field(default_factory=list)
     timeline: RoundState = Field(default_factory=RoundState)
 
-    _geometry: MapGeometry | None = PrivateAttr(None)
+    _derived: dict[type, object] = PrivateAttr(default_factory=dict)
     _occupancy_key: tuple[object, ...] | None = PrivateAttr(None)
     _occupancy_cells: dict[Cell, Token] = PrivateAttr(default_factory=dict)
 
@@ -113,19 +115,24 @@ class Encounter(BaseModel):
             if other.footprint.overlaps(footprint):
                 raise ValueError(f"{name} overlaps {other.name} at ({other.x}, {other.y})")
 
-    @property
-    def geometry(self) -> MapGeometry:
-        if self._geometry is None:
-            self._geometry = MapGeometry(self.map)
-        return self._geometry
+    def derived(self, kind: type[D], build: Callable[[], D]) -> D:
+        """The value of type ``kind`` derived from this encounter (the map's geometry
+        indexes), built on first use and kept until :meth:`drop_derived`. Layers above the
+        model own what it holds; the model only keeps the slot."""
+        if kind not in self._derived:
+            self._derived[kind] = build()
+        return cast(D, self._derived[kind])
 
-    @property
-    def has_geometry(self) -> bool:
-        """Whether derived geometry exists (edits then update it in place)."""
-        return self._geometry is not None
+    def peek_derived(self, kind: type[D]) -> D | None:
+        """The derived value of type ``kind`` if it was built, else None."""
+        return cast("D | None", self._derived.get(kind))
 
-    def reset_geometry(self) -> None:
-        self._geometry = None
+    def drop_derived(self, kind: type | None = None) -> None:
+        """Forget one derived value (or all): the next use rebuilds it."""
+        if kind is None:
+            self._derived.clear()
+        else:
+            self._derived.pop(kind, None)
 
     def token(self, key: str) -> Token:
         """The token with this id, or whose combatant has this name (case-insensitive)."""

@@ -1,11 +1,10 @@
 """The round timeline: initiative, acting order, movement timing, Scarper, Aiming,
 multi-segment actions and condition timers (002 "Initiative", RD "Round timeline").
 
-Pure models and functions only: the reversible commands and the critical events live in
-:mod:`core.critical` (``core.encounter`` stores a :class:`RoundState`, so this module must
-not import the commands).
+Pure functions only: the state they fill in is :mod:`core.model.round`; the reversible
+round commands are :mod:`core.actions.round`.
 
->>> from core.profile import RulesProfile
+>>> from core.model.profile import RulesProfile
 >>> attack_segment(6, 20, RulesProfile()).segment
 10
 >>> attack_segment(7, 20, RulesProfile()).attacks
@@ -18,15 +17,16 @@ import math
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from core.breakdown import Breakdown, Term
-from core.combatant import Combatant, Condition, Side
-from core.dice import DiceSource, RollRecord
-from core.profile import RulesProfile
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Combatant, Condition, Side
+from core.model.dice import DiceSource, RollRecord
+from core.model.profile import RulesProfile
+from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 
 if TYPE_CHECKING:
-    from core.encounter import Encounter
+    from core.model.encounter import Encounter
 
 SEED = "002 Initiative"
 
@@ -34,65 +34,6 @@ SEED = "002 Initiative"
 #: "until it stands up" (002 Critical events 15 "Spend next round getting up").
 DEFAULT_DURATIONS: dict[Condition, int] = {
     Condition.DAZED: 1, Condition.STUNNED: 1, Condition.KNOCKED_OUT: 1}
-
-
-class InitiativeEntry(BaseModel):
-    """One token's place in the round. ``roll`` is None for the opposition, whose single
-    shared roll is :attr:`RoundState.opposition_roll` (002: "one general roll for the
-    opposition")."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    token_id: str
-    side: Side = Side.PARTY
-    roll: RollRecord | None = None
-    terms: Breakdown = Breakdown()
-    segment: int = 0
-    overridden: bool = False
-    scarpering: bool = False
-    aiming: bool = False
-    attack_bonus: int = 0
-    defence_bonus: int = 0
-    action_segments: int = Field(1, ge=1)
-    moved_ft: float = Field(0, ge=0)
-    notes: tuple[str, ...] = ()
-
-    def timing(self, profile: RulesProfile) -> AttackTiming:
-        """When this combatant strikes after the movement made so far this round."""
-        return attack_segment(self.segment, self.moved_ft, profile)
-
-
-class ConditionTimer(BaseModel):
-    """A condition that ends by itself after ``rounds`` more round ends."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    token_id: str
-    condition: Condition
-    rounds: int = Field(ge=1)
-
-
-class RoundState(BaseModel):
-    """Where the fight is: round, segment, everyone's initiative, running timers."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    round_number: int = Field(0, ge=0)
-    current_segment: int = 0
-    entries: list[InitiativeEntry] = Field(default_factory=list)
-    opposition_roll: RollRecord | None = None
-    timers: list[ConditionTimer] = Field(default_factory=list)
-    aimed_last_round: list[str] = Field(default_factory=list)
-    declaration_seconds: int = Field(120, ge=0)
-
-    def entry(self, token_id: str) -> InitiativeEntry:
-        for entry in self.entries:
-            if entry.token_id == token_id:
-                return entry
-        raise KeyError(f"{token_id!r} has no initiative this round")
-
-    def replace_entry(self, new: InitiativeEntry) -> None:
-        self.entries = [new if e.token_id == new.token_id else e for e in self.entries]
 
 
 class AttackTiming(BaseModel):
@@ -103,6 +44,11 @@ class AttackTiming(BaseModel):
     segment: int
     attacks: bool
     reason: str
+
+
+def entry_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
+    """When this combatant strikes after the movement made so far this round."""
+    return attack_segment(entry.segment, entry.moved_ft, profile)
 
 
 def clamp_segment(value: int, profile: RulesProfile) -> int:

@@ -15,7 +15,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from core.grid import Cell, Footprint
+from core.model.grid import Cell, Footprint
 
 MAX_MAP_CELLS = 300
 
@@ -119,7 +119,7 @@ class HazardEffect(BaseModel):
     @field_validator("damage")
     @classmethod
     def _dice(cls, value: str | None) -> str | None:
-        from core.dice import DiceExpression
+        from core.model.dice import DiceExpression
 
         if value:
             DiceExpression.parse(value)
@@ -163,8 +163,8 @@ class Light(BaseModel):
 
 
 class BattleMap(BaseModel):
-    """The map. Mutated only through commands (:mod:`core.commands`), which also tell the
-    derived geometry (:mod:`core.geometry`) what changed."""
+    """The map. Mutated only through commands (:mod:`core.actions.commands`), which also tell the
+    derived geometry (:mod:`core.spatial.geometry`) what changed."""
 
     model_config = ConfigDict(validate_assignment=False, extra="forbid")
 

@@ -12,7 +12,7 @@ bonus ≥ ``surprise_spot_target``; the failure level is named by the profile's 
 levels; each free attack gets ``surprise_hit_bonus`` to hit and
 ``surprise_damage_per_level`` × the failure level left when it is made.
 
->>> from core.profile import RulesProfile
+>>> from core.model.profile import RulesProfile
 >>> ambusher_initiative(15, RulesProfile())
 4
 """
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from core.breakdown import Breakdown, Term
-from core.combatant import Side
-from core.dice import DiceSource, RollRecord
-from core.encounter import Encounter, LogEntry, Token
-from core.profile import RulesProfile
-from core.timeline import segments_moving
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Side
+from core.model.dice import DiceSource, RollRecord
+from core.model.encounter import Encounter, LogEntry, Token
+from core.model.profile import RulesProfile
+from core.rules.timeline import segments_moving
 
 
 class FreeAttack(BaseModel):

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.encounter import Encounter
-from core.geometry import clip_segment
-from core.mapmodel import MAX_MAP_CELLS, Background, BattleMap, Light, WallKind, WallSegment
+from core.model.encounter import Encounter
+from core.model.mapmodel import MAX_MAP_CELLS, Background, BattleMap, Light, WallKind, WallSegment
+from core.spatial.geometry import clip_segment
 
 KNOWN_FORMATS = (0.2, 0.3, 1.0)
 MAX_COORDINATE = 1e6

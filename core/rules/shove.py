@@ -2,7 +2,7 @@
 "Terrain Modifiers to Force", "Pit-Stop Rule"; rules-decisions "Shove" 1-13).
 
 :func:`resolve_shove` is a pure function of (encounter, request, dice); it changes nothing.
-:class:`core.commands.ApplyShove` applies its result. The dice are drawn in this order:
+:class:`core.actions.commands.ApplyShove` applies its result. The dice are drawn in this order:
 attack d20; the shove die (standard success only); the Pit-Stop d20 (when a hazard is
 reached); the hazard's damage and its own save d20; falling damage; slam damage rolls.
 """
@@ -14,12 +14,11 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
-from core.attack import damage_after_armour
-from core.breakdown import Breakdown, Term
-from core.combatant import Combatant
-from core.dice import DiceSource, RollRecord, step_die
-from core.encounter import Encounter, Token
-from core.grid import (
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Combatant
+from core.model.dice import DiceSource, RollRecord, step_die
+from core.model.encounter import Encounter, Token
+from core.model.grid import (
     Cell,
     Direction,
     Footprint,
@@ -27,10 +26,12 @@ from core.grid import (
     step_costs_ft,
     straight_away,
 )
-from core.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
-from core.profile import CreatureCollision, RulesProfile
-from core.ratings import armour_value, force_defense, force_rating, shove_resist
-from core.tables import SIZES
+from core.model.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
+from core.model.profile import CreatureCollision, RulesProfile
+from core.model.tables import SIZES
+from core.rules.attack import damage_after_armour
+from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
+from core.spatial.geometry import geometry_of
 
 
 class IllegalShoveError(ValueError):
@@ -195,7 +196,7 @@ def _lowest(encounter: Encounter, footprint: Footprint) -> int:
 def _obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footprint,
               direction: Direction) -> tuple[StopReason, str] | None:
     """What stops a step from ``here`` to ``there``, if anything (walls before creatures)."""
-    geometry = encounter.geometry
+    geometry = geometry_of(encounter)
     leaving = not encounter.map.contains_footprint(there)
     if leaving or geometry.footprint_move_blocked(here, direction) \
             or geometry.footprint_split(there):
@@ -326,7 +327,7 @@ def _check_reach(encounter: Encounter, attacker: Token, defender: Token) -> None
         raise IllegalShoveError(
             f"{attacker.name} is not adjacent to {defender.name} "
             f"({gap} cell(s) between them); move closer first")
-    geometry = encounter.geometry
+    geometry = geometry_of(encounter)
     for cell in attacker.footprint.cells():
         for direction in Direction:
             dx, dy = direction.delta

@@ -3,8 +3,8 @@
 Views redraw from the change set; undo is :meth:`Command.revert` (the desktop wraps each
 command in a ``QUndoCommand``). :class:`History` is the core's own push/pop stack.
 
->>> from core.combatant import Combatant
->>> from core.mapmodel import BattleMap
+>>> from core.model.combatant import Combatant
+>>> from core.model.mapmodel import BattleMap
 >>> enc = Encounter(map=BattleMap(width=5, height=5),
 ...                 tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0)])
 >>> history = History(enc)
@@ -22,12 +22,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from core.attack import AttackResult
-from core.combatant import Combatant, Condition
-from core.encounter import Encounter, LogEntry, Token
-from core.geometry import clip_segment
-from core.grid import Cell, Footprint
-from core.mapmodel import (
+from core.model.combatant import Combatant, Condition
+from core.model.encounter import Encounter, LogEntry, Token
+from core.model.grid import Cell, Footprint
+from core.model.mapmodel import (
     Background,
     BattleMap,
     Hazard,
@@ -35,9 +33,11 @@ from core.mapmodel import (
     WallSegment,
     parse_cell_key,
 )
-from core.report import format_attack, format_shove
-from core.shove import ShoveResult
-from core.tables import SIZES
+from core.model.tables import SIZES
+from core.rules.attack import AttackResult
+from core.rules.report import format_attack, format_shove
+from core.rules.shove import ShoveResult
+from core.spatial.geometry import MapGeometry, clip_segment
 
 V = TypeVar("V")
 
@@ -217,8 +217,8 @@ class CellEdit(Command, Generic[V]):
         return self._changed(encounter)
 
     def _changed(self, encounter: Encounter) -> ChangeSet:
-        if encounter.has_geometry:
-            encounter.geometry.refresh_cells()
+        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
+            geometry.refresh_cells()
         return ChangeSet(cells=frozenset(self.before))
 
     def merge(self, other: Command) -> bool:
@@ -305,8 +305,8 @@ def _indices_of(walls: list[WallSegment], wanted: list[WallSegment]) -> list[int
 def _take_walls(encounter: Encounter, indices: list[int]) -> None:
     for index in sorted(indices, reverse=True):
         wall = encounter.map.walls.pop(index)
-        if encounter.has_geometry:
-            encounter.geometry.remove_wall(wall)
+        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
+            geometry.remove_wall(wall)
 
 
 def _put_walls(encounter: Encounter, walls: list[WallSegment], slots: list[int]) -> list[int]:
@@ -316,8 +316,8 @@ def _put_walls(encounter: Encounter, walls: list[WallSegment], slots: list[int])
         index = slots[position] if position < len(slots) else len(encounter.map.walls)
         encounter.map.walls.insert(index, wall)
         placed.append(index)
-        if encounter.has_geometry:
-            encounter.geometry.add_wall(wall)
+        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
+            geometry.add_wall(wall)
     return placed
 
 
@@ -348,8 +348,8 @@ class ReplaceHazard(Command):
             hazards.pop(self.index)
         if new is not None:
             hazards.insert(len(hazards) if self.index is None else self.index, new)
-        if encounter.has_geometry:
-            encounter.geometry.refresh_cells()
+        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
+            geometry.refresh_cells()
         return ChangeSet(hazards=True)
 
 
@@ -371,13 +371,13 @@ class ResizeMap(Command):
                              "first")
         self.before = encounter.map
         encounter.map = resized_map(encounter.map, self.width, self.height)
-        encounter.reset_geometry()
+        encounter.drop_derived(MapGeometry)
         return ChangeSet(map_shape=True, walls=True, hazards=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
         encounter.map = self.before
-        encounter.reset_geometry()
+        encounter.drop_derived(MapGeometry)
         return ChangeSet(map_shape=True, walls=True, hazards=True)
 
 

@@ -1,0 +1,1 @@
+"""Bundled data: the demo encounter, the combatant library, icons."""

@@ -1,0 +1,1 @@
+"""Core actions, reversible commands and the history (the single undo authority)."""

@@ -1,0 +1,1 @@
+"""Files: encounter JSON and Universal VTT import."""

@@ -1,0 +1,1 @@
+"""The data model: grid, tables, rules profile, dice, combatants, map, encounter."""

@@ -1,0 +1,1 @@
+"""Pure resolvers: (encounter, request, dice) -> result with a full breakdown."""

@@ -1,0 +1,1 @@
+"""Spatial queries on the map: wall geometry, line of sight, movement paths."""
