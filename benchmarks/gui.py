@@ -114,7 +114,7 @@ def bench_uvtt(window: MainWindow) -> Figures:
         window.view.viewport().grab()
 
     samples = sample(import_and_show, 3)
-    window.document.undo_stack.setClean()
+    window.document.history.mark_clean()
     return {"uvtt_import_first_frame_ms": ms(min(samples)),
             "uvtt_import_first_frame_median_ms": ms(sorted(samples)[1])}
 
@@ -137,7 +137,7 @@ def run(seed: int) -> Figures:
         load_s, _ = timed(lambda: window.files.open_path(folder / "saved.json"))
         figures |= {"save_ms": ms(save_s), "open_ms": ms(load_s),
                     "autosave_gui_thread_ms": ms(_autosave_gui_time(window, scenario.runner))}
-        window.document.undo_stack.setClean()
+        window.document.history.mark_clean()
         figures |= bench_uvtt(window)
         window.files.shutdown()
         window.close()

@@ -1,8 +1,9 @@
 """The ``battlemap`` command. Headless subcommands import no Qt; the GUI is imported lazily.
 
-    battlemap [FILE]                         open the map window (the demo encounter if no FILE)
-    battlemap resolve shove FILE --attacker A --target B [--direction D]
-                            [--dice 14,3 | --seed N] [--json]
+    battlemap [FILE]                      open the map window (the demo encounter if no FILE)
+    battlemap resolve ACTION FILE ...     shove, attack, initiative, critical, surprise, move
+                                          [--dice 14,3 | --seed N] [--json]
+                                          [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap render FILE --out map.png [--size 1600x1000]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
@@ -16,15 +17,19 @@ import sys
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
+from pydantic import RootModel
+
+from core.actions.base import Outcome, plan
+from core.actions.history import History
 from core.io.fileio import EncounterFileError, load_encounter, save_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
-from core.model.dice import DiceError, DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
-from core.model.encounter import Encounter, UnknownTokenError
-from core.model.grid import Direction
+from core.model.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
+from core.model.encounter import Encounter
 from core.rules.odds import shove_odds
-from core.rules.report import format_odds, format_shove
-from core.rules.shove import IllegalShoveError, ShoveRequest, resolve_shove
+from core.rules.report import format_odds
+from desktop.cli_actions import RESOLVE, CliAction, add_shove, shove_request
 
 DEMO = Path(str(files("assets") / "demo_encounter.json"))
 USAGE_ERROR = 2
@@ -42,14 +47,22 @@ def _dice_list(text: str) -> list[int]:
                                          f"got {text!r}") from None
 
 
-def _shove_arguments(parser: argparse.ArgumentParser) -> None:
+def _resolve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
+                    entry: CliAction) -> None:
+    parser = sub.add_parser(name, help=entry.help, description=(
+        f"{entry.help.capitalize()}. Dice are consumed in this order: "
+        f"{entry.kind.dice_order}."))
     parser.add_argument("file", type=Path, help="encounter file (.json)")
-    parser.add_argument("--attacker", required=True, help="attacker's name or token id")
-    parser.add_argument("--target", required=True, help="defender's name or token id")
-    parser.add_argument("--direction", type=str.upper, choices=[d.value for d in Direction],
-                        help="push direction (default: straight away from the attacker)")
-    parser.add_argument("--modifier", type=int, default=0, help="situational modifier to FR")
+    entry.add_arguments(parser)
+    dice = parser.add_mutually_exclusive_group()
+    dice.add_argument("--dice", type=_dice_list, metavar="N,N,...",
+                      help="the die values you rolled, in the order above (spare values "
+                           "are reported, not used)")
+    dice.add_argument("--seed", type=int, help="seed for rolled dice (default 1)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--apply", action="store_true",
+                        help="apply the result and write the encounter to --out")
+    parser.add_argument("--out", type=Path, help="where --apply writes the encounter")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,16 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     resolve = sub.add_parser("resolve", help="resolve an action and print every roll")
     resolve_sub = resolve.add_subparsers(dest="action", required=True)
-    shove = resolve_sub.add_parser("shove", help="resolve a shove")
-    _shove_arguments(shove)
-    dice = shove.add_mutually_exclusive_group()
-    dice.add_argument("--dice", type=_dice_list,
-                      help="die values in the order asked: attack d20, shove die, "
-                           "Pit-Stop d20, hazard dice, slam dice (e.g. 14,3,9)")
-    dice.add_argument("--seed", type=int, help="seed for rolled dice (default 1)")
+    for name, entry in RESOLVE.items():
+        _resolve_parser(resolve_sub, name, entry)
     odds = sub.add_parser("odds", help="exact odds of an action before rolling")
     odds_sub = odds.add_subparsers(dest="action", required=True)
-    _shove_arguments(odds_sub.add_parser("shove", help="odds of a shove"))
+    odds_shove = odds_sub.add_parser("shove", help="odds of a shove")
+    odds_shove.add_argument("file", type=Path, help="encounter file (.json)")
+    add_shove(odds_shove)
+    odds_shove.add_argument("--json", action="store_true", help="print JSON instead of text")
     render = sub.add_parser("render", help="draw an encounter's map to a PNG (offscreen)")
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
@@ -87,38 +98,77 @@ def _load(path: Path) -> Encounter:
         raise CliError(str(error)) from None
 
 
-def _request(args: argparse.Namespace) -> ShoveRequest:
-    return ShoveRequest(attacker=args.attacker, defender=args.target,
-                        direction=Direction(args.direction) if args.direction else None,
-                        modifier=args.modifier)
+def _save(encounter: Encounter, path: Path) -> None:
+    try:
+        save_encounter(encounter, path)
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def run_resolve(args: argparse.Namespace) -> str:
+    """Resolve the action on the file's encounter; with --apply, write the result."""
+    if args.apply and args.out is None:
+        raise CliError("--apply needs --out FILE (the encounter after the action)")
     encounter = _load(args.file)
-    source: DiceSource = (ScriptedDice(args.dice) if args.dice is not None
-                          else SeededDice(1 if args.seed is None else args.seed))
+    dice: DiceSource = (ScriptedDice(args.dice) if args.dice is not None
+                        else SeededDice(1 if args.seed is None else args.seed))
+    action = RESOLVE[args.action].build(args)
     try:
-        result = resolve_shove(encounter, _request(args), source)
+        outcome = plan(action, encounter, dice)
     except DiceExhaustedError as error:
         raise CliError(f"--dice ran out: {error}") from None
-    if isinstance(source, ScriptedDice) and source.remaining:
-        raise CliError(f"--dice has {len(source.remaining)} value(s) more than the shove "
-                       f"needs: {', '.join(map(str, source.remaining))}")
-    return result.model_dump_json(indent=2) if args.json else format_shove(result)
+    spare = dice.remaining if isinstance(dice, ScriptedDice) else ()
+    if args.apply:
+        History(encounter).push(outcome.command)
+        _save(encounter, args.out)
+    if args.json:
+        return json.dumps(_as_json(outcome, spare, args.out if args.apply else None),
+                          indent=2)
+    return _as_text(outcome, spare, args.out if args.apply else None)
+
+
+def _as_json(outcome: Outcome[Any], spare: tuple[int, ...], written: Path | None
+             ) -> dict[str, Any]:
+    result = outcome.result
+    return {
+        "action": outcome.action.name, "summary": outcome.summary,
+        "totals": outcome.action.totals(result),
+        "result": _jsonable(result),
+        "log": [entry.model_dump(mode="json") for entry in outcome.entries],
+        "dice": {"used": [list(r.values) for r in outcome.rolls], "unused": list(spare)},
+        "written": str(written) if written else None,
+    }
+
+
+def _jsonable(result: object) -> Any:
+    """A result as JSON data: pydantic models, dataclasses (a round, a move plan) and
+    tuples of them alike."""
+    return RootModel[Any](result).model_dump(mode="json")
+
+
+def _as_text(outcome: Outcome[Any], spare: tuple[int, ...], written: Path | None) -> str:
+    lines = [outcome.text or outcome.summary]
+    if spare:
+        lines.append(f"\nUnused dice: {', '.join(map(str, spare))}")
+    if written:
+        lines.append(f"\nApplied; wrote {written}")
+    return "\n".join(lines)
 
 
 def run_odds(args: argparse.Namespace) -> str:
-    odds = shove_odds(_load(args.file), _request(args))
+    odds = shove_odds(_load(args.file), shove_request(args))
     return json.dumps(odds.to_json(), indent=2) if args.json else format_odds(odds)
 
 
 def run_headless(args: argparse.Namespace) -> str:
+    """``resolve`` or ``odds``; every refusal (unknown name, illegal action, bad dice,
+    a command the encounter refuses) becomes one line."""
     try:
         if args.command == "resolve":
             return run_resolve(args)
         return run_odds(args)
-    except (IllegalShoveError, UnknownTokenError, DiceError) as error:
-        raise CliError(str(error)) from None
+    except (ValueError, LookupError) as error:
+        raise CliError(str(error.args[0]) if error.args else str(error)) from None
 
 
 def run_import(args: argparse.Namespace) -> str:
@@ -127,10 +177,7 @@ def run_import(args: argparse.Namespace) -> str:
         result = import_uvtt_file(args.file)
     except UvttImportError as error:
         raise CliError(str(error)) from None
-    try:
-        save_encounter(result.encounter, args.out)
-    except OSError as error:
-        raise CliError(f"cannot write {args.out}: {error.strerror or error}") from None
+    _save(result.encounter, args.out)
     m = result.encounter.map
     lines = [f"imported {args.file.name}: {m.width}×{m.height} squares, {result.walls} wall "
              f"segments, {result.objects} object segments, {result.doors} doors, "

@@ -1,107 +1,137 @@
-"""The open encounter: the core model, its undo stack, and change notifications.
+"""The open encounter for the window: a thin Qt adaptor over the core history.
 
-Every edit goes through :meth:`EncounterDocument.push`, which wraps a core command in a
-``QUndoCommand``; views listen to :attr:`EncounterDocument.changed` and redraw only what the
-change set names.
+Every edit goes through :meth:`EncounterDocument.push` (or :meth:`perform` for a resolved
+action), which pushes a core command onto :class:`core.actions.history.History` — the one
+undo authority. Views listen to :attr:`changed` and redraw only what the change set names;
+a refused command changes nothing, never reaches the history, and is announced on
+:attr:`refused` with its message.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from core.actions.commands import ChangeSet, Command
+from core.actions.base import Outcome
+from core.actions.commands import ChangeSet, Command, CommandRefusedError
+from core.actions.history import History
 from core.model.encounter import Encounter
-from desktop.qt import QObject, QUndoCommand, QUndoStack, Signal
+from desktop.qt import QObject, Signal
 
-_merge_ids = itertools.count(1000)
-
-
-class CoreCommand(QUndoCommand):
-    """A thin Qt wrapper: redo applies the core command, undo reverts it."""
-
-    def __init__(self, document: EncounterDocument, command: Command, merge_key: int = -1
-                 ) -> None:
-        super().__init__(command.label)
-        self.document, self.command, self.merge_key = document, command, merge_key
-
-    def redo(self) -> None:
-        self.document.notify(self.command.apply(self.document.encounter))
-
-    def undo(self) -> None:
-        self.document.notify(self.command.revert(self.document.encounter))
-
-    def id(self) -> int:
-        return self.merge_key
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        return (isinstance(other, CoreCommand) and other.merge_key == self.merge_key
-                and self.command.merge(other.command))
+_merge_keys = itertools.count(1)
 
 
 class EncounterDocument(QObject):
-    """Holds the encounter being edited, where it is saved, and its undo history."""
+    """Holds the encounter being edited, where it is saved, and its history."""
 
     changed = Signal(object)  # ChangeSet
     replaced = Signal()  # a different encounter was loaded
-    path_changed = Signal()
+    path_changed = Signal()  # the file or the saved state changed (the title)
+    history_changed = Signal()  # steps were pushed, undone, redone or merged
+    refused = Signal(str)  # a command could not be applied: why
 
     def __init__(self, encounter: Encounter, path: Path | None = None) -> None:
         super().__init__()
-        self.encounter = encounter
         self.path = path
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.history = self._new_history(encounter)
+        self._grouping = 0
+        self._was_clean = True
 
-    def _clean_changed(self, _clean: bool) -> None:
-        self.path_changed.emit()
+    def _new_history(self, encounter: Encounter) -> History:
+        history = History(encounter)
+        history.subscribe(self._on_change)
+        return history
 
-    def notify(self, changes: ChangeSet) -> None:
+    @property
+    def encounter(self) -> Encounter:
+        return self.history.encounter
+
+    def _on_change(self, changes: ChangeSet) -> None:
         self.changed.emit(changes)
+        self.history_changed.emit()
+        if self.history.is_clean != self._was_clean:
+            self._was_clean = self.history.is_clean
+            self.path_changed.emit()
 
-    def push(self, command: Command, merge_key: int = -1) -> None:
-        """Apply ``command`` as one undoable step; commands with the same ``merge_key``
-        pushed one after another merge into one step (a brush stroke, a drag)."""
-        self.undo_stack.push(CoreCommand(self, command, merge_key))
+    # --- editing ---------------------------------------------------------------------
+    def push(self, command: Command, merge_key: object | None = None) -> bool:
+        """Apply ``command`` as one step; pushes with the same ``merge_key`` one after
+        another merge into one step (a brush stroke, a drag). False, with :attr:`refused`
+        emitted, when the encounter refuses it."""
+        try:
+            self.history.push(command, merge_key)
+        except CommandRefusedError as error:
+            if self._grouping:
+                raise
+            self.refused.emit(str(error))
+            return False
+        return True
 
-    def macro(self, label: str) -> _Macro:
-        return _Macro(self.undo_stack, label)
+    def perform(self, outcome: Outcome[Any]) -> bool:
+        """Apply a resolved action (its effects and log lines) as one step."""
+        return self.push(outcome.command)
+
+    @contextmanager
+    def group(self, label: str) -> Iterator[None]:
+        """Pushes inside the block are one step; a refusal inside undoes the block's pushes
+        and is announced once."""
+        self._grouping += 1
+        try:
+            with self.history.group(label):
+                yield
+        except CommandRefusedError as error:
+            self.refused.emit(str(error))
+        finally:
+            self._grouping -= 1
 
     @staticmethod
     def new_merge_key() -> int:
         """A fresh key for one gesture, so separate strokes stay separate steps."""
-        return next(_merge_ids)
+        return next(_merge_keys)
 
-    def replace(self, encounter: Encounter, path: Path | None) -> None:
-        """Switch to another encounter (after a successful open); history starts afresh."""
-        self.encounter, self.path = encounter, path
-        self.undo_stack.clear()
+    def undo(self) -> None:
+        if self.history.can_undo:
+            self.history.undo()
+
+    def redo(self) -> None:
+        if self.history.can_redo:
+            self.history.redo()
+
+    def set_index(self, index: int) -> None:
+        self.history.set_index(index)
+
+    # --- the file --------------------------------------------------------------------
+    def replace(self, encounter: Encounter, path: Path | None, saved: bool = True) -> None:
+        """Switch to another encounter (after a successful open); the history starts
+        afresh. ``saved`` False: an import or a restored recovery file, unsaved."""
+        self.history = self._new_history(encounter)
+        if not saved:
+            self.history.mark_never_saved()
+        self.path = path
+        self._was_clean = self.history.is_clean
         self.replaced.emit()
+        self.history_changed.emit()
         self.path_changed.emit()
 
     def mark_saved(self, path: Path) -> None:
         self.path = path
-        self.undo_stack.setClean()
+        self.history.mark_clean()
+        self._was_clean = True
         self.path_changed.emit()
 
     @property
     def modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        return not self.history.is_clean
+
+    @property
+    def revision(self) -> int:
+        """Bumped by every applied, reverted or merged change (autosave watches it)."""
+        return self.history.revision
 
     @property
     def title(self) -> str:
         name = self.path.name if self.path else self.encounter.name
         return f"{name}{' *' if self.modified else ''} — Battlemap"
-
-
-class _Macro:
-    """``with document.macro("Move 3 tokens"):`` groups pushes into one undo step."""
-
-    def __init__(self, stack: QUndoStack, label: str) -> None:
-        self.stack, self.label = stack, label
-
-    def __enter__(self) -> None:
-        self.stack.beginMacro(self.label)
-
-    def __exit__(self, *exc: object) -> None:
-        self.stack.endMacro()

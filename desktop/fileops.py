@@ -59,7 +59,7 @@ class FileController(QObject):
         self.data_dir = data_dir
         self.recovery_path = data_dir / RECOVERY_NAME
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-io")
-        self._autosaved_index = document.undo_stack.index()
+        self._autosaved = self._state()
         self._pending: Future[None] | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(AUTOSAVE_MS)
@@ -79,7 +79,7 @@ class FileController(QObject):
                                 f"{error}\n\nThe open encounter was left as it was.")
             return False
         self.document.replace(encounter, path)
-        self._autosaved_index = self.document.undo_stack.index()
+        self._autosaved = self._state()
         self.add_recent(path)
         self.message.emit(f"Opened {path.name}")
         return True
@@ -102,9 +102,8 @@ class FileController(QObject):
             QMessageBox.warning(self.window, "Cannot import map",
                                 f"{error}\n\nThe open encounter was left as it was.")
             return False
-        self.document.replace(imported.encounter, None)
+        self.document.replace(imported.encounter, None, saved=False)
         progress.close()
-        self.document.undo_stack.resetClean()  # a new encounter that has never been saved
         notes = "; ".join(imported.warnings)
         self.message.emit(f"Imported {path.name}: {imported.walls} walls, {imported.doors} "
                           f"doors, {imported.windows} windows, {imported.lights} lights"
@@ -189,10 +188,10 @@ class FileController(QObject):
     # --- autosave and recovery -------------------------------------------------------------
     def autosave(self) -> Future[None] | None:
         """Write the recovery file if anything changed since the last autosave."""
-        index = self.document.undo_stack.index()
-        if not self.document.modified or index == self._autosaved_index:
+        state = self._state()
+        if not self.document.modified or state == self._autosaved:
             return None
-        self._autosaved_index = index
+        self._autosaved = state
         source = json.dumps(str(self.document.path or ""))
         encounter = encounter_to_json(self.document.encounter)
         payload = f'{{"source": {source}, "encounter": {encounter}}}'
@@ -201,6 +200,11 @@ class FileController(QObject):
         self._pending = self._worker.submit(write_atomic, self.recovery_path,
                                             payload.encode("utf-8"))
         return self._pending
+
+    def _state(self) -> tuple[int, int]:
+        """Which encounter and which revision of it: every applied, undone or merged edit
+        (a keystroke, a brush step) makes a new revision."""
+        return id(self.document.history), self.document.revision
 
     def discard_recovery(self) -> None:
         if self._pending is not None:
@@ -219,8 +223,7 @@ class FileController(QObject):
             QMessageBox.warning(self.window, "Cannot restore", f"{error}")
             return False
         source = Path(data["source"]) if data.get("source") else None
-        self.document.replace(encounter, source)
-        self.document.undo_stack.resetClean()
+        self.document.replace(encounter, source, saved=False)
         self.message.emit("Restored the unsaved changes from the last session")
         return True
 

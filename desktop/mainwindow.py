@@ -1,32 +1,36 @@
-"""The battle map window: the map view, tool bar, docks, menus and status bar."""
+"""The battle map window: the map view, tool bars, docks, menus and status bar.
+
+The window only assembles: tools declare their own options, status texts and token-menu
+entries; menus and shortcuts are a table (:meth:`MainWindow._menu_items`); what the rules
+decide comes from core actions through the Resolve panel."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from core.actions.commands import ChangeSet, ResizeMap, SetBackground
-from core.actions.round import AppendLog, spoil_note
+from core.actions.base import Outcome
+from core.actions.commands import ResizeMap, SetBackground
+from core.actions.shove import ShoveAction
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.model.mapmodel import BattleMap, Terrain
-from core.rules.attack import AttackResult
+from core.model.mapmodel import BattleMap
 from core.rules.shove import ShoveResult
 from desktop.animation import marker, slide
 from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
+from desktop.history_view import HistoryView
 from desktop.panels.log import LogPanel
-from desktop.panels.resolve import PendingAction, ResolvePanel
+from desktop.panels.resolve import ResolvePanel
 from desktop.panels.timeline import TimelinePanel
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
     QAction,
     QActionGroup,
-    QCheckBox,
+    QApplication,
     QCloseEvent,
     QColor,
-    QComboBox,
     QDockWidget,
     QDragEnterEvent,
     QDropEvent,
@@ -37,22 +41,26 @@ from desktop.qt import (
     QMessageBox,
     QPoint,
     QSettings,
-    QSpinBox,
     Qt,
-    QToolBar,
-    QUndoView,
     QVariantAnimation,
     QWidget,
 )
 from desktop.scene import MapScene
+from desktop.selection import SelectionModel
+from desktop.shortcuts import SEPARATOR, MenuItem, TypingGuard, add_items, shortcut_text
 from desktop.tools.attack import AttackTool
-from desktop.tools.base import MapTool
+from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.hazards import HazardTool
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
+
+TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, WallTool, DoorTool,
+                                         EraseTool, TerrainTool, ElevationTool, HazardTool)
+ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
+STATUS_MS = 8000
 
 
 class MainWindow(QMainWindow):
@@ -61,43 +69,53 @@ class MainWindow(QMainWindow):
     def __init__(self, encounter: Encounter, path: Path | None, data_dir: Path,
                  settings: QSettings) -> None:
         super().__init__()
+        self.settings = settings
         self.document = EncounterDocument(encounter, path)
+        self.selection = SelectionModel(self.document)
         self.scene = MapScene(self.document)
+        self.scene.follow_selection(self.selection)
         self.view = MapView(self.scene)
         self.setCentralWidget(self.view)
         self.files = FileController(self.document, self, data_dir, settings)
         self.files.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
-        self.settings = settings
         self.animation: QVariantAnimation | None = None
-        self.tools = self._make_tools()
-        self._build_tool_bar()
+        self.resolve_panel = ResolvePanel(self.document)
+        context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel)
+        self.tools: dict[str, MapTool] = {kind.name: kind(context) for kind in TOOL_KINDS}
+        self._build_tool_bars()
         self._build_docks()
-        self._build_resolution()
         self._build_menus()
         self._build_status_bar()
-        self.document.path_changed.connect(self._update_title)
-        self.document.changed.connect(self._on_changed)
-        self.document.replaced.connect(self.view.fit_map)
+        self._connect()
+        self.typing_guard = TypingGuard(self)
+        QApplication.instance().installEventFilter(self.typing_guard)
         self._update_title()
         self.setAcceptDrops(True)
         self.resize(1400, 900)
         self.select_tool("select")
 
+    def _connect(self) -> None:
+        self.document.path_changed.connect(self._update_title)
+        self.document.replaced.connect(self.view.fit_map)
+        self.document.refused.connect(self._refused)
+        self.document.history_changed.connect(self._update_undo_actions)
+        self.resolve_panel.applied.connect(self._show_result)
+        self.view.token_menu_requested.connect(self._token_menu)
+        self.view.pressed.connect(self.skip_animation)
+        for tool in self.tools.values():
+            tool.status.connect(self.statusBar().showMessage)
+
     # --- tools ---------------------------------------------------------------------------
-    def _make_tools(self) -> dict[str, MapTool]:
-        kinds: list[type[MapTool]] = [SelectTool, ShoveTool, AttackTool, WallTool, DoorTool,
-                                      EraseTool, TerrainTool, ElevationTool, HazardTool]
-        tools = {kind.name: kind(self.document, self.scene) for kind in kinds}
-        for tool in tools.values():
-            tool.notify = lambda text: self.statusBar().showMessage(text)
-        return tools
-
     def select_tool(self, name: str) -> None:
-        self.view.set_tool(self.tools[name])
+        tool = self.tools[name]
+        self.view.set_tool(tool)
         self.tool_actions[name].setChecked(True)
-        self.statusBar().showMessage(self.tools[name].tooltip, 6000)
+        self.options_bar.clear()
+        self.options_bar.addActions(tool.option_actions())
+        self.options_bar.setVisible(bool(tool.option_actions()))
+        self.statusBar().showMessage(tool.tooltip, 6000)
 
-    def _build_tool_bar(self) -> None:
+    def _build_tool_bars(self) -> None:
         bar = self.addToolBar("Tools")
         bar.setObjectName("tools")
         group = QActionGroup(self)
@@ -105,144 +123,32 @@ class MainWindow(QMainWindow):
         for name, tool in self.tools.items():
             action = QAction(tool.label, self, checkable=True)
             action.setShortcut(QKeySequence(tool.shortcut))
-            action.setToolTip(f"{tool.tooltip}")
+            action.setToolTip(tool.tooltip)
             action.triggered.connect(lambda _=False, n=name: self.select_tool(n))
             group.addAction(action)
             bar.addAction(action)
             self.tool_actions[name] = action
-        bar.addSeparator()
-        self._add_tool_options(bar)
-
-    def _add_tool_options(self, bar: QToolBar) -> None:
-        terrain, elevation = self.tools["terrain"], self.tools["elevation"]
-        select = self.tools["select"]
-        assert isinstance(terrain, TerrainTool) and isinstance(elevation, ElevationTool)
-        assert isinstance(select, SelectTool)
-        self.terrain_kind = QComboBox()
-        self.terrain_kind.addItems([t.value for t in Terrain])
-        self.terrain_kind.setCurrentText(terrain.terrain.value)
-        self.terrain_kind.setToolTip("Terrain to paint")
-        self.terrain_kind.currentTextChanged.connect(
-            lambda text: setattr(terrain, "terrain", Terrain(text)))
-        self.rectangle_mode = QCheckBox("Rectangle")
-        self.rectangle_mode.setToolTip("Paint terrain and elevation as rectangles "
-                                       "(or hold Shift while dragging)")
-        self.rectangle_mode.toggled.connect(lambda on: (setattr(terrain, "rectangle", on),
-                                                        setattr(elevation, "rectangle", on)))
-        self.brush_size = _spin(1, 9, 1, " cells", "Brush size")
-        self.brush_size.valueChanged.connect(lambda v: (setattr(terrain, "brush_size", v),
-                                                        setattr(elevation, "brush_size", v)))
-        self.elevation_feet = _spin(-100, 200, elevation.feet, " ft", "Elevation to set")
-        self.elevation_feet.setSingleStep(5)
-        self.elevation_feet.valueChanged.connect(lambda v: setattr(elevation, "feet", v))
-        self.budget = _spin(0, 300, 0, " ft", "Movement budget while dragging tokens "
-                            "(0 = no limit); paths beyond it turn red")
-        self.budget.setSpecialValueText("no budget")
-        self.budget.setSingleStep(5)
-        self.budget.valueChanged.connect(
-            lambda v: setattr(select, "budget_ft", float(v) if v else None))
-        for label, widget in (("Terrain", self.terrain_kind), ("", self.rectangle_mode),
-                              ("Brush", self.brush_size), ("Height", self.elevation_feet),
-                              ("Move budget", self.budget)):
-            if label:
-                bar.addWidget(QLabel(f" {label} "))
-            bar.addWidget(widget)
+        self.options_bar = self.addToolBar("Tool options")
+        self.options_bar.setObjectName("tool-options")
 
     # --- docks ---------------------------------------------------------------------------
-    def _build_resolution(self) -> None:
-        """The Resolve and Combat log docks, wired to the shove and attack tools."""
-        self.resolve_panel = ResolvePanel(self.document)
+    def _build_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.token_panel = TokenPanel(self.document, self.selection)
+        self.token_panel.placement_hint = self._view_centre_cell
+        self.token_panel.centre_requested.connect(
+            lambda tid: self.view.centre_on_cell(self.document.encounter.token(tid).cell))
+        self.combatants_dock = self._dock("Combatants", self.token_panel, right)
+        self.history_dock = self._dock("History", HistoryView(self.document), right)
+        self.tabifyDockWidget(self.combatants_dock, self.history_dock)
+        self.combatants_dock.raise_()
         self.log_panel = LogPanel(self.document)
-        shove, attack = self.tools["shove"], self.tools["attack"]
-        assert isinstance(shove, ShoveTool) and isinstance(attack, AttackTool)
-        shove.panel = attack.panel = self.resolve_panel
-        self.resolve_panel.applied.connect(self._show_result)
-        self.resolve_panel.cancel_button.clicked.connect(shove.finished)
-        self.resolve_dock = self._dock("Resolve", self.resolve_panel,
-                                       Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.log_dock = self._dock("Combat log", self.log_panel,
-                                   Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.view.token_menu_requested.connect(self._token_menu)
+        self.resolve_dock = self._dock("Resolve", self.resolve_panel, left)
+        self.log_dock = self._dock("Combat log", self.log_panel, left)
         self.timeline_panel = TimelinePanel(self.document, self.resolve_panel,
                                             self.highlight_acting)
         self.timeline_dock = self._dock("Round timeline", self.timeline_panel,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.view.pressed.connect(self.skip_animation)
-
-    def _show_result(self, result: object, pending: PendingAction) -> None:
-        """Animate what the core resolved; the model already holds the outcome."""
-        item = self.scene.tokens.get(pending.target_id)
-        shove = self.tools["shove"]
-        assert isinstance(shove, ShoveTool)
-        if isinstance(result, AttackResult) and result.hit:
-            note = spoil_note(self.document.encounter, pending.target_id)
-            if note is not None:
-                self.document.push(AppendLog(note))
-        if isinstance(result, ShoveResult):
-            shove.finished()
-            if item is not None:
-                self.animation = slide(item, _shown_path(result), self.scene.renderer,
-                                       self.animation_ms)
-            self._mark(result)
-        self.statusBar().showMessage(self.document.encounter.log[-1].summary, 8000)
-
-    def surprise_check(self) -> None:
-        levels = [a.name for a in self.document.encounter.profile.alertness]
-        dialog = SurpriseDialog(levels, self)
-        if dialog.exec():
-            self.timeline_panel.surprise(dialog.alertness.currentText(), dialog.stealth.value())
-
-    def highlight_acting(self, token_ids: list[str]) -> None:
-        """Select the tokens acting in the current segment and bring them into view."""
-        self.scene.clearSelection()
-        for token_id in token_ids:
-            item = self.scene.tokens.get(token_id)
-            if item is not None:
-                item.setSelected(True)
-        first = self.scene.tokens.get(token_ids[0])
-        if first is not None:
-            self.view.ensureVisible(first, 40, 40)
-
-    def skip_animation(self) -> None:
-        """Jump a sliding token to its end (a click on the map does this)."""
-        if self.animation is not None and self.animation.state() == \
-                QVariantAnimation.State.Running:
-            self.animation.setCurrentTime(self.animation.duration())
-
-    def _mark(self, result: ShoveResult) -> None:
-        renderer = self.scene.renderer
-        at = renderer.cell_rect(result.final_cell).topLeft()
-        if result.slam_damage:
-            marker(self.scene, at, f"✸ slam −{result.total_damage}", QColor("#d7263d"))
-        elif result.hazard is not None:
-            text = "caught the edge" if result.hazard.saved else \
-                f"fell in −{result.hazard.damage.value}"
-            marker(self.scene, at, text, QColor("#7a1f1f"))
-
-    def _token_menu(self, token_id: str, where: QPoint) -> None:
-        menu = QMenu(self)
-        name = self.document.encounter.token(token_id).name
-        shove, attack = self.tools["shove"], self.tools["attack"]
-        assert isinstance(shove, ShoveTool) and isinstance(attack, AttackTool)
-        menu.addAction(f"Shove… ({name} shoves)", lambda: (
-            self.select_tool("shove"), shove.start(token_id)))
-        menu.addAction(f"Attack… ({name} attacks)", lambda: (
-            self.select_tool("attack"), attack.start(token_id)))
-        menu.addAction("Centre on map", lambda: self.view.centre_on_cell(
-            self.document.encounter.token(token_id).cell))
-        menu.popup(where)
-
-    def _build_docks(self) -> None:
-        self.token_panel = TokenPanel(self.document, self.scene)
-        self.token_panel.placement_hint = self._view_centre_cell
-        self.token_panel.centre_requested.connect(
-            lambda tid: self.view.centre_on_cell(self.document.encounter.token(tid).cell))
-        self.combatants_dock = self._dock("Combatants", self.token_panel,
-                                          Qt.DockWidgetArea.RightDockWidgetArea)
-        self.history_dock = self._dock("History", QUndoView(self.document.undo_stack),
-                                       Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.combatants_dock, self.history_dock)
-        self.combatants_dock.raise_()
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -255,77 +161,121 @@ class MainWindow(QMainWindow):
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         return self.scene.renderer.cell_at(centre)
 
+    # --- results on the map --------------------------------------------------------------
+    def _show_result(self, outcome: Outcome[Any]) -> None:
+        """Animate what the core resolved; the model already holds the outcome."""
+        result, action = outcome.result, outcome.action
+        if isinstance(result, ShoveResult) and isinstance(action, ShoveAction):
+            defender = self.document.encounter.token(action.request.defender)
+            item = self.scene.tokens.get(defender.id)
+            if item is not None:
+                self.animation = slide(item, _shown_path(result), self.scene.renderer,
+                                       self.animation_ms)
+            self._mark(result)
+        self.statusBar().showMessage(outcome.summary, STATUS_MS)
+
+    def _mark(self, result: ShoveResult) -> None:
+        at = self.scene.renderer.cell_rect(result.final_cell).topLeft()
+        if result.slam_damage:
+            marker(self.scene, at, f"✸ slam −{result.total_damage}", QColor("#d7263d"))
+        elif result.hazard is not None:
+            text = "caught the edge" if result.hazard.saved else \
+                f"fell in −{result.hazard.damage.value}"
+            marker(self.scene, at, text, QColor("#7a1f1f"))
+
+    def skip_animation(self) -> None:
+        """Jump a sliding token to its end (a click on the map does this)."""
+        if self.animation is not None and self.animation.state() == \
+                QVariantAnimation.State.Running:
+            self.animation.setCurrentTime(self.animation.duration())
+
+    def highlight_acting(self, token_ids: list[str]) -> None:
+        """Select the tokens acting in the current segment and bring them into view."""
+        self.selection.set(token_ids)
+        first = self.scene.tokens.get(token_ids[0]) if token_ids else None
+        if first is not None:
+            self.view.ensureVisible(first, 40, 40)
+
+    def _token_menu(self, token_id: str, where: QPoint) -> None:
+        menu = QMenu(self)
+        for name, tool in self.tools.items():
+            for text, run in tool.token_entries(token_id):
+                menu.addAction(text, lambda n=name, r=run: (self.select_tool(n), r()))
+        menu.addAction("Centre on map", lambda: self.view.centre_on_cell(
+            self.document.encounter.token(token_id).cell))
+        menu.popup(where)
+
+    def _refused(self, message: str) -> None:
+        """A refused edit changed nothing; say why."""
+        self.statusBar().showMessage(f"Not done: {message}", STATUS_MS)
+        QMessageBox.warning(self, "Not done", f"{message}\n\nNothing was changed.")
+
     # --- menus ---------------------------------------------------------------------------
+    def _menu_items(self) -> list[MenuItem]:
+        view, files, timeline = self.view, self.files, self.timeline_panel
+        std = QKeySequence.StandardKey
+        return [
+            MenuItem("&File", "&New encounter…", std.New, self.new_map),
+            MenuItem("&File", "&Open…", std.Open, files.open_dialog),
+            MenuItem("&File", "&Import Universal VTT map…", "Ctrl+I", files.import_dialog),
+            MenuItem("&File", "&Save", std.Save, files.save),
+            MenuItem("&File", "Save &as…", std.SaveAs, files.save_as),
+            MenuItem("&File", "&Export combat log…", "Ctrl+E", self.log_panel.export_dialog),
+            MenuItem("&File", SEPARATOR, None, lambda: None),
+            MenuItem("&File", "&Quit", std.Quit, self.close),
+            MenuItem("&Edit", "&Undo", std.Undo, self.document.undo),
+            MenuItem("&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), self.document.redo),
+            MenuItem("&View", "&Fit map", "F", view.fit_map),
+            MenuItem("&View", "Zoom &in", std.ZoomIn, lambda: view.zoom_by(1.25)),
+            MenuItem("&View", "Zoom &out", std.ZoomOut, lambda: view.zoom_by(0.8)),
+            MenuItem("&Map", "&Resize map…", "Ctrl+R", self.resize_map),
+            MenuItem("&Map", "&Background image…", "Ctrl+B", self.edit_background),
+            MenuItem("&Round", "&Roll initiative", "I", timeline.roll,
+                     "Start a round: roll initiative"),
+            MenuItem("&Round", "&Next segment", "N", timeline.next_segment,
+                     "Step to the next second"),
+            MenuItem("&Round", "Next &round", "Shift+N", timeline.next_round,
+                     "End the round: timers tick"),
+            MenuItem("&Round", "&More declaration time (+2 min)", "Shift+T",
+                     timeline.add_time),
+            MenuItem("&Round", "&Surprise check…", "Shift+S", self.surprise_check),
+        ]
+
     def _build_menus(self) -> None:
-        menus = self.menuBar()
-        file_menu = menus.addMenu("&File")
-        self._action(file_menu, "&New encounter…", QKeySequence.StandardKey.New, self.new_map)
-        self._action(file_menu, "&Open…", QKeySequence.StandardKey.Open, self.files.open_dialog)
-        self._action(file_menu, "&Import Universal VTT map…", QKeySequence("Ctrl+I"),
-                     self.files.import_dialog)
-        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.menus: dict[str, QMenu] = {}
+        self.actions_by_name = add_items(self.menuBar(), self.menus, self._menu_items(), self)
+        self.recent_menu = QMenu("Open &recent", self)
+        self.menus["&File"].insertMenu(self.actions_by_name["Save"], self.recent_menu)
         self.files.recent_changed.connect(self._fill_recent)
         self._fill_recent()
-        self._action(file_menu, "&Save", QKeySequence.StandardKey.Save, self.files.save)
-        self._action(file_menu, "Save &as…", QKeySequence.StandardKey.SaveAs, self.files.save_as)
-        self._action(file_menu, "&Export combat log…", QKeySequence("Ctrl+E"),
-                     self.log_panel.export_dialog)
-        file_menu.addSeparator()
-        self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
-        edit = menus.addMenu("&Edit")
-        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
-        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        edit.addActions([undo, redo])
-        view = menus.addMenu("&View")
-        self._action(view, "&Fit map", QKeySequence("F"), self.view.fit_map)
-        self._action(view, "Zoom &in", QKeySequence.StandardKey.ZoomIn,
-                     lambda: self.view.zoom_by(1.25))
-        self._action(view, "Zoom &out", QKeySequence.StandardKey.ZoomOut,
-                     lambda: self.view.zoom_by(0.8))
-        self._toggle(view, "Show &grid", QKeySequence("G"), "show_grid")
-        self._toggle(view, "Show &elevation numbers", QKeySequence("Shift+H"),
-                     "show_elevation_numbers")
+        view = self.menus["&View"]
+        self._toggle(view, "Show &grid", "G", "show_grid")
+        self._toggle(view, "Show &elevation numbers", "Shift+H", "show_elevation_numbers")
         view.addSeparator()
-        view.addActions([self.combatants_dock.toggleViewAction(),
-                         self.history_dock.toggleViewAction(),
-                         self.resolve_dock.toggleViewAction(),
-                         self.log_dock.toggleViewAction(),
-                         self.timeline_dock.toggleViewAction()])
+        view.addActions([dock.toggleViewAction() for dock in (
+            self.combatants_dock, self.history_dock, self.resolve_dock, self.log_dock,
+            self.timeline_dock)])
         self._animation_menu(view.addMenu("&Animation speed"))
-        map_menu = menus.addMenu("&Map")
-        self._action(map_menu, "&Resize map…", QKeySequence("Ctrl+R"), self.resize_map)
-        self._action(map_menu, "&Background image…", QKeySequence("Ctrl+B"),
-                     self.edit_background)
-        round_menu = menus.addMenu("&Round")
-        timeline = self.timeline_panel
-        self._action(round_menu, "&Roll initiative", QKeySequence("I"), timeline.roll)
-        self._action(round_menu, "&Next segment", QKeySequence("N"), timeline.next_segment)
-        self._action(round_menu, "Next &round", QKeySequence("Shift+N"), timeline.next_round)
-        self._action(round_menu, "&More declaration time (+2 min)", QKeySequence("Shift+T"),
-                     timeline.add_time)
-        self._action(round_menu, "&Surprise check…", QKeySequence("Shift+S"),
-                     self.surprise_check)
-        tools = menus.addMenu("&Tools")
-        tools.addActions(list(self.tool_actions.values()))
+        self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
+        self._update_undo_actions()
 
-    def _action(self, menu: QMenu, text: str,
-                shortcut: QKeySequence | QKeySequence.StandardKey,
-                slot: Callable[[], object]) -> QAction:
-        action = QAction(text, self)
-        action.setShortcut(shortcut)
-        action.triggered.connect(lambda _=False: slot())
-        menu.addAction(action)
-        return action
-
-    def _toggle(self, menu: QMenu, text: str, shortcut: QKeySequence, attribute: str) -> None:
+    def _toggle(self, menu: QMenu, text: str, shortcut: str, attribute: str) -> None:
         action = QAction(text, self, checkable=True)
-        action.setShortcut(shortcut)
+        action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(f"{text.replace('&', '')} ({shortcut_text(action)})")
         action.setChecked(getattr(self.scene, attribute))
         action.toggled.connect(lambda on: (setattr(self.scene, attribute, on),
                                            self.scene.update()))
         menu.addAction(action)
+
+    def _update_undo_actions(self) -> None:
+        history = self.document.history
+        labels = history.labels()
+        undo, redo = self.actions_by_name["Undo"], self.actions_by_name["Redo"]
+        undo.setEnabled(history.can_undo)
+        redo.setEnabled(history.can_redo)
+        undo.setText(f"&Undo {labels[history.index - 1]}" if history.can_undo else "&Undo")
+        redo.setText(f"&Redo {labels[history.index]}" if history.can_redo else "&Redo")
 
     @property
     def animation_ms(self) -> int:
@@ -351,7 +301,7 @@ class MainWindow(QMainWindow):
                                      and self.files.open_path(p))
         self.recent_menu.setEnabled(bool(self.recent_menu.actions()))
 
-    # --- map commands ----------------------------------------------------------------------
+    # --- map and round commands ------------------------------------------------------------
     def new_map(self) -> None:
         if not self.files.confirm_discard():
             return
@@ -363,18 +313,20 @@ class MainWindow(QMainWindow):
     def resize_map(self) -> None:
         battle_map = self.document.encounter.map
         dialog = MapSizeDialog(battle_map.width, battle_map.height, "Resize map", self)
-        if not dialog.exec() or dialog.size == (battle_map.width, battle_map.height):
-            return
-        try:
+        if dialog.exec() and dialog.size != (battle_map.width, battle_map.height):
             self.document.push(ResizeMap(*dialog.size))
-        except ValueError as error:
-            QMessageBox.warning(self, "Cannot resize", str(error))
 
     def edit_background(self) -> None:
         current = self.document.encounter.map.background
         dialog = BackgroundDialog(current, self)
         if dialog.exec() and dialog.result_background != current:
             self.document.push(SetBackground(dialog.result_background))
+
+    def surprise_check(self) -> None:
+        levels = [a.name for a in self.document.encounter.profile.alertness]
+        dialog = SurpriseDialog(levels, self)
+        if dialog.exec():
+            self.timeline_panel.surprise(dialog.alertness.currentText(), dialog.stealth.value())
 
     # --- status and title ------------------------------------------------------------------
     def _build_status_bar(self) -> None:
@@ -397,9 +349,6 @@ class MainWindow(QMainWindow):
             parts.append(token.name)
         self.cell_label.setText(" · ".join(parts))
 
-    def _on_changed(self, changes: ChangeSet) -> None:
-        self._update_title()
-
     def _update_title(self) -> None:
         self.setWindowTitle(self.document.title)
 
@@ -410,6 +359,7 @@ class MainWindow(QMainWindow):
             return
         self.files.discard_recovery()
         self.files.shutdown()
+        QApplication.instance().removeEventFilter(self.typing_guard)
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -421,18 +371,6 @@ class MainWindow(QMainWindow):
             if url.isLocalFile() and self.files.confirm_discard():
                 self.files.open_path(Path(url.toLocalFile()))
                 return
-
-
-def _spin(low: int, high: int, value: int, suffix: str, tooltip: str) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(low, high)
-    box.setValue(value)
-    box.setSuffix(suffix)
-    box.setToolTip(tooltip)
-    return box
-
-
-ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 
 
 def _shown_path(result: ShoveResult) -> tuple[Cell, ...]:

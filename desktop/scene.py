@@ -27,9 +27,12 @@ from desktop.qt import (
     QPen,
     QPixmap,
     QRectF,
+    QSignalBlocker,
     Qt,
+    isValid,
 )
 from desktop.renderer import MapRenderer
+from desktop.selection import SelectionModel
 
 MIN_LABEL_PX = 28
 MIN_GRID_PX = 6
@@ -55,6 +58,7 @@ class MapScene(QGraphicsScene):
         self._steps, self._cliffs = QPainterPath(), QPainterPath()
         self._edges_of: np.ndarray | None = None
         self._background: QPixmap | None = None
+        self._selection: SelectionModel | None = None
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
         self.rebuild()
@@ -93,6 +97,30 @@ class MapScene(QGraphicsScene):
         for token_id in changes.tokens:
             self._sync_token(token_id)
 
+    # --- selection -----------------------------------------------------------------------
+    def follow_selection(self, selection: SelectionModel) -> None:
+        """Show ``selection`` on the tokens, and make it what the GM selects here."""
+        self._selection = selection
+        selection.changed.connect(self._show_selection)
+        self.selectionChanged.connect(self._selection_changed)
+
+    def _selection_changed(self) -> None:
+        # A scene being deleted from Python announces its emptied selection on the way out.
+        if isValid(self) and self._selection is not None:
+            self._selection.set(i.token_id for i in self.selectedItems()
+                                if isinstance(i, TokenItem))
+
+    def _show_selection(self, ids: frozenset[str]) -> None:
+        blocker = QSignalBlocker(self)
+        for item in self.selectedItems():
+            if not (isinstance(item, TokenItem) and item.token_id in ids):
+                item.setSelected(False)
+        for token_id in ids:
+            item = self.tokens.get(token_id)
+            if item is not None:
+                item.setSelected(True)
+        blocker.unblock()
+
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
         item = TokenItem(self.encounter.token(token_id), self.renderer)
@@ -100,7 +128,7 @@ class MapScene(QGraphicsScene):
         self.addItem(item)
 
     def _sync_token(self, token_id: str) -> None:
-        present = any(t.id == token_id for t in self.encounter.tokens)
+        present = self.encounter.has_token(token_id)
         item = self.tokens.get(token_id)
         if not present:
             if item is not None:

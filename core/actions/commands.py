@@ -1,28 +1,27 @@
 """Reversible edits of an encounter, each returning a typed change set.
 
-Views redraw from the change set; undo is :meth:`Command.revert` (the desktop wraps each
-command in a ``QUndoCommand``). :class:`History` is the core's own push/pop stack.
+A command checks everything before it changes anything, so a refused command leaves the
+encounter exactly as it was (and :class:`core.actions.history.History` never records it).
+Views redraw from the change set; the history keeps derived state (the map's geometry) in
+step with it.
 
 >>> from core.model.combatant import Combatant
 >>> from core.model.mapmodel import BattleMap
 >>> enc = Encounter(map=BattleMap(width=5, height=5),
 ...                 tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0)])
->>> history = History(enc)
->>> history.push(MoveToken("a", Cell(3, 1))).tokens
+>>> MoveToken("a", Cell(3, 1)).apply(enc).tokens
 frozenset({'a'})
 >>> enc.token("a").cell
 Cell(x=3, y=1)
->>> _ = history.pop(); enc.token("a").cell
-Cell(x=0, y=0)
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from dataclasses import dataclass, fields
+from typing import Any, Generic, TypeVar
 
-from core.model.combatant import Combatant, Condition
+from core.model.combatant import Combatant
 from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell, Footprint
 from core.model.mapmodel import (
@@ -34,31 +33,39 @@ from core.model.mapmodel import (
     parse_cell_key,
 )
 from core.model.tables import SIZES
-from core.rules.attack import AttackResult
-from core.rules.report import format_attack, format_shove
-from core.rules.shove import ShoveResult
-from core.spatial.geometry import MapGeometry, clip_segment
+from core.spatial.geometry import clip_segment
 
 V = TypeVar("V")
 
 
+class CommandRefusedError(ValueError):
+    """A command that cannot be applied here; the message tells the GM why. Nothing changed."""
+
+
 @dataclass(frozen=True)
 class ChangeSet:
-    """What an edit touched, so views redraw only that."""
+    """What an edit touched, so views redraw only that and derived state follows."""
 
     tokens: frozenset[str] = frozenset()
     cells: frozenset[Cell] = frozenset()
-    walls: bool = False
+    walls_added: tuple[WallSegment, ...] = ()
+    walls_removed: tuple[WallSegment, ...] = ()
     hazards: bool = False
     log: bool = False
     map_shape: bool = False
     timeline: bool = False
 
+    @property
+    def walls(self) -> bool:
+        return bool(self.walls_added or self.walls_removed)
+
     def __or__(self, other: ChangeSet) -> ChangeSet:
-        return ChangeSet(self.tokens | other.tokens, self.cells | other.cells,
-                         self.walls or other.walls, self.hazards or other.hazards,
-                         self.log or other.log, self.map_shape or other.map_shape,
-                         self.timeline or other.timeline)
+        """Both change sets: sets united, wall lists joined, flags or-ed."""
+        merged: dict[str, Any] = {}
+        for spec in fields(self):
+            mine, theirs = getattr(self, spec.name), getattr(other, spec.name)
+            merged[spec.name] = mine + theirs if isinstance(mine, tuple) else mine | theirs
+        return ChangeSet(**merged)
 
 
 class Command(ABC):
@@ -73,12 +80,17 @@ class Command(ABC):
     def revert(self, encounter: Encounter) -> ChangeSet: ...
 
     def merge(self, other: Command) -> bool:
-        """Absorb a following command of the same kind (a drag becomes one step)."""
+        """Absorb a following, already applied command of the same kind (a drag becomes one
+        step); True when it did."""
         return False
 
 
+def _refuse(error: Exception) -> CommandRefusedError:
+    return CommandRefusedError(str(error.args[0]) if error.args else str(error))
+
+
 class MoveToken(Command):
-    """Put a token's top-left cell on ``cell`` (legality is checked by the caller's path)."""
+    """Put a token's top-left cell on ``cell`` (path legality is the move action's job)."""
 
     label = "Move token"
 
@@ -88,19 +100,19 @@ class MoveToken(Command):
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         token = encounter.token(self.token_id)
-        footprint = Footprint(self.cell.x, self.cell.y, token.footprint.size)
-        if not encounter.can_place(footprint, ignore=token.id):
-            raise ValueError(f"{token.name} cannot stand at {tuple(self.cell)}")
+        try:
+            encounter.put_token(token.at(self.cell))
+        except ValueError as error:
+            raise CommandRefusedError(f"{token.name} cannot stand at {tuple(self.cell)}: "
+                                 f"{error}") from None
         if self.before is None:
             self.before = token.cell
-        token.x, token.y = self.cell
         return ChangeSet(tokens=frozenset({token.id}))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
-        token = encounter.token(self.token_id)
-        token.x, token.y = self.before
-        return ChangeSet(tokens=frozenset({token.id}))
+        encounter.put_token(encounter.token(self.token_id).at(self.before))
+        return ChangeSet(tokens=frozenset({self.token_id}))
 
     def merge(self, other: Command) -> bool:
         if isinstance(other, MoveToken) and other.token_id == self.token_id:
@@ -124,7 +136,7 @@ class UpdateCombatant(Command):
     def problem(encounter: Encounter, token_id: str, combatant: Combatant) -> str | None:
         """Why ``combatant`` cannot replace the token's (its size no longer fits), if so."""
         token = encounter.token(token_id)
-        resized = Footprint(token.x, token.y, _footprint_of(combatant))
+        resized = Footprint(token.x, token.y, SIZES[combatant.size].footprint)
         if not encounter.can_place(resized, ignore=token.id):
             size = SIZES[combatant.size]
             return (f"{combatant.name} does not fit where it stands as {size.label} "
@@ -134,15 +146,16 @@ class UpdateCombatant(Command):
     def apply(self, encounter: Encounter) -> ChangeSet:
         problem = self.problem(encounter, self.token_id, self.after)
         if problem:
-            raise ValueError(problem)
+            raise CommandRefusedError(problem)
         token = encounter.token(self.token_id)
         self.before = token.combatant
-        token.combatant = self.after
+        encounter.put_token(token.with_combatant(self.after))
         return ChangeSet(tokens=frozenset({token.id}))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
-        encounter.token(self.token_id).combatant = self.before
+        token = encounter.token(self.token_id)
+        encounter.put_token(token.with_combatant(self.before))
         return ChangeSet(tokens=frozenset({self.token_id}))
 
     def merge(self, other: Command) -> bool:
@@ -153,10 +166,6 @@ class UpdateCombatant(Command):
         return False
 
 
-def _footprint_of(combatant: Combatant) -> int:
-    return SIZES[combatant.size].footprint
-
-
 class AddToken(Command):
     label = "Add token"
 
@@ -164,7 +173,10 @@ class AddToken(Command):
         self.token = token
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        encounter.add_token(self.token)
+        try:
+            encounter.add_token(self.token)
+        except ValueError as error:
+            raise _refuse(error) from None
         return ChangeSet(tokens=frozenset({self.token.id}))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
@@ -190,6 +202,35 @@ class RemoveToken(Command):
         return ChangeSet(tokens=frozenset({self.token_id}))
 
 
+class PlaceTokens(Command):
+    """Move several tokens at once (a group move, a swap, a battlefield shift): every new
+    place is checked against the others' new places, so one may take a cell another
+    leaves."""
+
+    label = "Move tokens"
+
+    def __init__(self, cells: dict[str, Cell], label: str | None = None) -> None:
+        self.cells = dict(cells)
+        self.before: dict[str, Cell] = {}
+        if label:
+            self.label = label
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self.before = {tid: encounter.token(tid).cell for tid in self.cells}
+        return self._place(encounter, self.cells)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return self._place(encounter, self.before)
+
+    @staticmethod
+    def _place(encounter: Encounter, cells: dict[str, Cell]) -> ChangeSet:
+        try:
+            encounter.put_tokens([encounter.token(tid).at(cell) for tid, cell in cells.items()])
+        except ValueError as error:
+            raise _refuse(error) from None
+        return ChangeSet(tokens=frozenset(cells))
+
+
 class CellEdit(Command, Generic[V]):
     """Set one value on many cells; the strokes of one brush drag merge into one step."""
 
@@ -209,16 +250,11 @@ class CellEdit(Command, Generic[V]):
             if encounter.map.contains(cell):
                 self.before.setdefault(cell, self.read(encounter.map, cell))
                 self.write(encounter.map, cell, self.value)
-        return self._changed(encounter)
+        return ChangeSet(cells=frozenset(self.before))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         for cell, value in self.before.items():
             self.write(encounter.map, cell, value)
-        return self._changed(encounter)
-
-    def _changed(self, encounter: Encounter) -> ChangeSet:
-        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
-            geometry.refresh_cells()
         return ChangeSet(cells=frozenset(self.before))
 
     def merge(self, other: Command) -> bool:
@@ -271,20 +307,26 @@ class ReplaceWalls(Command):
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         walls = encounter.map.walls
-        self.slots = _indices_of(walls, self.remove)
-        self.removed_in_order = [walls[index] for index in self.slots]
-        _take_walls(encounter, self.slots)
-        self.added_at = _put_walls(encounter, self.add, self.slots)
+        slots = _indices_of(walls, self.remove)
+        self.slots = slots
+        self.removed_in_order = [walls[index] for index in slots]
+        _take_walls(walls, slots)
+        self.added_at = _put_walls(walls, self.add, slots)
+        changes = ChangeSet(walls_added=tuple(self.add),
+                            walls_removed=tuple(self.removed_in_order))
         for follower in self.followers:
-            follower.apply(encounter)
-        return ChangeSet(walls=True)
+            changes = changes | follower.apply(encounter)
+        return changes
 
     def revert(self, encounter: Encounter) -> ChangeSet:
+        changes = ChangeSet()
         for follower in reversed(self.followers):
-            follower.revert(encounter)
-        _take_walls(encounter, self.added_at)
-        _put_walls(encounter, self.removed_in_order, self.slots)
-        return ChangeSet(walls=True)
+            changes = changes | follower.revert(encounter)
+        walls = encounter.map.walls
+        _take_walls(walls, self.added_at)
+        _put_walls(walls, self.removed_in_order, self.slots)
+        return changes | ChangeSet(walls_added=tuple(self.removed_in_order),
+                                   walls_removed=tuple(self.add))
 
     def merge(self, other: Command) -> bool:
         """An eraser drag (``merges=True``) is one step however many walls it takes."""
@@ -298,26 +340,26 @@ def _indices_of(walls: list[WallSegment], wanted: list[WallSegment]) -> list[int
     """Distinct positions of ``wanted`` in ``walls`` (equal walls each get their own)."""
     taken: set[int] = set()
     for wall in wanted:
-        taken.add(next(i for i, w in enumerate(walls) if w == wall and i not in taken))
+        index = next((i for i, w in enumerate(walls) if w == wall and i not in taken), None)
+        if index is None:
+            raise CommandRefusedError("that wall is no longer on the map")
+        taken.add(index)
     return sorted(taken)
 
 
-def _take_walls(encounter: Encounter, indices: list[int]) -> None:
+def _take_walls(walls: list[WallSegment], indices: list[int]) -> None:
     for index in sorted(indices, reverse=True):
-        wall = encounter.map.walls.pop(index)
-        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
-            geometry.remove_wall(wall)
+        walls.pop(index)
 
 
-def _put_walls(encounter: Encounter, walls: list[WallSegment], slots: list[int]) -> list[int]:
-    """Insert ``walls`` at ``slots`` (ascending), the rest at the end; their indices."""
+def _put_walls(walls: list[WallSegment], added: list[WallSegment], slots: list[int]
+               ) -> list[int]:
+    """Insert ``added`` at ``slots`` (ascending), the rest at the end; their indices."""
     placed = []
-    for position, wall in enumerate(walls):
-        index = slots[position] if position < len(slots) else len(encounter.map.walls)
-        encounter.map.walls.insert(index, wall)
+    for position, wall in enumerate(added):
+        index = slots[position] if position < len(slots) else len(walls)
+        walls.insert(index, wall)
         placed.append(index)
-        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
-            geometry.add_wall(wall)
     return placed
 
 
@@ -344,12 +386,12 @@ class ReplaceHazard(Command):
     def _swap(self, encounter: Encounter, old: Hazard | None, new: Hazard | None) -> ChangeSet:
         hazards = encounter.map.hazards
         if old is not None:
+            if old not in hazards:
+                raise CommandRefusedError(f"the hazard {old.name!r} is no longer on the map")
             self.index = hazards.index(old)
             hazards.pop(self.index)
         if new is not None:
             hazards.insert(len(hazards) if self.index is None else self.index, new)
-        if (geometry := encounter.peek_derived(MapGeometry)) is not None:
-            geometry.refresh_cells()
         return ChangeSet(hazards=True)
 
 
@@ -367,24 +409,23 @@ class ResizeMap(Command):
         outside = [t.name for t in encounter.tokens
                    if t.x + t.footprint.size > self.width or t.y + t.footprint.size > self.height]
         if outside:
-            raise ValueError(f"move {', '.join(outside)} inside {self.width}×{self.height} "
-                             "first")
+            raise CommandRefusedError(
+                f"move {', '.join(outside)} inside {self.width}×{self.height} first")
         self.before = encounter.map
         encounter.map = resized_map(encounter.map, self.width, self.height)
-        encounter.drop_derived(MapGeometry)
-        return ChangeSet(map_shape=True, walls=True, hazards=True)
+        return ChangeSet(map_shape=True, hazards=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
         encounter.map = self.before
-        encounter.drop_derived(MapGeometry)
-        return ChangeSet(map_shape=True, walls=True, hazards=True)
+        return ChangeSet(map_shape=True, hazards=True)
 
 
 def resized_map(old: BattleMap, width: int, height: int) -> BattleMap:
     """A copy of ``old`` cropped or padded (with normal floor) to width × height."""
     rows = [(row + "." * width)[:width] for row in old.terrain_rows[:height]]
     rows += ["." * width] * (height - len(rows))
+
     def inside(cell: Cell) -> bool:
         return 0 <= cell.x < width and 0 <= cell.y < height
 
@@ -423,75 +464,43 @@ class SetBackground(Command):
         return ChangeSet(map_shape=True)
 
 
-class ApplyOutcome(Command):
-    """Apply a resolved action to its target: move it, take the damage, add conditions, and
-    log it. One undo step puts everything back."""
+class AppendLog(Command):
+    """Add one entry to the combat log."""
 
-    def __init__(self, token_id: str, entry: LogEntry, damage: int,
-                 final_cell: Cell | None = None,
-                 conditions: frozenset[Condition] = frozenset()) -> None:
-        self.token_id, self.entry, self.damage = token_id, entry, damage
-        self.final_cell, self.conditions = final_cell, conditions
-        self.label = entry.summary
-        self.before: tuple[Cell, Combatant] | None = None
+    label = "Log"
+
+    def __init__(self, entry: LogEntry) -> None:
+        self.entry = entry
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        token = encounter.token(self.token_id)
-        self.before = (token.cell, token.combatant)
-        token.combatant = token.combatant.model_copy(update={
-            "hp": max(token.combatant.hp - self.damage, HP_FLOOR),
-            "conditions": token.combatant.conditions | self.conditions})
-        if self.final_cell is not None:
-            token.x, token.y = self.final_cell
         encounter.log.append(self.entry)
-        return ChangeSet(tokens=frozenset({token.id}), log=True)
+        return ChangeSet(log=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
-        assert self.before is not None
-        token = encounter.token(self.token_id)
-        (token.x, token.y), token.combatant = self.before
         encounter.log.pop()
-        return ChangeSet(tokens=frozenset({token.id}), log=True)
+        return ChangeSet(log=True)
 
 
-HP_FLOOR = -9999
+class Batch(Command):
+    """Several commands as one undo step, applied in order and reverted in reverse. If one
+    is refused, those already applied are reverted, so the batch is refused as a whole."""
 
+    def __init__(self, commands: list[Command], label: str = "Edit") -> None:
+        self.commands, self.label = commands, label
 
-class ApplyShove(ApplyOutcome):
-    """A resolved shove: the defender moves to the final cell, takes slam and hazard
-    damage, and goes Prone on a Double Success."""
-
-    def __init__(self, result: ShoveResult, defender_id: str, round_number: int | None = None
-                 ) -> None:
-        entry = LogEntry(kind="shove", summary=result.summary(), text=format_shove(result),
-                         detail=result.model_dump(mode="json"), round=round_number)
-        prone = frozenset({Condition.PRONE}) if result.prone else frozenset()
-        super().__init__(defender_id, entry, result.total_damage, result.final_cell, prone)
-        self.result = result
-
-
-class ApplyAttack(ApplyOutcome):
-    """A resolved attack: the defender takes the damage after armour."""
-
-    def __init__(self, result: AttackResult, defender_id: str, round_number: int | None = None
-                 ) -> None:
-        entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),
-                         detail=result.model_dump(mode="json"), round=round_number)
-        super().__init__(defender_id, entry, result.damage_taken)
-        self.result = result
-
-
-@dataclass
-class History:
-    """The core's undo stack: ``push`` applies, ``pop`` reverts (as python-chess)."""
-
-    encounter: Encounter
-    done: list[Command] = field(default_factory=list)
-
-    def push(self, command: Command) -> ChangeSet:
-        changes = command.apply(self.encounter)
-        self.done.append(command)
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        changes = ChangeSet()
+        for done, command in enumerate(self.commands):
+            try:
+                changes = changes | command.apply(encounter)
+            except Exception:
+                for applied in reversed(self.commands[:done]):
+                    applied.revert(encounter)
+                raise
         return changes
 
-    def pop(self) -> ChangeSet:
-        return self.done.pop().revert(self.encounter)
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        changes = ChangeSet()
+        for command in reversed(self.commands):
+            changes = changes | command.revert(encounter)
+        return changes

@@ -20,6 +20,7 @@ from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
+HP_FLOOR = -9999
 
 
 class Side(StrEnum):
@@ -84,7 +85,7 @@ class Combatant(BaseModel):
     mastery_rank: int = Field(0, ge=0, le=10)
     death_ray_save: int = Field(14, ge=2, le=20, description="Save vs Death Ray number")
     max_hp: int = Field(8, ge=1, le=9999)
-    hp: int = Field(8, ge=-9999, le=9999)
+    hp: int = Field(8, ge=HP_FLOOR, le=9999)
     conditions: frozenset[Condition] = frozenset()
     reach_ft: int = Field(5, ge=0, le=60)
     initiative_modifier: int = Field(0, ge=-10, le=10)
@@ -111,3 +112,9 @@ class Combatant(BaseModel):
 
     def has(self, condition: Condition) -> bool:
         return condition in self.conditions
+
+    def hurt(self, damage: int, conditions: frozenset[Condition] = frozenset()) -> Combatant:
+        """This combatant after taking ``damage`` (HP never below the schema's floor) and
+        gaining ``conditions``."""
+        return self.model_copy(update={"hp": max(self.hp - damage, HP_FLOOR),
+                                       "conditions": self.conditions | conditions})

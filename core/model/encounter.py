@@ -38,9 +38,12 @@ class UnknownTokenError(KeyError):
 
 
 class Token(BaseModel):
-    """A combatant placed on the map; (x, y) is the top-left cell of its footprint."""
+    """A combatant placed on the map; (x, y) is the top-left cell of its footprint.
 
-    model_config = ConfigDict(extra="forbid")
+    Immutable: an edit replaces the token through the encounter (:meth:`Encounter.put_token`),
+    which keeps the encounter's indexes right."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     id: str = Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
     combatant: Combatant
@@ -58,6 +61,13 @@ class Token(BaseModel):
     @property
     def name(self) -> str:
         return self.combatant.name
+
+    def at(self, cell: Cell) -> Token:
+        """This token with its top-left cell on ``cell``."""
+        return self.model_copy(update={"x": cell.x, "y": cell.y})
+
+    def with_combatant(self, combatant: Combatant) -> Token:
+        return self.model_copy(update={"combatant": combatant})
 
 
 class LogEntry(BaseModel):
@@ -87,8 +97,7 @@ class Encounter(BaseModel):
     timeline: RoundState = Field(default_factory=RoundState)
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
-    _occupancy_key: tuple[object, ...] | None = PrivateAttr(None)
-    _occupancy_cells: dict[Cell, Token] = PrivateAttr(default_factory=dict)
+    _index: _TokenIndex | None = PrivateAttr(None)
 
     @model_validator(mode="after")
     def _tokens_fit(self) -> Encounter:
@@ -99,7 +108,7 @@ class Encounter(BaseModel):
             if token.id in seen:
                 raise ValueError(f"two tokens have the id {token.id!r}")
             seen.add(token.id)
-            self._check_placement(token.footprint, token.name, [])
+            self._check_on_map(token)
             for cell in token.footprint.cells():
                 other = owner.setdefault(cell, token)
                 if other is not token:
@@ -107,13 +116,10 @@ class Encounter(BaseModel):
                                      f"({other.x}, {other.y})")
         return self
 
-    def _check_placement(self, footprint: Footprint, name: str, others: list[Token]) -> None:
-        if not self.map.contains_footprint(footprint):
-            raise ValueError(f"{name} at ({footprint.x}, {footprint.y}) does not fit on the "
+    def _check_on_map(self, token: Token) -> None:
+        if not self.map.contains_footprint(token.footprint):
+            raise ValueError(f"{token.name} at ({token.x}, {token.y}) does not fit on the "
                              f"{self.map.width}×{self.map.height} map")
-        for other in others:
-            if other.footprint.overlaps(footprint):
-                raise ValueError(f"{name} overlaps {other.name} at ({other.x}, {other.y})")
 
     def derived(self, kind: type[D], build: Callable[[], D]) -> D:
         """The value of type ``kind`` derived from this encounter (the map's geometry
@@ -136,9 +142,9 @@ class Encounter(BaseModel):
 
     def token(self, key: str) -> Token:
         """The token with this id, or whose combatant has this name (case-insensitive)."""
-        for token in self.tokens:
-            if token.id == key:
-                return token
+        by_id = self._tokens().by_id.get(key)
+        if by_id is not None:
+            return by_id
         matches = [t for t in self.tokens if t.name.casefold() == key.casefold()]
         if len(matches) == 1:
             return matches[0]
@@ -147,21 +153,22 @@ class Encounter(BaseModel):
         names = ", ".join(t.name for t in self.tokens) or "none"
         raise UnknownTokenError(f"no token named {key!r} (tokens: {names})")
 
-    def _occupancy(self) -> dict[Cell, Token]:
-        """Cell → token, rebuilt only when some token moved, changed size or came or went
-        (checked by a cheap key, so direct edits of token positions are seen too)."""
-        key = tuple((id(t), t.x, t.y, t.combatant.size) for t in self.tokens)
-        if self._occupancy_key != key:
-            self._occupancy_cells = {cell: t for t in self.tokens for cell in t.footprint.cells()}
-            self._occupancy_key = key
-        return self._occupancy_cells
+    def has_token(self, token_id: str) -> bool:
+        return token_id in self._tokens().by_id
+
+    def _tokens(self) -> _TokenIndex:
+        """Id → token and cell → token, built once and kept up to date by the methods that
+        add, put and remove tokens (the only ways tokens change)."""
+        if self._index is None:
+            self._index = _TokenIndex(self.tokens)
+        return self._index
 
     def token_at(self, cell: Cell) -> Token | None:
-        return self._occupancy().get(cell)
+        return self._tokens().at.get(cell)
 
     def tokens_overlapping(self, footprint: Footprint, ignore: str | None = None
                            ) -> list[Token]:
-        occupancy = self._occupancy()
+        occupancy = self._tokens().at
         found: dict[str, Token] = {}
         for cell in footprint.cells():
             token = occupancy.get(cell)
@@ -188,14 +195,78 @@ class Encounter(BaseModel):
 
     def add_token(self, token: Token, index: int | None = None) -> None:
         """Add a token; ValueError when it does not fit or its id is taken."""
-        if any(t.id == token.id for t in self.tokens):
+        if self.has_token(token.id):
             raise ValueError(f"a token with id {token.id!r} already exists")
-        self._check_placement(token.footprint, token.name, self.tokens)
+        self.check_placement(token)
         self.tokens.insert(len(self.tokens) if index is None else index, token)
+        self._tokens().add(token)
+        self._tokens().number(self.tokens)
+
+    def check_placement(self, token: Token) -> None:
+        """ValueError unless ``token`` fits on the map clear of every other token."""
+        self._check_on_map(token)
+        others = self.tokens_overlapping(token.footprint, ignore=token.id)
+        if others:
+            raise ValueError(f"{token.name} overlaps {others[0].name} at "
+                             f"({others[0].x}, {others[0].y})")
+
+    def put_token(self, token: Token) -> Token:
+        """Replace the token with the same id (moved, resized, edited); the old one.
+        ValueError (and nothing changed) when the new one does not fit."""
+        return self.put_tokens([token])[0]
+
+    def put_tokens(self, tokens: list[Token]) -> list[Token]:
+        """Replace several tokens at once (a group move, a swap): each new place is checked
+        against the others' new places, so tokens may move into cells another one leaves.
+        The old tokens; ValueError (and nothing changed) when one does not fit."""
+        problem = self.placement_problem(tokens)
+        if problem:
+            raise ValueError(problem)
+        index = self._tokens()
+        old = [index.by_id[t.id] for t in tokens]
+        for token in old:
+            index.remove(token)
+        for token in tokens:
+            index.add(token)
+            self.tokens[index.position[token.id]] = token
+        return old
+
+    def placement_problem(self, tokens: list[Token]) -> str | None:
+        """Why these tokens cannot all stand where they say at once (an unknown id, off
+        the map, on a token that stays, on each other), or None."""
+        moving = {t.id for t in tokens}
+        taken: dict[Cell, Token] = {}
+        for token in tokens:
+            if not self.has_token(token.id):
+                return f"no token with id {token.id!r}"
+            if not self.map.contains_footprint(token.footprint):
+                return (f"{token.name} at ({token.x}, {token.y}) does not fit on the "
+                        f"{self.map.width}×{self.map.height} map")
+            for cell in token.footprint.cells():
+                other = self.token_at(cell)
+                if other is not None and other.id not in moving:
+                    return f"{token.name} overlaps {other.name} at ({other.x}, {other.y})"
+                mate = taken.setdefault(cell, token)
+                if mate is not token:
+                    return f"{token.name} overlaps {mate.name} at ({token.x}, {token.y})"
+        return None
+
+    def scratch_copy(self) -> Encounter:
+        """A copy whose tokens can be moved while working out a ruling, leaving this
+        encounter as it is; the map and its derived geometry are shared, not copied."""
+        copy = self.model_copy(update={"tokens": list(self.tokens)})
+        copy._index = None
+        copy._derived = self._derived
+        return copy
 
     def remove_token(self, token_id: str) -> tuple[int, Token]:
-        index = next(i for i, t in enumerate(self.tokens) if t.id == token_id)
-        return index, self.tokens.pop(index)
+        index = self._tokens()
+        token = self.token(token_id)
+        position = index.position[token.id]
+        self.tokens.pop(position)
+        index.remove(token)
+        index.number(self.tokens)
+        return position, token
 
     def unique_id(self, name: str) -> str:
         ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
@@ -206,3 +277,30 @@ class Encounter(BaseModel):
             n += 1
             candidate = f"{base}-{n}"
         return candidate
+
+
+class _TokenIndex:
+    """Tokens by id and by the cells of their footprints."""
+
+    def __init__(self, tokens: list[Token]) -> None:
+        self.by_id: dict[str, Token] = {}
+        self.at: dict[Cell, Token] = {}
+        self.position: dict[str, int] = {}
+        for token in tokens:
+            self.add(token)
+        self.number(tokens)
+
+    def number(self, tokens: list[Token]) -> None:
+        """Each token's place in the list (after one is inserted or removed)."""
+        self.position = {token.id: index for index, token in enumerate(tokens)}
+
+    def add(self, token: Token) -> None:
+        self.by_id[token.id] = token
+        for cell in token.footprint.cells():
+            self.at[cell] = token
+
+    def remove(self, token: Token) -> None:
+        del self.by_id[token.id]
+        for cell in token.footprint.cells():
+            if self.at.get(cell) is token:
+                del self.at[cell]

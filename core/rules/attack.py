@@ -31,7 +31,7 @@ class DamageKind(BaseModel):
     magic: bool = False
 
 
-class AttackAction(BaseModel):
+class AttackOptions(BaseModel):
     """What the GM declares: the weapon's damage dice and the situation."""
 
     model_config = ConfigDict(frozen=True)
@@ -84,7 +84,7 @@ def damage_after_armour(raw: int, av: int, profile: RulesProfile, magic: bool = 
     )
 
 
-def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackAction,
+def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptions,
                    profile: RulesProfile, dice: DiceSource, *,
                    round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
                    ) -> AttackResult:
@@ -118,7 +118,7 @@ class IllegalAttackError(ValueError):
 
 
 def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
-                  action: AttackAction, dice: DiceSource) -> AttackResult:
+                  action: AttackOptions, dice: DiceSource) -> AttackResult:
     """Resolve an attack between two tokens: a melee attack needs the target within the
     attacker's reach; a missile needs a line of sight between their centres."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)

@@ -1,4 +1,14 @@
-"""Critical events (002 "Critical events", d30): the table.
+"""Critical events (002 "Critical events", d30): the table, and what a rolled event does.
+
+002: "Each round a critical event will may happen when a character has the same initiative
+as the opposition. The effects are applied to one side the other (rolled randomly) or
+both." The side is a d3 (1 party, 2 opposition, 3 both; rules-decisions "Critical events"),
+rolled for the events that affect one character, one party or one mount. The spatial events
+move tokens like any move: walls, closed doors, ledges, the map's edge and other creatures
+stop them, and a swap that cannot fit is reported and skipped.
+
+Resolution is pure: :func:`resolve_critical` says which tokens end where and who is knocked
+down; :mod:`core.actions.critical` applies it.
 
 >>> critical_event(12).name
 'Switch positions'
@@ -8,7 +18,22 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict
+
+from core.model.combatant import Side
+from core.model.dice import DiceSource, RollRecord
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction, Footprint, bearing
+from core.model.round import RoundState
+from core.rules.shove import step_obstacle
+from core.rules.timeline import ties_with_opposition
+from core.spatial.geometry import geometry_of
+
+SEED = "002 Critical events"
 
 
 class CriticalEvent(BaseModel):
@@ -30,8 +55,8 @@ _ROWS = [
     ("Weapon trouble", "Weapon dropped, disarmed.", "1 character"),
     ("Weapon trouble", "Weapon tangled, string broke.", "1 character"),
     ("Weapon trouble", "Weapon stuck in opponent", "1 character"),
-    ("Battlefield damage", "Something broken, table / chair", "Local area"),
-    ("Battlefield damage", "Something broken, table / chair", "Local area"),
+    ("Battlefield damage", "Something broken, table / chair", ""),
+    ("Battlefield damage", "Something broken, table / chair", ""),
     ("Battlefield shifts", "5-10 feet in random direction", "Local area"),
     ("Close quarters", "May enter unarmed combat", "Pair of combatents"),
     ("Switch positions", "Characters switch positions by 180 degrees", "Pair of combatents"),
@@ -65,3 +90,270 @@ def critical_event(number: int) -> CriticalEvent:
     if not 1 <= number <= len(CRITICAL_EVENTS):
         raise ValueError(f"critical event {number} is not on the d30 table")
     return CRITICAL_EVENTS[number - 1]
+
+
+class AffectedSide(StrEnum):
+    """The d3 of rules-decisions "Critical events": 1 party, 2 opposition, 3 both."""
+
+    PARTY = "party"
+    OPPOSITION = "opposition"
+    BOTH = "both"
+
+
+#: Rows whose "Affects" names one subject: the side it falls on is rolled.
+ONE_SIDED = ("1 character", "1 party", "1 mount")
+
+
+class CriticalResult(BaseModel):
+    """A rolled critical event: who it falls on, where tokens end up, who goes Prone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    event: CriticalEvent
+    pair: tuple[str, str]
+    rolls: tuple[RollRecord, ...]
+    side: AffectedSide | None = None
+    moves: dict[str, Cell] = {}
+    knocked_down: tuple[str, ...] = ()
+    note: str
+
+    @property
+    def summary(self) -> str:
+        return f"Critical event {self.event.number}: {self.event.name}"
+
+
+def roll_critical_events(encounter: Encounter, state: RoundState, dice: DiceSource
+                         ) -> list[CriticalResult]:
+    """One d30 for each party character whose segment equals an opposition creature's,
+    paired with the nearest such creature (interpretation of 002 "when a character has the
+    same initiative as the opposition"). Each event sees the map as the earlier ones left
+    it."""
+    pairs = _nearest_foes(encounter, ties_with_opposition(state))
+    results: list[CriticalResult] = []
+    scratch = encounter.scratch_copy() if len(pairs) > 1 else encounter
+    for pair in pairs:
+        result = resolve_critical(scratch, pair, dice)
+        results.append(result)
+        if len(pairs) > 1:
+            _carry_out(scratch, result)
+    return results
+
+
+def _nearest_foes(encounter: Encounter, ties: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    nearest: dict[str, str] = {}
+    for party_id, foe_id in ties:
+        here = encounter.token(party_id).footprint
+        best = nearest.get(party_id)
+        if best is None or here.gap(encounter.token(foe_id).footprint) < here.gap(
+                encounter.token(best).footprint):
+            nearest[party_id] = foe_id
+    return list(nearest.items())
+
+
+def _carry_out(encounter: Encounter, result: CriticalResult) -> None:
+    """Move the tokens on a scratch copy, so the next event starts from there."""
+    encounter.put_tokens([encounter.token(t).at(c) for t, c in result.moves.items()])
+
+
+def resolve_critical(encounter: Encounter, pair: tuple[str, str], dice: DiceSource
+                     ) -> CriticalResult:
+    """Roll the d30 (then the d3 side, then the event's own dice) for the tied pair
+    (party character, opposition creature)."""
+    roll = dice.roll(encounter.profile.critical_event_die, "critical event")
+    event = critical_event(roll.total)
+    rolls = [roll]
+    side = _roll_side(dice, rolls) if event.affects in ONE_SIDED else None
+    context = _Context(encounter, pair, dice, rolls, side)
+    effect = _HANDLERS.get(event.number, _note_only)(context, event)
+    return CriticalResult(event=event, pair=pair, rolls=tuple(rolls), side=side,
+                          moves=effect.moves, knocked_down=effect.knocked_down,
+                          note=effect.note)
+
+
+def _roll_side(dice: DiceSource, rolls: list[RollRecord]) -> AffectedSide:
+    roll = dice.roll("d3", "side affected (1 party, 2 opposition, 3 both)")
+    rolls.append(roll)
+    return list(AffectedSide)[roll.total - 1]
+
+
+class _Context:
+    """What an event handler needs: the encounter, the pair, the dice and the side."""
+
+    def __init__(self, encounter: Encounter, pair: tuple[str, str], dice: DiceSource,
+                 rolls: list[RollRecord], side: AffectedSide | None) -> None:
+        self.encounter, self.pair, self.dice, self.rolls, self.side = (
+            encounter, pair, dice, rolls, side)
+
+    def roll(self, expression: str, purpose: str) -> int:
+        record = self.dice.roll(expression, purpose)
+        self.rolls.append(record)
+        return record.total
+
+    def affected(self) -> list[str]:
+        """The pair members on the rolled side (both when no side was rolled)."""
+        party, foe = self.pair
+        return {AffectedSide.PARTY: [party], AffectedSide.OPPOSITION: [foe]}.get(
+            self.side or AffectedSide.BOTH, [party, foe])
+
+    def names(self, ids: list[str]) -> str:
+        return " and ".join(self.encounter.token(i).name for i in ids)
+
+
+@dataclass(frozen=True)
+class _Effect:
+    note: str
+    moves: dict[str, Cell] = field(default_factory=dict)
+    knocked_down: tuple[str, ...] = ()
+
+
+def _note_only(context: _Context, event: CriticalEvent) -> _Effect:
+    """Events the GM plays out: the log says what happened to whom."""
+    if not event.description:
+        return _Effect(event.name)
+    return _Effect(f"{event.description} — {context.names(context.affected())}")
+
+
+def _knock_down(context: _Context, event: CriticalEvent) -> _Effect:
+    """Event 15 "Knock down: Spend next round getting up (-5 Def)": Prone."""
+    down = context.affected()
+    return _Effect(f"{context.names(down)} knocked down: Prone, spend next round getting up "
+                   "(-5 Def)", knocked_down=tuple(down))
+
+
+def _shift(context: _Context, event: CriticalEvent) -> _Effect:
+    """Event 10 "Battlefield shifts 5-10 feet in random direction": d8 direction (1 = N,
+    clockwise) and d2 × 5 ft; the tied pair is the local area (interpretation)."""
+    direction = list(Direction)[context.roll("d8", "battlefield shift direction") - 1]
+    feet = context.roll("d2", "battlefield shift ×5 ft") * 5
+    steps = max(1, feet // context.encounter.profile.cell_size_ft)
+    dx, dy = direction.delta
+    lead = sorted(context.pair, key=lambda i: -_along(context.encounter.token(i), dx, dy))
+    moves = _walk_all(context.encounter, [(i, direction) for i in lead], steps)
+    return _Effect(f"battlefield shifts {feet} ft {direction.value}"
+                   + _stopped(context, moves, lead), moves)
+
+
+def _along(token: Token, dx: int, dy: int) -> int:
+    return token.x * dx + token.y * dy
+
+
+def _retreat(context: _Context, event: CriticalEvent) -> _Effect:
+    """Event 19 "1 party retreats by 10'": each token of the side steps 10 ft away from the
+    other side's centre, as far as legal (farthest first, so the rest can close up)."""
+    encounter = context.encounter
+    sides = {AffectedSide.PARTY: [Side.PARTY], AffectedSide.OPPOSITION: [Side.OPPOSITION]
+             }.get(context.side or AffectedSide.BOTH, [Side.PARTY, Side.OPPOSITION])
+    steps = max(1, 10 // encounter.profile.cell_size_ft)
+    plan: list[tuple[str, Direction]] = []
+    for side in sides:
+        plan += _away_from_foes(encounter, side)
+    moves = _walk_all(encounter, plan, steps)
+    names = " and ".join(f"the {side.value}" for side in sides)
+    return _Effect(f"{names} retreat{'s' if len(sides) == 1 else ''} 10 ft", moves)
+
+
+def _away_from_foes(encounter: Encounter, side: Side) -> list[tuple[str, Direction]]:
+    ours = [t for t in encounter.tokens if t.combatant.side is side]
+    theirs = [t for t in encounter.tokens if t.combatant.side is not side]
+    if not theirs:
+        return []
+    cx = sum(t.footprint.centre[0] for t in theirs) / len(theirs)
+    cy = sum(t.footprint.centre[1] for t in theirs) / len(theirs)
+    ours.sort(key=lambda t: -_distance(t.footprint.centre, (cx, cy)))
+    return [(t.id, Direction.from_bearing(bearing((cx, cy), t.footprint.centre))) for t in ours]
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2)
+
+
+def _walk_all(encounter: Encounter, plan: list[tuple[str, Direction]], steps: int
+              ) -> dict[str, Cell]:
+    """Move each token of ``plan`` in turn up to ``steps`` cells its way; walls, closed
+    doors, ledges, the map's edge and creatures (where they already stand) stop it."""
+    scratch = encounter.scratch_copy()
+    moves: dict[str, Cell] = {}
+    for token_id, direction in plan:
+        token = scratch.token(token_id)
+        here = token.footprint
+        for _ in range(steps):
+            there = here.moved(direction)
+            if step_obstacle(scratch, token, here, there, direction) is not None:
+                break
+            here = there
+        if here != token.footprint:
+            scratch.put_token(token.at(Cell(here.x, here.y)))
+            moves[token_id] = Cell(here.x, here.y)
+    return moves
+
+
+def _stopped(context: _Context, moves: dict[str, Cell], ids: list[str]) -> str:
+    held = [i for i in ids if i not in moves]
+    return f" ({context.names(held)} cannot move that way)" if held else ""
+
+
+def _switch(context: _Context, event: CriticalEvent) -> _Effect:
+    """Event 12 "Characters switch positions by 180 degrees": each takes the other's place,
+    centred where the other stood; skipped when either would not fit there or a wall lies
+    between (rules-decisions "Critical events")."""
+    encounter = context.encounter
+    a, b = (encounter.token(i) for i in context.pair)
+    cells = _swapped(a, b)
+    problem = _swap_problem(encounter, (a, b), cells)
+    if problem:
+        return _Effect(f"{a.name} and {b.name} cannot switch positions: {problem}")
+    return _Effect(f"{a.name} and {b.name} switch positions", {a.id: cells[0], b.id: cells[1]})
+
+
+def _swapped(a: Token, b: Token) -> tuple[Cell, Cell]:
+    """Top-left cells putting each footprint's centre on the other's, or as near as the grid
+    allows (a Large and a Medium creature's centres are half a cell apart)."""
+    return _anchor(a.footprint, b.footprint.centre), _anchor(b.footprint, a.footprint.centre)
+
+
+def _anchor(footprint: Footprint, goal: tuple[float, float]) -> Cell:
+    """The top-left cell whose footprint centre is nearest ``goal``; between equally near
+    ones, the one farthest along the way from where the footprint stands."""
+    (x0, y0), half = footprint.centre, footprint.size / 2
+    way = (goal[0] - x0, goal[1] - y0)
+    xs = {math.floor(goal[0] - half), math.ceil(goal[0] - half)}
+    ys = {math.floor(goal[1] - half), math.ceil(goal[1] - half)}
+
+    def rank(cell: Cell) -> tuple[float, float]:
+        cx, cy = cell.x + half, cell.y + half
+        return ((cx - goal[0]) ** 2 + (cy - goal[1]) ** 2,
+                -((cx - x0) * way[0] + (cy - y0) * way[1]))
+
+    return min((Cell(x, y) for x in sorted(xs) for y in sorted(ys)), key=rank)
+
+
+def _swap_problem(encounter: Encounter, pair: tuple[Token, Token], cells: tuple[Cell, Cell]
+                  ) -> str | None:
+    moved = [token.at(cell) for token, cell in zip(pair, cells, strict=True)]
+    problem = encounter.placement_problem(moved)
+    if problem:
+        return problem
+    geometry = geometry_of(encounter)
+    for token, new in zip(pair, moved, strict=True):
+        if geometry.footprint_split(new.footprint):
+            return f"a wall runs through the space {token.name} would take"
+        if geometry.first_blocking_wall((*token.footprint.centre, *new.footprint.centre)):
+            return f"a wall stands between {token.name} and its new place"
+        hazard = _hazard_under(encounter, new.footprint, token.footprint)
+        if hazard:
+            return f"{token.name} would land in {hazard}"
+    return None
+
+
+def _hazard_under(encounter: Encounter, there: Footprint, here: Footprint) -> str | None:
+    """A hazard under ``there`` that ``here`` is not already in (a swap never drops a
+    creature into a pit or a fire; only forced movement does, with the Pit-Stop save)."""
+    inside = {h.name for c in here.cells() if (h := encounter.map.hazard_at(c))}
+    for cell in there.cells():
+        hazard = encounter.map.hazard_at(cell)
+        if hazard is not None and hazard.name not in inside:
+            return hazard.name
+    return None
+
+
+_HANDLERS = {10: _shift, 12: _switch, 15: _knock_down, 19: _retreat}

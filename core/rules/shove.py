@@ -193,7 +193,7 @@ def _lowest(encounter: Encounter, footprint: Footprint) -> int:
     return min(encounter.map.elevation_at(c) for c in footprint.cells())
 
 
-def _obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footprint,
+def step_obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footprint,
               direction: Direction) -> tuple[StopReason, str] | None:
     """What stops a step from ``here`` to ``there``, if anything (walls before creatures)."""
     geometry = geometry_of(encounter)
@@ -247,7 +247,7 @@ def plan_push(encounter: Encounter, token: Token, direction: Direction, distance
             return Push(path=_cells(path), moved_ft=moved, unused_ft=0,
                         stop_reason=StopReason.FULL_DISTANCE)
         there = here.moved(direction)
-        obstacle = _obstacle(encounter, token, here, there, direction)
+        obstacle = step_obstacle(encounter, token, here, there, direction)
         if obstacle is not None:
             return Push(path=_cells(path), moved_ft=moved, unused_ft=remaining,
                         stop_reason=obstacle[0], stopped_by=obstacle[1])

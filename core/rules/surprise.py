@@ -12,7 +12,7 @@ bonus ≥ ``surprise_spot_target``; the failure level is named by the profile's 
 levels; each free attack gets ``surprise_hit_bonus`` to hit and
 ``surprise_damage_per_level`` × the failure level left when it is made.
 
->>> from core.model.profile import RulesProfile
+>>> from core.model.profile import AlertnessLevel, RulesProfile
 >>> ambusher_initiative(15, RulesProfile())
 4
 """
@@ -25,7 +25,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Side
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry, Token
-from core.model.profile import RulesProfile
+from core.model.profile import AlertnessLevel, RulesProfile
 from core.rules.timeline import segments_moving
 
 
@@ -66,9 +66,18 @@ def spot_saves(encounter: Encounter, alertness: str, stealth_bonus: int, dice: D
                ) -> list[SpotSave]:
     """Every party character rolls individually (002 "Each character rolls individually")."""
     profile = encounter.profile
-    level = next(a for a in profile.alertness if a.name == alertness)
+    level = alertness_level(profile, alertness)
     return [_save(token, (level.bonus, stealth_bonus), profile, dice)
             for token in encounter.tokens if token.combatant.side is Side.PARTY]
+
+
+def alertness_level(profile: RulesProfile, name: str) -> AlertnessLevel:
+    """The row of 002's "State of alert" table with this name (any case)."""
+    for level in profile.alertness:
+        if level.name.casefold() == name.strip().casefold():
+            return level
+    known = ", ".join(a.name for a in profile.alertness)
+    raise ValueError(f"unknown state of alert {name!r}; choose one of: {known}")
 
 
 def _save(token: Token, bonuses: tuple[int, int], profile: RulesProfile, dice: DiceSource

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import math
 from itertools import groupby
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import DiceSource, RollRecord
+from core.model.encounter import Encounter, LogEntry
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
-
-if TYPE_CHECKING:
-    from core.model.encounter import Encounter
 
 SEED = "002 Initiative"
 
@@ -132,15 +129,25 @@ def aim(entry: InitiativeEntry) -> InitiativeEntry:
         "aiming": True, "notes": (*entry.notes, "aiming: no attack this round")})
 
 
+def strike_segment(entry: InitiativeEntry, profile: RulesProfile) -> int:
+    """The segment a combatant acts in: its initiative plus the segments it spent moving,
+    shown in the last column when that is past the round (002 "Movement")."""
+    return min(entry_timing(entry, profile).segment, profile.initiative_max_segment)
+
+
 def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, list[list[str]]]]:
-    """Segments ascending ("low initiative going first"); within one, "longer weapons
-    striking first, similar weapons strike simultaneously" (002) — equal reach is one group."""
+    """Segments ascending ("low initiative going first", each combatant at the segment it
+    strikes after moving); within one, "longer weapons striking first, similar weapons
+    strike simultaneously" (002) — equal reach is one group. Entries of tokens no longer on
+    the map are left out."""
     reach = {t.id: t.combatant.reach_ft for t in encounter.tokens}
-    keyed = sorted(state.entries, key=lambda e: (e.segment, -reach.get(e.token_id, 0)))
+    profile = encounter.profile
+    present = [e for e in state.entries if e.token_id in reach]
+    keyed = sorted(present, key=lambda e: (strike_segment(e, profile), -reach[e.token_id]))
     order = []
-    for segment, in_segment in groupby(keyed, key=lambda e: e.segment):
+    for segment, in_segment in groupby(keyed, key=lambda e: strike_segment(e, profile)):
         groups = [[e.token_id for e in same]
-                  for _, same in groupby(in_segment, key=lambda e: reach.get(e.token_id, 0))]
+                  for _, same in groupby(in_segment, key=lambda e: reach[e.token_id])]
         order.append((segment, groups))
     return order
 
@@ -216,3 +223,31 @@ def ties_with_opposition(state: RoundState) -> list[tuple[str, str]]:
     foes = [e for e in state.entries if e.side is Side.OPPOSITION]
     return [(p.token_id, f.token_id) for p in state.entries if p.side is Side.PARTY
             for f in foes if f.segment == p.segment]
+
+
+def initiative_log(state: RoundState, encounter: Encounter) -> LogEntry:
+    """The round's order and every initiative roll, as a log entry (kind "initiative")."""
+    text = describe_order(state, encounter)
+    if state.opposition_roll is not None:
+        text += "\n" + state.opposition_roll.describe()
+    text += "".join(f"\n{encounter.token(e.token_id).name}: {e.terms.describe()}"
+                    f" → segment {e.segment}" for e in state.entries)
+    return LogEntry(kind="initiative", summary=f"Round {state.round_number} initiative",
+                    text=text, round=state.round_number,
+                    detail={"order": [[s, g] for s, g in acting_order(state, encounter)]})
+
+
+def spoil_note(encounter: Encounter, token_id: str) -> LogEntry | None:
+    """A log note when a hit now spoils the target's multi-segment action, else None
+    (002 "Spoiling attacks")."""
+    state = encounter.timeline
+    entry = next((e for e in state.entries if e.token_id == token_id), None)
+    if entry is None or entry.action_segments < 2 or not spoiled_by_hit(
+            entry, state.current_segment):
+        return None
+    name = encounter.token(token_id).name
+    return LogEntry(kind="spoiled", round=state.round_number,
+                    summary=f"{name}'s {entry.action_segments}-segment action is spoiled",
+                    text=f"Hit on segment {state.current_segment}, during segments "
+                         f"{entry.segment}-{entry.segment + entry.action_segments - 1} "
+                         "(002 Spoiling attacks)")

@@ -126,6 +126,17 @@ class MapGeometry:
             for cell in hazard.cells:
                 self.hazard_index[cell.y, cell.x] = index
 
+    def update(self, added: tuple[WallSegment, ...], removed: tuple[WallSegment, ...],
+               cells: bool) -> None:
+        """Follow an edit of the map: walls added and removed (adds first, so a wall added
+        and removed by the same edit is never missing), and the cell arrays if ``cells``."""
+        for wall in added:
+            self.add_wall(wall)
+        for wall in removed:
+            self.remove_wall(wall)
+        if cells:
+            self.refresh_cells()
+
     # --- walls -----------------------------------------------------------------------
     def add_wall(self, wall: WallSegment) -> None:
         self._index(wall)

@@ -1,14 +1,17 @@
 """The Resolve panel: the odds card of the action being prepared, then its dice — rolled by
 the seeded generator ("Roll for me") or typed from physical dice ("I rolled"), one field per
-die the resolver actually asks for — then the full result. Applying is one undo step."""
+die the resolver actually asks for — then the result. The action is a core action resolved
+against the document's encounter at the moment of rolling and applied as one undo step; the
+panel drops it when the encounter is replaced or a token it names goes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import dataclasses
 from typing import Any
 
-from core.actions.commands import ApplyAttack, ApplyShove, Command
+from core.actions.attack import AttackAction
+from core.actions.base import Action, Outcome, plan
+from core.actions.commands import ChangeSet, Command
 from core.model.dice import (
     DiceError,
     DiceExhaustedError,
@@ -17,10 +20,9 @@ from core.model.dice import (
     ScriptedDice,
     SeededDice,
 )
-from core.rules.attack import AttackAction, DamageKind, attack_on_map
+from core.rules.attack import AttackOptions, DamageKind
 from core.rules.odds import ShoveOdds
-from core.rules.report import format_attack, format_shove
-from core.rules.shove import ShoveRequest, SuccessLevel, resolve_shove
+from core.rules.shove import SuccessLevel
 from desktop.document import EncounterDocument
 from desktop.overlay import percent
 from desktop.qt import (
@@ -44,26 +46,17 @@ IDLE_TEXT = ("Shove (S) or Attack (K): pick the attacker and the target on the m
              "right-click a token.")
 
 
-@dataclass
-class PendingAction:
-    """What the panel will resolve: how to run it with dice and how to apply the result."""
-
-    title: str
-    run: Callable[[DiceSource], Any]
-    command: Callable[[Any], Command]
-    report: Callable[[Any], str]
-    target_id: str
-
-
 class ResolvePanel(QWidget):
-    """Dice and results for shoves and attacks."""
+    """Dice and results for every action the GM resolves."""
 
-    applied = Signal(object, object)  # the core result, the pending action
+    applied = Signal(object)  # the Outcome, after it was applied
+    cleared = Signal()  # the pending action was resolved, cancelled or dropped
 
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
         self.document = document
-        self.pending: PendingAction | None = None
+        self.pending: Action[Any] | None = None
+        self._shown: Command | None = None  # the step whose result "Last result" shows
         self.title = QLabel(IDLE_TEXT)
         self.title.setWordWrap(True)
         self.card = QLabel()
@@ -97,6 +90,9 @@ class ResolvePanel(QWidget):
         self.result.setReadOnly(True)
         self._layout()
         self.typed_mode.toggled.connect(self._mode_changed)
+        document.replaced.connect(self._encounter_replaced)
+        document.changed.connect(self._follow)
+        document.history_changed.connect(self._forget_undone_result)
         self._enable(False)
 
     def _weapon_form(self) -> QWidget:
@@ -158,51 +154,42 @@ class ResolvePanel(QWidget):
         self.title.setText(f"<b>{odds.attacker}</b> shoves <b>{odds.defender}</b> "
                            f"{odds.direction} — move the pointer to aim, click to confirm")
 
-    def begin_shove(self, request: ShoveRequest, target_id: str) -> None:
-        encounter = self.document.encounter
-        self._begin(PendingAction(
-            title=f"{request.attacker} shoves {request.defender} {request.direction}",
-            run=lambda dice: resolve_shove(encounter, request, dice),
-            command=lambda result: ApplyShove(result, target_id), report=format_shove,
-            target_id=target_id))
-        self.weapon.hide()
-
-    def begin_attack(self, attacker_id: str, target_id: str) -> None:
-        encounter = self.document.encounter
-        names = encounter.token(attacker_id).name, encounter.token(target_id).name
-        self.card.setText("d20 + HR vs AC; damage through AV (1 point always gets through)")
-        self._begin(PendingAction(
-            title=f"{names[0]} attacks {names[1]}",
-            run=lambda dice: attack_on_map(encounter, attacker_id, target_id,
-                                           self.attack_action(), dice),
-            command=lambda result: ApplyAttack(result, target_id), report=format_attack,
-            target_id=target_id))
-        self.weapon.show()
-
-    def begin_roll(self, pending: PendingAction, card: str) -> None:
-        """Any other roll (initiative, critical events): with "Roll for me" it resolves at
-        once; with "I rolled" it asks for the dice."""
-        self.card.setText(card)
-        self.weapon.hide()
-        self._begin(pending)
-        if self.roll_mode.isChecked():
-            self.resolve()
-
-    def attack_action(self) -> AttackAction:
-        return AttackAction(damage=self.damage_dice.text().strip() or "d6",
-                            modifier=self.hit_modifier.value(), cover_percent=self.cover.value(),
-                            kind=DamageKind(missile=self.missile.isChecked(),
-                                            magic=self.magic.isChecked()))
-
-    def _begin(self, pending: PendingAction) -> None:
-        self.pending = pending
-        self.title.setText(f"<b>{pending.title}</b> — roll or type the dice, then Resolve")
+    def begin(self, action: Action[Any], card: str | None = None) -> None:
+        """Prepare ``action``: roll or type its dice, then Resolve. ``card`` replaces the
+        odds card (None keeps what a preview put there)."""
+        self.pending = action
+        if card is not None:
+            self.card.setText(card)
+        self.weapon.setVisible(isinstance(action, AttackAction))
+        self.title.setText(f"<b>{action.title(self.document.encounter)}</b> — roll or type "
+                           "the dice, then Resolve")
         self.message.clear()
         self._clear_fields()
         self._enable(True)
         if self.typed_mode.isChecked():
             self._ask_next()
         self.resolve_button.setFocus()
+
+    def begin_roll(self, action: Action[Any], card: str) -> None:
+        """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves
+        at once; with "I rolled" it asks for the dice."""
+        self.begin(action, card)
+        if self.roll_mode.isChecked():
+            self.resolve()
+
+    def attack_options(self) -> AttackOptions:
+        return AttackOptions(damage=self.damage_dice.text().strip() or "d6",
+                             modifier=self.hit_modifier.value(),
+                             cover_percent=self.cover.value(),
+                             kind=DamageKind(missile=self.missile.isChecked(),
+                                             magic=self.magic.isChecked()))
+
+    def _action(self) -> Action[Any]:
+        """The pending action with what the weapon form says now."""
+        assert self.pending is not None
+        if isinstance(self.pending, AttackAction):
+            return dataclasses.replace(self.pending, options=self.attack_options())
+        return self.pending
 
     def clear(self) -> None:
         self.pending = None
@@ -212,10 +199,33 @@ class ResolvePanel(QWidget):
         self.weapon.hide()
         self.title.setText(IDLE_TEXT)
         self._enable(False)
+        self.cleared.emit()
 
     def _enable(self, on: bool) -> None:
         self.resolve_button.setEnabled(on)
         self.cancel_button.setEnabled(on)
+
+    # --- following the document -------------------------------------------------------------
+    def _encounter_replaced(self) -> None:
+        self.result.clear()
+        self._shown = None
+        if self.pending is not None:
+            self.clear()
+            self.message.setText("A different encounter was opened: the action was dropped.")
+
+    def _follow(self, changes: ChangeSet) -> None:
+        if self.pending is None or not changes.tokens:
+            return
+        gone = [t for t in self.pending.tokens() if not self.document.encounter.has_token(t)]
+        if gone:
+            self.clear()
+            self.message.setText("A token of the action is no longer on the map: the action "
+                                 "was dropped.")
+
+    def _forget_undone_result(self) -> None:
+        if self._shown is not None and not self.document.history.is_done(self._shown):
+            self._shown = None
+            self.result.clear()
 
     # --- dice ------------------------------------------------------------------------------
     def _mode_changed(self, typed: bool) -> None:
@@ -236,13 +246,13 @@ class ResolvePanel(QWidget):
 
     def _ask_next(self) -> bool:
         """Add a field for the next die the resolver needs; False when none is missing."""
-        assert self.pending is not None
         try:
-            self.pending.run(ScriptedDice(self._typed_values() or []))
+            self._action().resolve(self.document.encounter,
+                                   ScriptedDice(self._typed_values() or []))
         except DiceExhaustedError as need:
             self._add_field(need.faces, need.purpose)
             return True
-        except DiceError:
+        except (DiceError, ValueError, LookupError):
             return False
         return False
 
@@ -268,41 +278,42 @@ class ResolvePanel(QWidget):
         return values
 
     # --- resolving -------------------------------------------------------------------------
+    def _dice(self) -> DiceSource | None:
+        if self.roll_mode.isChecked():
+            return SeededDice(self.seed.value())
+        values = self._typed_values()
+        return None if values is None else ScriptedDice(values)
+
     def resolve(self) -> None:
         if self.pending is None:
             return
         self.message.clear()
-        dice: DiceSource
-        if self.roll_mode.isChecked():
-            dice = SeededDice(self.seed.value())
-        else:
-            values = self._typed_values()
-            if values is None:
-                return
-            dice = ScriptedDice(values)
+        dice = self._dice()
+        if dice is None:
+            return
         try:
-            result = self.pending.run(dice)
+            outcome = plan(self._action(), self.document.encounter, dice)
         except DieValueError as error:
             assert isinstance(dice, ScriptedDice)
-            bad = dice.position
-            self.die_fields[bad].setStyleSheet("border: 1px solid #c0392b")
+            self.die_fields[dice.position].setStyleSheet("border: 1px solid #c0392b")
             self.message.setText(str(error))
             return
         except DiceExhaustedError as need:
             self._add_field(need.faces, need.purpose)
             self.message.setText(f"Also needed: a d{need.faces} for {need.purpose}")
             return
-        except ValueError as error:  # dice errors, out of reach, not adjacent...
-            self.message.setText(str(error))
+        except (ValueError, LookupError) as error:  # out of reach, not adjacent, bad dice...
+            self.message.setText(str(error.args[0]) if error.args else str(error))
             return
         if isinstance(dice, SeededDice):
             self.seed.setValue(self.seed.value() + 1)
-        self._finish(result)
+        self._apply(outcome)
 
-    def _finish(self, result: object) -> None:
-        pending = self.pending
-        assert pending is not None
-        self.document.push(pending.command(result))
-        self.result.setPlainText(pending.report(result))
+    def _apply(self, outcome: Outcome[Any]) -> None:
+        if not self.document.perform(outcome):
+            self.message.setText("The encounter refused the result; nothing was changed.")
+            return
+        self._shown = outcome.command
+        self.result.setPlainText(outcome.text)
         self.clear()
-        self.applied.emit(result, pending)
+        self.applied.emit(outcome)

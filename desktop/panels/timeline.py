@@ -6,28 +6,22 @@ after 2 minutes ... not exceed 2 minutes per creature")."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from core.actions.commands import ChangeSet, Command
+from core.actions.commands import ChangeSet
+from core.actions.initiative import InitiativeAction
 from core.actions.round import (
     AdvanceSegment,
-    AppendLog,
-    Batch,
-    CriticalOutcome,
     NextRound,
     SetActionLength,
     SetSegmentOverride,
-    StartRound,
-    roll_critical_events,
 )
+from core.actions.surprise import SurpriseAction
 from core.model.combatant import Side
-from core.model.dice import DiceSource
-from core.model.round import InitiativeEntry, RoundState
-from core.rules.surprise import spot_saves, surprise_log
-from core.rules.timeline import AttackTiming, describe_order, entry_timing, roll_initiative
+from core.model.round import InitiativeEntry
+from core.rules.timeline import AttackTiming, acting_order, entry_timing
 from desktop import style
 from desktop.document import EncounterDocument
-from desktop.panels.resolve import PendingAction, ResolvePanel
+from desktop.panels.resolve import ResolvePanel
 from desktop.qt import (
     QContextMenuEvent,
     QDrag,
@@ -37,6 +31,7 @@ from desktop.qt import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QMessageBox,
     QMimeData,
     QMouseEvent,
     QPushButton,
@@ -49,12 +44,6 @@ from desktop.qt import (
 CHIP_MIME = "application/x-battlemap-token"
 
 
-@dataclass(frozen=True)
-class RoundStart:
-    """A rolled round: its initiative and the critical events its ties produced."""
-
-    state: RoundState
-    events: list[CriticalOutcome]
 EXTRA_SECONDS = 120
 
 
@@ -106,15 +95,18 @@ class SegmentColumn(QFrame):
         self.box.addWidget(self.title)
         self.box.addStretch()
 
-    def set_chips(self, chips: list[Chip], current: bool) -> None:
+    def set_groups(self, groups: list[list[Chip]], current: bool) -> None:
+        """Show the chips acting in this segment, longest reach first; combatants of equal
+        reach act together (002) and share a frame."""
         while self.box.count() > 2:
             item = self.box.takeAt(1)
             if item is not None and item.widget() is not None:
                 item.widget().hide()
                 item.widget().deleteLater()
-        for index, chip in enumerate(chips):
-            self.box.insertWidget(1 + index, chip)
-            chip.show()  # a layout only shows a new child on the next event loop pass
+        for index, group in enumerate(groups):
+            widget = group[0] if len(group) == 1 else _together(group)
+            self.box.insertWidget(1 + index, widget)
+            widget.show()  # a layout only shows a new child on the next event loop pass
         self.setStyleSheet("SegmentColumn { background: #fff3c4; border: 2px solid #ffc20e }"
                            if current else "")
 
@@ -126,6 +118,20 @@ class SegmentColumn(QFrame):
         token_id = bytes(event.mimeData().data(CHIP_MIME).data()).decode("utf-8")
         event.acceptProposedAction()
         self.on_drop(token_id, self.segment)
+
+
+def _together(chips: list[Chip]) -> QFrame:
+    """Chips of combatants who strike simultaneously, in one frame."""
+    frame = QFrame()
+    frame.setObjectName("together")
+    frame.setStyleSheet("QFrame#together { border: 1px dashed #888; border-radius: 4px }")
+    frame.setToolTip("Equal reach: these strike simultaneously (002 Initiative)")
+    column = QVBoxLayout(frame)
+    column.setContentsMargins(2, 2, 2, 2)
+    column.setSpacing(2)
+    for chip in chips:
+        column.addWidget(chip)
+    return frame
 
 
 class TimelinePanel(QWidget):
@@ -186,44 +192,33 @@ class TimelinePanel(QWidget):
     def roll(self) -> None:
         """Roll initiative, then a critical event for each character tied with the
         opposition (002 "Critical events"), as one undo step — through the Resolve panel,
-        so the dice are seeded or typed from the table like every other roll."""
-        encounter = self.document.encounter
-
-        def run(dice: DiceSource) -> RoundStart:
-            state = roll_initiative(encounter, dice)
-            return RoundStart(state, roll_critical_events(encounter, state, dice))
-
-        def command(start: RoundStart) -> Command:
-            return Batch([StartRound(start.state), *(e.command for e in start.events)],
-                         f"Round {start.state.round_number}")
-
-        def report(start: RoundStart) -> str:
-            notes = [f"Critical event {e.event.number} ({e.event.name}): {e.note}"
-                     for e in start.events]
-            return "\n".join([describe_order(start.state, encounter), *notes])
-
-        number = encounter.timeline.round_number + 1
+        so the dice are seeded or typed from the table like every other roll. Mid-round, ask
+        first."""
+        state = self.document.encounter.timeline
+        if state.entries and not self._confirm_reroll(state.round_number):
+            return
         self.resolve_panel.begin_roll(
-            PendingAction(title=f"Round {number} initiative", run=run, command=command,
-                          report=report, target_id=""),
+            InitiativeAction(),
             "Party: d10 − DEX modifier + personal modifier each; the opposition: one d10, "
             "each creature adding its own modifiers; a tie with the opposition rolls a d30 "
             "critical event.")
 
+    def _confirm_reroll(self, round_number: int) -> bool:
+        answer = QMessageBox.question(
+            self, "Roll initiative again?",
+            f"Round {round_number} is under way. Roll its initiative again? (Undo puts the "
+            "current order back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
     def surprise(self, alertness: str, stealth_bonus: int) -> None:
         """Each party character's Spot save (002 "Surprise"), rolled or typed, logged."""
-        encounter = self.document.encounter
+        target = self.document.encounter.profile.surprise_spot_target
         self.resolve_panel.begin_roll(
-            PendingAction(
-                title="Surprise: Spot saves",
-                run=lambda dice: spot_saves(encounter, alertness, stealth_bonus, dice),
-                command=lambda saves: AppendLog(surprise_log(saves, alertness,
-                                                             stealth_bonus)),
-                report=lambda saves: surprise_log(saves, alertness, stealth_bonus).text,
-                target_id=""),
-            f"d20 {alertness} − ambushers' stealth {stealth_bonus} vs "
-            f"{encounter.profile.surprise_spot_target}, each character; a failure gives a "
-            "free attack per failure level.")
+            SurpriseAction(alertness, stealth_bonus),
+            f"d20 {alertness} − ambushers' stealth {stealth_bonus} vs {target}, each "
+            "character; a failure gives a free attack per failure level.")
 
     def _round_started(self) -> None:
         self.seconds_left = self.document.encounter.timeline.declaration_seconds
@@ -273,28 +268,26 @@ class TimelinePanel(QWidget):
         state = encounter.timeline
         self.round_label.setText(f"<b>Round {state.round_number}</b>" if state.round_number
                                  else "<b>No round yet</b>")
-        names = {t.id: t for t in encounter.tokens}
-        by_segment: dict[int, list[InitiativeEntry]] = {}
-        last = encounter.profile.initiative_max_segment
-        for entry in state.entries:
-            if entry.token_id in names:
-                strike = min(entry_timing(entry, encounter.profile).segment, last)
-                by_segment.setdefault(strike, []).append(entry)
+        order = dict(acting_order(state, encounter))
         for column in self.columns:
-            entries = sorted(by_segment.get(column.segment, []),
-                             key=lambda e: -names[e.token_id].combatant.reach_ft)
-            chips = [_chip(entry, names[entry.token_id].name,
-                           names[entry.token_id].combatant.side,
-                           entry_timing(entry, encounter.profile)) for entry in entries]
-            for chip in chips:
-                chip.declare = self.declare_action
-            column.set_chips(chips, bool(state.entries) and
-                             column.segment == state.current_segment)
-        acting = [e.token_id for e in by_segment.get(state.current_segment, [])]
+            groups = [[self._make_chip(token_id) for token_id in group]
+                      for group in order.get(column.segment, [])]
+            column.set_groups(groups, bool(state.entries)
+                              and column.segment == state.current_segment)
+        acting = [token_id for group in order.get(state.current_segment, [])
+                  for token_id in group]
         self.buttons["segment"].setEnabled(bool(state.entries))
         self.buttons["round"].setEnabled(bool(state.entries))
         if acting:
             self.highlight(acting)
+
+    def _make_chip(self, token_id: str) -> Chip:
+        encounter = self.document.encounter
+        token, entry = encounter.token(token_id), encounter.timeline.entry(token_id)
+        chip = _chip(entry, token.name, token.combatant.side,
+                     entry_timing(entry, encounter.profile))
+        chip.declare = self.declare_action
+        return chip
 
 
 def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -> Chip:

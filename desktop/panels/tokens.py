@@ -7,8 +7,7 @@ hold hundreds of tokens); only a different encounter rebuilds it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -22,7 +21,6 @@ from core.model.tables import SIZES
 from core.rules.ratings import ratings
 from desktop import style
 from desktop.document import EncounterDocument
-from desktop.items import TokenItem
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
@@ -44,9 +42,8 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
-    isValid,
 )
-from desktop.scene import MapScene
+from desktop.selection import SelectionModel
 
 TOKEN_ROLE = Qt.ItemDataRole.UserRole
 GROUP_TITLES = {Side.PARTY: "Party", Side.OPPOSITION: "Opposition"}
@@ -173,12 +170,11 @@ class TokenPanel(QWidget):
 
     centre_requested = Signal(str)  # token id: the window centres the view on it
 
-    def __init__(self, document: EncounterDocument, scene: MapScene,
+    def __init__(self, document: EncounterDocument, selection: SelectionModel,
                  library_path: Path = LIBRARY_PATH, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.document, self.scene = document, scene
+        self.document, self.selection = document, selection
         self.placement_hint: Callable[[], Cell] = self._map_centre
-        self._syncing = False  # one selection is being copied to the other
         self.list = CombatantList()
         self.form = CombatantForm(document)
         self.ratings = RatingsView()
@@ -264,71 +260,46 @@ class TokenPanel(QWidget):
     def _connect(self) -> None:
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
-        self.scene.selectionChanged.connect(self._scene_selection_changed)
-        self.list.itemSelectionChanged.connect(self._list_selection_changed)
+        self.selection.changed.connect(self._selection_changed)
+        self.list.itemSelectionChanged.connect(
+            lambda: self.selection.set(self.list.selected_ids()))
         self.list.itemDoubleClicked.connect(self._double_clicked)
 
     # --- document ------------------------------------------------------------------------
     def _on_changed(self, changes: ChangeSet) -> None:
         if not changes.tokens:
             return
-        selected = set(self.list.selected_ids())
-        with self._guard():  # a row moving to the other side is not a new selection
+        encounter = self.document.encounter
+        self.list.blockSignals(True)  # rows moving between sides are not new selections
+        try:
             for token_id in changes.tokens:
-                self.list.sync(token_id, self._find(token_id))
-        if self.form.token_id in changes.tokens or selected & changes.tokens:
+                self.list.sync(token_id, encounter.token(token_id)
+                               if encounter.has_token(token_id) else None)
+            self.list.select_ids(set(self.selection.ids))
+        finally:
+            self.list.blockSignals(False)
+        if self.form.token_id in changes.tokens or self.selection.ids & changes.tokens:
             self._show_selection()
 
     def _on_replaced(self) -> None:
         self.list.rebuild(self.document.encounter.tokens)
         self._show_selection()
 
-    def _find(self, token_id: str) -> Token | None:
-        return next((t for t in self.document.encounter.tokens if t.id == token_id), None)
-
     # --- selection -----------------------------------------------------------------------
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Copying one selection to the other must not echo back."""
-        self._syncing = True
+    def _selection_changed(self, ids: frozenset[str]) -> None:
+        self.list.blockSignals(True)
         try:
-            yield
+            self.list.select_ids(set(ids))
         finally:
-            self._syncing = False
-
-    def _list_selection_changed(self) -> None:
-        if self._syncing:
-            return
-        with self._guard():
-            self._select_on_map(set(self.list.selected_ids()))
+            self.list.blockSignals(False)
         self._show_selection()
-
-    def _scene_selection_changed(self) -> None:
-        # A scene being deleted from Python announces its emptied selection on the way out.
-        if self._syncing or not isValid(self.scene):
-            return
-        ids = {i.token_id for i in self.scene.selectedItems() if isinstance(i, TokenItem)}
-        with self._guard():
-            self.list.select_ids(ids)
-        self._show_selection()
-
-    def _select_on_map(self, ids: set[str]) -> None:
-        for item in self.scene.selectedItems():
-            if not (isinstance(item, TokenItem) and item.token_id in ids):
-                item.setSelected(False)
-        for token_id in ids:
-            if token_id in self.scene.tokens:
-                self.scene.tokens[token_id].setSelected(True)
 
     def select_tokens(self, ids: set[str]) -> None:
         """Select these tokens in the list and on the map."""
-        with self._guard():
-            self.list.select_ids(ids)
-            self._select_on_map(ids)
-        self._show_selection()
+        self.selection.set(ids)
 
     def _show_selection(self) -> None:
-        ids = self.list.selected_ids()
+        ids = sorted(self.selection.ids)
         token_id = ids[0] if len(ids) == 1 else None
         if token_id != self.form.token_id:
             self.form.show_token(token_id)
@@ -379,11 +350,11 @@ class TokenPanel(QWidget):
         return token.id
 
     def remove_selected(self) -> None:
-        ids = self.list.selected_ids()
+        ids = sorted(self.selection.ids)
         if not ids:
             return
         self.message.clear()
-        with self.document.macro(f"Remove {len(ids)} combatants"):
+        with self.document.group(f"Remove {len(ids)} combatants"):
             for token_id in ids:
                 command = RemoveToken(token_id)
                 command.label = f"Remove {self.list.rows[token_id].text(0)}"

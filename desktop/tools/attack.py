@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from desktop.document import EncounterDocument
-from desktop.items import TokenItem
-from desktop.panels.resolve import ResolvePanel
+from core.actions.attack import AttackAction
+from core.actions.commands import ChangeSet
 from desktop.qt import QKeyEvent, Qt
-from desktop.tools.base import MapTool, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
-    from desktop.scene import MapScene
     from desktop.view import MapView
 
 
@@ -24,23 +22,34 @@ class AttackTool(MapTool):
                "next: d20 + HR vs AC, damage through AV. Esc goes back a step.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
-        self.panel: ResolvePanel | None = None
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
+        self.panel = context.resolve_panel
         self.attacker: str | None = None
 
     def activate(self, view: MapView) -> None:
         super().activate(view)
-        selected = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
-        self.start(selected[0].token_id if len(selected) == 1 else None)
+        self.start(self.context.selection.single())
+
+    def reset(self) -> None:
+        self.attacker = None
+
+    def follow(self, changes: ChangeSet) -> None:
+        if self.attacker in changes.tokens and not self.document.encounter.has_token(
+                self.attacker):
+            self.start(None)
+
+    def token_entries(self, token_id: str) -> list[TokenEntry]:
+        name = self.document.encounter.token(token_id).name
+        return [(f"Attack… ({name} attacks)", lambda: self.start(token_id))]
 
     def start(self, attacker_id: str | None) -> None:
         self.attacker = attacker_id
         if attacker_id is None:
-            self.notify("Attack: click the attacker")
+            self.status.emit("Attack: click the attacker")
         else:
             name = self.document.encounter.token(attacker_id).name
-            self.notify(f"Attack: {name} — click the target")
+            self.status.emit(f"Attack: {name} — click the target")
 
     def press(self, event: ToolEvent) -> bool:
         if not event.left:
@@ -50,14 +59,16 @@ class AttackTool(MapTool):
             return True
         if self.attacker is None or token.id == self.attacker:
             self.start(token.id)
-        elif self.panel is not None:
-            self.panel.begin_attack(self.attacker, token.id)
-            self.notify("Attack: set the weapon, roll or type the dice in the Resolve panel")
+        else:
+            self.panel.begin(AttackAction(self.attacker, token.id),
+                             "d20 + HR vs AC; damage through AV (1 point always gets through)")
+            self.status.emit("Attack: set the weapon, roll or type the dice in the Resolve "
+                             "panel")
         return True
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape:
-            if self.panel is not None:
+            if self.panel.pending is not None:
                 self.panel.clear()
             self.start(None)
             return True

@@ -1,4 +1,7 @@
-"""The tool interface (as Tiled's AbstractTool): activate, pointer and key handlers."""
+"""The tool interface (as Tiled's AbstractTool): activate, pointer and key handlers, the
+tool's own options for the tool bar, its entries in a token's context menu, and its status
+text. Tools follow the document: whatever they hold is dropped when the encounter is
+replaced or when an edit removes it."""
 
 from __future__ import annotations
 
@@ -6,12 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from core.actions.commands import ChangeSet
 from core.model.grid import Cell
 from desktop.document import EncounterDocument
-from desktop.qt import QKeyEvent, QPointF, Qt
+from desktop.qt import QAction, QKeyEvent, QObject, QPointF, Qt, QWidget, QWidgetAction, Signal
 from desktop.renderer import MapRenderer
+from desktop.selection import SelectionModel
 
 if TYPE_CHECKING:
+    from desktop.panels.resolve import ResolvePanel
     from desktop.scene import MapScene
     from desktop.view import MapView
 
@@ -39,9 +45,24 @@ class ToolEvent:
         return self.button == Qt.MouseButton.LeftButton
 
 
-class MapTool:
+@dataclass(frozen=True)
+class ToolContext:
+    """What every tool works with."""
+
+    document: EncounterDocument
+    scene: MapScene
+    selection: SelectionModel
+    resolve_panel: ResolvePanel
+
+
+TokenEntry = tuple[str, Callable[[], None]]
+
+
+class MapTool(QObject):
     """Base class: handlers return True when they used the event. Tools never change the
-    model directly; they push core commands through the document."""
+    model directly; they push core commands and actions through the document."""
+
+    status = Signal(str)  # what the tool expects next, for the status bar
 
     name = "tool"
     label = "Tool"
@@ -50,16 +71,43 @@ class MapTool:
     cursor = Qt.CursorShape.ArrowCursor
     wants_right_button = False
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        self.document = document
-        self.scene = scene
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__()
+        self.context = context
+        self.document = context.document
+        self.scene = context.scene
         self.view: MapView | None = None
-        self.notify: Callable[[str], object] = lambda _text: None  # the window's status bar
+        self._options: list[QAction] | None = None
+        self.document.replaced.connect(self.reset)
+        self.document.changed.connect(self.follow)
 
     @property
     def renderer(self) -> MapRenderer:
         return self.scene.renderer
 
+    # --- what the window shows ----------------------------------------------------------
+    def option_actions(self) -> list[QAction]:
+        """The tool's options for the tool bar, made once."""
+        if self._options is None:
+            self._options = [_widget_action(self, widget) for widget in self.make_options()]
+        return self._options
+
+    def make_options(self) -> list[QWidget]:
+        return []
+
+    def token_entries(self, token_id: str) -> list[TokenEntry]:
+        """Entries for a token's context menu (the window activates the tool first)."""
+        return []
+
+    # --- following the document ---------------------------------------------------------
+    def reset(self) -> None:
+        """A different encounter: drop everything held (the default: as on deactivation)."""
+        self.deactivate()
+
+    def follow(self, changes: ChangeSet) -> None:
+        """An edit happened: drop or re-check anything it touched."""
+
+    # --- events -------------------------------------------------------------------------
     def activate(self, view: MapView) -> None:
         self.view = view
 
@@ -77,3 +125,9 @@ class MapTool:
 
     def key(self, event: QKeyEvent) -> bool:
         return False
+
+
+def _widget_action(parent: QObject, widget: QWidget) -> QAction:
+    action = QWidgetAction(parent)
+    action.setDefaultWidget(widget)
+    return action

@@ -3,19 +3,13 @@ delete it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from core.actions.commands import ReplaceHazard
 from core.model.grid import Cell
 from core.model.mapmodel import Hazard
 from desktop.dialogs import HazardDialog
-from desktop.document import EncounterDocument
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
-from desktop.tools.base import MapTool, ToolEvent
+from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.paint import rectangle_cells
-
-if TYPE_CHECKING:
-    from desktop.scene import MapScene
 
 
 class HazardTool(MapTool):
@@ -26,8 +20,8 @@ class HazardTool(MapTool):
                "click a hazard to edit or delete it.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self._anchor: Cell | None = None
         self._rect_item: QGraphicsRectItem | None = None
 

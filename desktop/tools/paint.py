@@ -3,18 +3,24 @@ switch the mode). A brush stroke is one undo step."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from core.actions.commands import Command, PaintTerrain, SetElevation
 from core.model.grid import Cell
 from core.model.mapmodel import Terrain
 from desktop import style
-from desktop.document import EncounterDocument
-from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, QRectF, Qt
-from desktop.tools.base import MapTool, ToolEvent
-
-if TYPE_CHECKING:
-    from desktop.scene import MapScene
+from desktop.qt import (
+    QBrush,
+    QCheckBox,
+    QColor,
+    QComboBox,
+    QGraphicsRectItem,
+    QLabel,
+    QPen,
+    QRectF,
+    QSpinBox,
+    Qt,
+    QWidget,
+)
+from desktop.tools.base import MapTool, ToolContext, ToolEvent
 
 
 class CellPaintTool(MapTool):
@@ -22,8 +28,8 @@ class CellPaintTool(MapTool):
 
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self.rectangle = False
         self.brush_size = 1
         self._stroke: int | None = None
@@ -32,6 +38,15 @@ class CellPaintTool(MapTool):
 
     def command(self, cells: set[Cell]) -> Command:
         raise NotImplementedError
+
+    def make_options(self) -> list[QWidget]:
+        rectangle = QCheckBox("Rectangle")
+        rectangle.setToolTip("Paint rectangles instead of brush strokes (or hold Shift while "
+                             "dragging)")
+        rectangle.toggled.connect(lambda on: setattr(self, "rectangle", on))
+        brush = labelled_spin("Brush", (1, 9), self.brush_size, " cells", "Brush size")
+        brush.valueChanged.connect(lambda value: setattr(self, "brush_size", value))
+        return [rectangle, QLabel(" Brush "), brush]
 
     def preview_colour(self) -> QColor:
         return QColor(255, 255, 255, 90)
@@ -107,12 +122,21 @@ class TerrainTool(CellPaintTool):
     tooltip = ("Paint terrain (T): drag to paint the chosen kind; Shift+drag (or rectangle "
                "mode) fills a rectangle.")
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self.terrain = Terrain.DIFFICULT
 
     def command(self, cells: set[Cell]) -> Command:
         return PaintTerrain(cells, self.terrain)
+
+    def make_options(self) -> list[QWidget]:
+        kinds = QComboBox()
+        kinds.addItems([t.value for t in Terrain])
+        kinds.setCurrentText(self.terrain.value)
+        kinds.setToolTip("Terrain to paint")
+        kinds.setAccessibleName("Terrain")
+        kinds.currentTextChanged.connect(lambda text: setattr(self, "terrain", Terrain(text)))
+        return [QLabel(" Terrain "), kinds, *super().make_options()]
 
     def preview_colour(self) -> QColor:
         colour = QColor(style.TERRAIN_COLOURS[self.terrain])
@@ -127,9 +151,27 @@ class ElevationTool(CellPaintTool):
     tooltip = ("Set elevation (H): drag to set cells to the chosen height in feet; "
                "Shift+drag (or rectangle mode) fills a rectangle.")
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self.feet = 10
 
     def command(self, cells: set[Cell]) -> Command:
         return SetElevation(cells, self.feet)
+
+    def make_options(self) -> list[QWidget]:
+        feet = labelled_spin("Height", (-100, 200), self.feet, " ft", "Elevation to set")
+        feet.setSingleStep(5)
+        feet.valueChanged.connect(lambda value: setattr(self, "feet", value))
+        return [QLabel(" Height "), feet, *super().make_options()]
+
+
+def labelled_spin(name: str, limits: tuple[int, int], value: int, suffix: str, tip: str
+                  ) -> QSpinBox:
+    """A spin box for a tool option (its accessible name is ``name``)."""
+    box = QSpinBox()
+    box.setRange(*limits)
+    box.setValue(value)
+    box.setSuffix(suffix)
+    box.setToolTip(tip)
+    box.setAccessibleName(name)
+    return box

@@ -1,25 +1,27 @@
 """Select and move: click a token to select it, drag to move it along the engine's path
 (green when legal, red and returned when not), rubber-band to select several, Alt-drag to
-place freely (GM override), click a door to open or close it, Delete to remove tokens."""
+place freely (GM override), click a door to open or close it, Delete to remove tokens.
+The move itself is the core's move action: legality and the feet counted are decided there."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.actions.commands import MoveToken, RemoveToken, toggle_door
-from core.actions.round import RecordMovement
+from core.actions.base import plan
+from core.actions.commands import ChangeSet, RemoveToken, toggle_door
+from core.actions.move import MoveAction, placement_problem
+from core.model.dice import ScriptedDice
 from core.model.grid import Cell, Footprint
 from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
-from core.spatial.pathing import MovementGraph, MovePath
-from desktop.document import EncounterDocument
+from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
 from desktop.items import TokenItem
-from desktop.qt import QGraphicsView, QKeyEvent, QPointF, Qt
-from desktop.tools.base import MapTool, ToolEvent
+from desktop.qt import QGraphicsView, QKeyEvent, QPointF, QSpinBox, Qt, QWidget
+from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
-    from desktop.scene import MapScene
     from desktop.view import MapView
 
 DOOR_PICK_CELLS = 0.25
@@ -35,7 +37,12 @@ class _Drag:
         self.target: Cell = leader.token.cell
         self.path: MovePath | None = None
         self.free = False
-        self.costs: dict[str, float] = {}  # feet each token's path costs (counted per round)
+
+    def targets(self) -> dict[str, Cell]:
+        """Every dragged token's new top-left cell: the leader's move, for each."""
+        leader = self.start[self.leader.token_id]
+        dx, dy = self.target.x - leader.x, self.target.y - leader.y
+        return {tid: Cell(c.x + dx, c.y + dy) for tid, c in self.start.items()}
 
 
 class SelectTool(MapTool):
@@ -46,20 +53,38 @@ class SelectTool(MapTool):
                "it anywhere free (GM override); click a door to open or close it; Delete "
                "removes the selected tokens.")
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self.budget_ft: float | None = None
         self._drag: _Drag | None = None
 
+    def make_options(self) -> list[QWidget]:
+        budget: QSpinBox = labelled_spin(
+            "Move budget", (0, 300), 0, " ft", "Movement budget while dragging tokens "
+            "(0 = no limit); paths beyond it turn red")
+        budget.setSpecialValueText("no budget")
+        budget.setSingleStep(5)
+        budget.valueChanged.connect(
+            lambda value: setattr(self, "budget_ft", float(value) if value else None))
+        return [budget]
+
     def activate(self, view: MapView) -> None:
         super().activate(view)
-        assert self.view is not None
-        self.view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
 
     def deactivate(self) -> None:
         if self.view is not None:
             self.view.setDragMode(QGraphicsView.DragMode.NoDrag)
         self._cancel()
+
+    def reset(self) -> None:
+        """A different encounter: a drag in progress is over (its items are gone)."""
+        self._drag = None
+        self.scene.path_preview.hide()
+
+    def follow(self, changes: ChangeSet) -> None:
+        if self._drag is not None and changes.tokens & set(self._drag.start):
+            self._cancel()
 
     # --- press ---------------------------------------------------------------------------
     def press(self, event: ToolEvent) -> bool:
@@ -109,15 +134,15 @@ class SelectTool(MapTool):
         centre = top_left + QPointF(self.renderer.length(size / 2), self.renderer.length(size / 2))
         target = self.renderer.anchor_for_centre(centre, size)
         if drag.free:
-            self._place_group(drag, top_left, snap=False)
+            self._place_group(drag, top_left)
         if target != drag.target or drag.path is None:
             drag.target = target
             self._preview(drag)
         if not drag.free:
-            self._place_group(drag, self.renderer.cell_rect(target).topLeft(), snap=True)
+            self._place_group(drag, self.renderer.cell_rect(target).topLeft())
         return True
 
-    def _place_group(self, drag: _Drag, leader_pos: QPointF, snap: bool) -> None:
+    def _place_group(self, drag: _Drag, leader_pos: QPointF) -> None:
         offset = leader_pos - self.renderer.cell_rect(drag.start[drag.leader.token_id]).topLeft()
         for item in drag.group:
             item.setPos(self.renderer.cell_rect(drag.start[item.token_id]).topLeft() + offset)
@@ -125,12 +150,11 @@ class SelectTool(MapTool):
     def _preview(self, drag: _Drag) -> None:
         """Path and cost for the new cell: computed only when the pointer enters a cell."""
         preview = self.scene.path_preview
+        problem = placement_problem(self.document.encounter, drag.targets())
         if drag.free:
-            legal = self._group_fits(drag)
-            preview.show_path([], "GM override" if legal else "occupied", legal)
+            preview.show_path([], problem or "GM override", problem is None)
             return
         drag.path = drag.graph.path_to(drag.target, self.budget_ft)
-        legal = drag.path.legal and self._group_fits(drag)
         size = drag.leader.token.footprint.size
         points = [self.renderer.footprint_centre(Footprint(c.x, c.y, size))
                   for c in drag.path.cells]
@@ -139,30 +163,10 @@ class SelectTool(MapTool):
         segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
         label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
                  else drag.path.reason)
-        if drag.path.legal and not legal:
-            label = "another selected token cannot stand there"
-        preview.show_path(points, label, legal)
+        if drag.path.legal and problem and len(drag.group) > 1:
+            label = f"another selected token cannot stand there: {problem}"
+        preview.show_path(points, label, drag.path.legal and problem is None)
         preview.setToolTip(label)
-
-    def _targets(self, drag: _Drag) -> dict[str, Cell]:
-        dx = drag.target.x - drag.start[drag.leader.token_id].x
-        dy = drag.target.y - drag.start[drag.leader.token_id].y
-        return {tid: Cell(c.x + dx, c.y + dy) for tid, c in drag.start.items()}
-
-    def _group_fits(self, drag: _Drag) -> bool:
-        encounter = self.document.encounter
-        targets = self._targets(drag)
-        moving = set(targets)
-        footprints = []
-        for tid, cell in targets.items():
-            fp = Footprint(cell.x, cell.y, encounter.token(tid).footprint.size)
-            if not encounter.map.contains_footprint(fp):
-                return False
-            if any(t.id not in moving for t in encounter.tokens_overlapping(fp)):
-                return False
-            footprints.append(fp)
-        return not any(a.overlaps(b) for i, a in enumerate(footprints)
-                       for b in footprints[i + 1:])
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:
@@ -171,47 +175,25 @@ class SelectTool(MapTool):
             return False
         drag.free = drag.free or event.alt
         self.scene.path_preview.hide()
-        targets = self._targets(drag)
+        targets = drag.targets()
         if targets == drag.start:
             self._return(drag)
             return True
-        if not self._drop_allowed(drag, targets):
+        action = MoveAction(targets, drag.free, self.budget_ft)
+        try:
+            outcome = plan(action, self.document.encounter, ScriptedDice([]))
+        except IllegalMoveError as error:
+            self.status.emit(str(error))
             self._return(drag)
             return True
-        label = f"Move {drag.leader.token.name}" if len(targets) == 1 else \
-            f"Move {len(targets)} tokens"
-        with self.document.macro(label):
-            for tid in self._ordered(drag, targets):
-                self.document.push(MoveToken(tid, targets[tid]))
-                if drag.costs.get(tid):
-                    self.document.push(RecordMovement(tid, drag.costs[tid]))
+        if not self.document.perform(outcome):
+            self._return(drag)
         return True
-
-    def _drop_allowed(self, drag: _Drag, targets: dict[str, Cell]) -> bool:
-        if not self._group_fits(drag):
-            return False
-        if drag.free:
-            return True
-        encounter = self.document.encounter
-        for tid, cell in targets.items():
-            graph = drag.graph if tid == drag.leader.token_id else \
-                MovementGraph(encounter, encounter.token(tid))
-            path = graph.path_to(cell, self.budget_ft)
-            if not path.legal:
-                return False
-            drag.costs[tid] = path.cost_ft
-        return True
-
-    def _ordered(self, drag: _Drag, targets: dict[str, Cell]) -> list[str]:
-        """The group moves by one translation: moving the front-most token first means each
-        lands on cells already vacated."""
-        leader = drag.leader.token_id
-        dx, dy = targets[leader].x - drag.start[leader].x, targets[leader].y - drag.start[leader].y
-        return sorted(targets, key=lambda tid: -(drag.start[tid].x * dx + drag.start[tid].y * dy))
 
     def _return(self, drag: _Drag) -> None:
         for item in drag.group:
-            item.sync(self.document.encounter.token(item.token_id))
+            if self.document.encounter.has_token(item.token_id):
+                item.sync(self.document.encounter.token(item.token_id))
 
     def _cancel(self) -> None:
         if self._drag is not None:
@@ -228,7 +210,7 @@ class SelectTool(MapTool):
             selected = [i.token_id for i in self.scene.selectedItems()
                         if isinstance(i, TokenItem)]
             if selected:
-                with self.document.macro(f"Remove {len(selected)} token(s)"):
+                with self.document.group(f"Remove {len(selected)} token(s)"):
                     for tid in selected:
                         self.document.push(RemoveToken(tid))
                 return True

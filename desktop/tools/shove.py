@@ -7,19 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.model.encounter import Token
+from core.actions.commands import ChangeSet
+from core.actions.shove import ShoveAction
 from core.model.grid import Direction, allowed_directions, bearing
 from core.rules.odds import shove_odds
 from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
-from desktop.document import EncounterDocument
-from desktop.items import TokenItem
 from desktop.overlay import ShovePreview
-from desktop.panels.resolve import ResolvePanel
 from desktop.qt import QKeyEvent, Qt
-from desktop.tools.base import MapTool, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
-    from desktop.scene import MapScene
     from desktop.view import MapView
 
 
@@ -32,19 +29,20 @@ class ShoveTool(MapTool):
                "back a step.")
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
-        self.panel: ResolvePanel | None = None
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
+        self.panel = context.resolve_panel
         self.attacker: str | None = None
         self.target: str | None = None
         self.direction: Direction | None = None
         self.preview = ShovePreview(self.renderer)
         self.scene.addItem(self.preview)
+        self._sent = False  # the panel holds this tool's shove
+        self.panel.cleared.connect(self._panel_cleared)
 
     def activate(self, view: MapView) -> None:
         super().activate(view)
-        selected = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
-        self.attacker = selected[0].token_id if len(selected) == 1 else None
+        self.attacker = self.context.selection.single()
         self.target, self.direction = None, None
         self._prompt()
 
@@ -52,19 +50,45 @@ class ShoveTool(MapTool):
         self.preview.clear()
         self.target, self.direction = None, None
 
+    def reset(self) -> None:
+        self.deactivate()
+        self.attacker = None
+
+    def follow(self, changes: ChangeSet) -> None:
+        """Re-check the shove being aimed when its tokens change; drop what is gone."""
+        held = {self.attacker, self.target} & changes.tokens
+        if not held:
+            return
+        encounter = self.document.encounter
+        if self.attacker is not None and not encounter.has_token(self.attacker):
+            self.reset()
+        elif self.target is not None and not encounter.has_token(self.target):
+            self.deactivate()
+        elif self.target is not None:
+            target, self.target, self.direction = self.target, None, None
+            self.preview.clear()
+            self._choose_target(target)  # says why when it no longer can
+            return
+        self._prompt()
+
+    def token_entries(self, token_id: str) -> list[TokenEntry]:
+        name = self._name(token_id)
+        return [(f"Shove… ({name} shoves)", lambda: self.start(token_id))]
+
     def start(self, attacker_id: str, target_id: str | None = None) -> None:
         """Begin from a context menu: the attacker, and maybe the target, already known."""
         self.attacker = attacker_id
         self.target, self.direction = None, None
+        self.preview.clear()
         if target_id is not None:
             self._choose_target(target_id)
         self._prompt()
 
     def _prompt(self) -> None:
         if self.attacker is None:
-            self.notify("Shove: click the attacker")
+            self.status.emit("Shove: click the attacker")
         elif self.target is None:
-            self.notify(f"Shove: {self._name(self.attacker)} — click an adjacent target")
+            self.status.emit(f"Shove: {self._name(self.attacker)} — click an adjacent target")
 
     def _name(self, token_id: str) -> str:
         return self.document.encounter.token(token_id).name
@@ -83,7 +107,7 @@ class ShoveTool(MapTool):
             if token is not None and token.id != self.attacker:
                 self._choose_target(token.id)
             elif token is not None:
-                self.notify("Shove: a token cannot shove itself — click another")
+                self.status.emit("Shove: a token cannot shove itself — click another")
             return True
         self._confirm()
         return True
@@ -94,12 +118,12 @@ class ShoveTool(MapTool):
             setup = prepare_shove(self.document.encounter,
                                   ShoveRequest(attacker=self.attacker, defender=target_id))
         except IllegalShoveError as error:
-            self.notify(f"Cannot shove: {error}")
+            self.status.emit(f"Cannot shove: {error}")
             return
         self.target = target_id
         self._aim(setup.direction)
-        self.notify("Shove: aim with the pointer (the arrow snaps to allowed directions), "
-                    "click to confirm")
+        self.status.emit("Shove: aim with the pointer (the arrow snaps to allowed directions), "
+                         "click to confirm")
 
     def move(self, event: ToolEvent) -> bool:
         if self.attacker is None or self.target is None:
@@ -118,10 +142,9 @@ class ShoveTool(MapTool):
             return
         self.direction = direction
         odds = shove_odds(self.document.encounter, self.request())
-        target: Token = self.document.encounter.token(self.target)
+        target = self.document.encounter.token(self.target)
         self.preview.show_odds(odds, target.cell, target.footprint.size)
-        if self.panel is not None:
-            self.panel.preview_shove(odds)
+        self.panel.preview_shove(odds)
 
     def request(self) -> ShoveRequest:
         assert self.attacker is not None and self.target is not None
@@ -129,24 +152,33 @@ class ShoveTool(MapTool):
                             direction=self.direction)
 
     def _confirm(self) -> None:
-        if self.panel is None or self.target is None:
+        if self.target is None:
             return
-        self.panel.begin_shove(self.request(), self.target)
-        self.notify("Shove: roll for it or type the dice in the Resolve panel")
+        self.panel.begin(ShoveAction(self.request()))
+        self._sent = True
+        self.status.emit("Shove: roll for it or type the dice in the Resolve panel")
+
+    def _panel_cleared(self) -> None:
+        if self._sent:
+            self._sent = False
+            self.finished()
 
     def finished(self) -> None:
         """The shove was resolved or cancelled: ready for the next one."""
         self.preview.clear()
         self.target, self.direction = None, None
+        if self.attacker is not None and not self.document.encounter.has_token(self.attacker):
+            self.attacker = None
         self._prompt()
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() != Qt.Key.Key_Escape:
             return False
         if self.target is not None:
-            self.finished()
-            if self.panel is not None:
+            if self.panel.pending is not None:
                 self.panel.clear()
+            else:
+                self.finished()
         else:
             self.attacker = None
             self._prompt()

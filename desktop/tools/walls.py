@@ -3,18 +3,12 @@ horizontal or vertical."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from core.actions.commands import ReplaceWalls
 from core.model.mapmodel import WallKind, WallSegment
 from core.spatial.geometry import point_segment_distance
 from desktop import style
-from desktop.document import EncounterDocument
 from desktop.qt import QGraphicsLineItem, QKeyEvent, QPen, QPointF, Qt
-from desktop.tools.base import MapTool, ToolEvent
-
-if TYPE_CHECKING:
-    from desktop.scene import MapScene
+from desktop.tools.base import MapTool, ToolContext, ToolEvent
 
 ERASE_PICK_CELLS = 0.3
 
@@ -28,8 +22,8 @@ class WallTool(MapTool):
     cursor = Qt.CursorShape.CrossCursor
     kind = WallKind.WALL
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self._start: tuple[int, int] | None = None
         self._line: QGraphicsLineItem | None = None
 
@@ -99,8 +93,8 @@ class EraseTool(MapTool):
     tooltip = "Erase walls and doors (E): click or drag over them."
     cursor = Qt.CursorShape.PointingHandCursor
 
-    def __init__(self, document: EncounterDocument, scene: MapScene) -> None:
-        super().__init__(document, scene)
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
         self._stroke: int | None = None
 
     def press(self, event: ToolEvent) -> bool:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from core.model.combatant import Abilities, Combatant
 from core.model.dice import ScriptedDice
 from core.model.profile import RulesProfile
-from core.rules.attack import AttackAction, DamageKind, damage_after_armour, resolve_attack
+from core.rules.attack import AttackOptions, DamageKind, damage_after_armour, resolve_attack
 
 PROFILE = RulesProfile()
 # HR 3: 2 Class Skill slots + STR 13 (+1)
@@ -42,7 +42,7 @@ def test_physical_damage_is_at_least_1_and_at_most_the_raw_damage(raw: int, av: 
     assert 1 <= taken <= max(raw, 1)
 
 
-def attack(d20: int, action: AttackAction, damage_die: int = 8) -> tuple[bool, int, int]:
+def attack(d20: int, action: AttackOptions, damage_die: int = 8) -> tuple[bool, int, int]:
     """(hit?, damage taken, to-hit total) of ATTACKER against DEFENDER with scripted dice."""
     result = resolve_attack(ATTACKER, DEFENDER, action, PROFILE,
                             ScriptedDice([d20, damage_die]))
@@ -58,14 +58,14 @@ def attack(d20: int, action: AttackAction, damage_die: int = 8) -> tuple[bool, i
 ])
 def test_hit_when_d20_plus_hr_plus_modifier_reaches_ac(d20: int, modifier: int, hit: bool
                                                        ) -> None:
-    hit_result, _, total = attack(d20, AttackAction(damage="d8", modifier=modifier))
+    hit_result, _, total = attack(d20, AttackOptions(damage="d8", modifier=modifier))
     assert total == d20 + 3 + modifier
     assert hit_result is hit
 
 
 def test_miss_rolls_no_damage() -> None:
     dice = ScriptedDice([1, 8])
-    result = resolve_attack(ATTACKER, DEFENDER, AttackAction(), PROFILE, dice)
+    result = resolve_attack(ATTACKER, DEFENDER, AttackOptions(), PROFILE, dice)
     assert not result.hit
     assert result.damage_taken == 0
     assert result.damage_roll is None
@@ -79,13 +79,13 @@ def test_miss_rolls_no_damage() -> None:
 ])
 def test_damage_on_a_hit_goes_through_the_right_armour_value(kind: DamageKind, taken: int
                                                              ) -> None:
-    hit, damage, _ = attack(15, AttackAction(damage="d8", kind=kind), damage_die=8)
+    hit, damage, _ = attack(15, AttackOptions(damage="d8", kind=kind), damage_die=8)
     assert hit
     assert damage == taken
 
 
 def test_damage_bonus_is_added_before_armour() -> None:
-    _, damage, _ = attack(15, AttackAction(damage="d8", damage_bonus=3), damage_die=8)
+    _, damage, _ = attack(15, AttackOptions(damage="d8", damage_bonus=3), damage_die=8)
     assert damage == 1 + (8 + 3 - 1) - 6
 
 
@@ -93,18 +93,18 @@ def test_damage_bonus_is_added_before_armour() -> None:
     (0, 11), (19, 11), (20, 12), (40, 13), (59, 13), (100, 16),
 ])
 def test_cover_adds_1_to_ac_per_full_20_percent(cover_percent: int, target_ac: int) -> None:
-    result = resolve_attack(ATTACKER, DEFENDER, AttackAction(cover_percent=cover_percent),
+    result = resolve_attack(ATTACKER, DEFENDER, AttackOptions(cover_percent=cover_percent),
                             PROFILE, ScriptedDice([1]))
     assert result.target_ac.value == target_ac
 
 
 @pytest.mark.parametrize(("d20", "hit"), [(10, True), (9, False)])
 def test_cover_40_percent_raises_the_roll_needed(d20: int, hit: bool) -> None:
-    hit_result, _, _ = attack(d20, AttackAction(damage="d8", cover_percent=40))
+    hit_result, _, _ = attack(d20, AttackOptions(damage="d8", cover_percent=40))
     assert hit_result is hit
 
 
 def test_summary_reports_hit_and_damage() -> None:
-    result = resolve_attack(ATTACKER, DEFENDER, AttackAction(damage="d8"), PROFILE,
+    result = resolve_attack(ATTACKER, DEFENDER, AttackOptions(damage="d8"), PROFILE,
                             ScriptedDice([15, 8]))
     assert result.summary() == "Archer attacks Knight: 18 vs AC 11 — hits, 2 damage"

@@ -1,4 +1,4 @@
-"""The headless ``battlemap resolve shove`` and ``battlemap odds shove`` commands.
+"""The headless ``battlemap resolve ACTION`` and ``battlemap odds shove`` commands.
 
 The encounter (A: FR +2, B: leather, FD 11, AV 2, a wall right behind B) is written to a
 temporary file, so every number below is worked out by hand:
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from core.io.fileio import save_encounter
+from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
 from desktop.cli import main
@@ -73,10 +73,71 @@ def test_resolve_json_has_the_final_cell(encounter_file: Path,
     code, out, _ = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5", "--json"))
     assert code == 0
     data = json.loads(out)
-    assert data["final_cell"] == [1, 0]
-    assert data["level"] == "success"
-    assert data["stop_reason"] == "wall"
-    assert [roll["values"] for roll in data["slam_rolls"]] == [[5]]
+    totals = data["totals"]
+    assert (totals["attack_total"], totals["target_number"], totals["margin"]) == (14, 11, 3)
+    assert totals["final_cell"] == [1, 0] and totals["cells_moved"] == 0
+    assert totals["damage"] == {"slam_per_hit": [3], "hazard": 0, "total": 3}
+    assert totals["summary"] == data["summary"] == data["log"][0]["summary"]
+    assert data["result"]["level"] == "success" and data["result"]["stop_reason"] == "wall"
+    assert [roll["values"] for roll in data["result"]["slam_rolls"]] == [[5]]
+    assert data["dice"] == {"used": [[12], [5], [5]], "unused": []}
+
+
+def test_spare_dice_are_reported_not_refused(encounter_file: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5,1,2"))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "Unused dice: 1, 2"
+    code, out, _ = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5,1,2", "--json"))
+    assert json.loads(out)["dice"]["unused"] == [1, 2]
+
+
+def test_help_states_the_order_dice_are_consumed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["resolve", "shove", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Dice are consumed in this order: attack d20; the shove die" in text
+
+
+def test_apply_writes_the_encounter_after_the_action(encounter_file: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "after.json"
+    code, out, _ = run(capsys, *shove_args(encounter_file, "--dice", "12,5,5", "--apply",
+                                           "--out", str(out_file)))
+    assert code == 0 and out.splitlines()[-1] == f"Applied; wrote {out_file}"
+    after = load_encounter(out_file)
+    assert after.token("B").combatant.hp == 8 - 3
+    assert [entry.kind for entry in after.log] == ["shove"]
+    assert load_encounter(encounter_file).token("B").combatant.hp == 8   # the input is kept
+    code, _, err = run(capsys, *shove_args(encounter_file, "--seed", "1", "--apply"))
+    assert code == 2 and "--apply needs --out" in err
+
+
+@pytest.mark.parametrize(("argv", "first_line"), [
+    pytest.param(["attack", "--attacker", "Aldo", "--target", "Bram", "--damage", "d8",
+                  "--dice", "15,7"], "Aldo attacks Bram: 15 vs AC 11 — hits, 5 damage",
+                 id="attack"),   # HR 0; d8 7 through leather AV 2: 1 + (6 - 2)
+    pytest.param(["initiative", "--dice", "4,7,9"], "Round 1 initiative", id="initiative"),
+    pytest.param(["critical", "--party", "Aldo", "--foe", "Dusk", "--dice", "30"],
+                 "Critical event 30: Nothing happens", id="critical"),
+    pytest.param(["surprise", "--alertness", "normal travel", "--stealth", "1",
+                  "--dice", "15,9,3"], "Surprise: Bram, Dusk surprised", id="surprise"),
+    pytest.param(["move", "--move", "Dusk=3,2"], "Move Dusk", id="move"),
+])
+def test_every_action_resolves_from_the_command_line(
+        encounter_file: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+        first_line: str) -> None:
+    code, out, err = run(capsys, "resolve", argv[0], str(encounter_file), *argv[1:])
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == first_line
+
+
+def test_an_illegal_move_is_refused_with_its_reason(encounter_file: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "resolve", "move", str(encounter_file), "--move", "Dusk=1,0")
+    assert (code, out) == (2, "")
+    assert err == ("battlemap: Dusk cannot move to (1, 0): an ally stands there: you can "
+                   "pass through but not stop\n")
 
 
 def test_seeded_resolution_is_repeatable(encounter_file: Path,
@@ -128,8 +189,6 @@ def test_odds_text(encounter_file: Path, capsys: pytest.CaptureFixture[str]) -> 
                  "allowed: N, NE, E, SE, S", id="direction-backwards"),
     pytest.param(["--dice", "12"], "--dice ran out: no die value left for Aldo shove die "
                  "(needs a d6)", id="too-few-dice"),
-    pytest.param(["--dice", "12,5,5,1,2"], "--dice has 2 value(s) more than the shove needs: "
-                 "1, 2", id="too-many-dice"),
     pytest.param(["--dice", "12,7"], "7 is not a face of a d6 (rolled for Aldo shove die): "
                  "enter 1 to 6", id="value-above-faces"),
     pytest.param(["--dice", "21"], "21 is not a face of a d20", id="d20-above-20"),

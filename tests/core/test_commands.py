@@ -1,5 +1,6 @@
-"""Reversible edits: apply then revert restores the encounter exactly, drags and brush strokes
-merge into one undo step, a shove is applied and undone as a whole, the History stack."""
+"""Reversible edits: apply then revert restores the encounter exactly (and the history keeps
+the map's geometry in step), drags and brush strokes merge into one undo step, refused edits
+change nothing, change sets combine."""
 
 from __future__ import annotations
 
@@ -8,14 +9,16 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from core.actions.base import plan
 from core.actions.commands import (
     AddToken,
-    ApplyShove,
+    Batch,
     ChangeSet,
     Command,
-    History,
+    CommandRefusedError,
     MoveToken,
     PaintTerrain,
+    PlaceTokens,
     RemoveToken,
     ReplaceHazard,
     ReplaceWalls,
@@ -24,13 +27,15 @@ from core.actions.commands import (
     UpdateCombatant,
     toggle_door,
 )
+from core.actions.history import History
+from core.actions.shove import ShoveAction
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, Terrain, WallKind, WallSegment
 from core.model.tables import Size
-from core.rules.shove import ShoveRequest, resolve_shove
+from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
 
 MakeEncounter = Callable[..., Encounter]
@@ -56,10 +61,9 @@ def encounter(make_encounter: MakeEncounter) -> Encounter:
         walls=WALLS, hazards=[PIT, FIRE], elevation={(5, 0): 10, (5, 1): 5})
 
 
-def shove_result(encounter: Encounter, dice: list[int]) -> ApplyShove:
-    result = resolve_shove(encounter, ShoveRequest(attacker="A", defender="B"),
-                           ScriptedDice(dice))
-    return ApplyShove(result, "B", round_number=2)
+def shove_result(encounter: Encounter, dice: list[int]) -> Command:
+    action = ShoveAction(ShoveRequest(attacker="A", defender="B"))
+    return plan(action, encounter, ScriptedDice(dice)).command
 
 
 COMMANDS: dict[str, Callable[[Encounter], Command]] = {
@@ -81,6 +85,7 @@ COMMANDS: dict[str, Callable[[Encounter], Command]] = {
                                                                       "cells": (Cell(2, 3),)})),
     "edit-first-hazard": lambda e: ReplaceHazard(PIT, PIT.model_copy(update={"name": "Deep"})),
     "remove-first-hazard": lambda e: ReplaceHazard(PIT, None),
+    "swap-two-tokens": lambda e: PlaceTokens({"A": Cell(1, 0), "B": Cell(0, 0)}),
     "grow-map": lambda e: ResizeMap(9, 6),
     "crop-map": lambda e: ResizeMap(4, 3),   # drops the pit, the fire's row, clips the walls
     "apply-shove-double": lambda e: shove_result(e, [20]),
@@ -97,16 +102,16 @@ def check_apply_revert(encounter: Encounter, make: Callable[[Encounter], Command
                        with_geometry: bool) -> None:
     if with_geometry:
         _ = geometry_of(encounter)                      # edits must then keep it up to date
+    history = History(encounter)
     before = encounter.model_dump()
-    command = make(encounter)
-    command.apply(encounter)
+    history.push(make(encounter))
     after = encounter.model_dump()
     assert after != before, "the command changed nothing: the test would prove nothing"
     check_geometry(encounter)
-    command.revert(encounter)
+    history.undo()
     assert encounter.model_dump() == before
     check_geometry(encounter)
-    command.apply(encounter)                        # redo
+    history.redo()
     assert encounter.model_dump() == after
     check_geometry(encounter)
 
@@ -138,18 +143,18 @@ def test_reverting_a_wall_removal_restores_the_wall_order(encounter: Encounter, 
 def test_reverting_a_wall_removal_restores_the_same_walls(encounter: Encounter, name: str
                                                           ) -> None:
     _ = geometry_of(encounter)
+    history = History(encounter)
     before = sorted(w.model_dump_json() for w in encounter.map.walls)
-    command = COMMANDS_ORDER_BUG[name](encounter)
-    command.apply(encounter)
+    history.push(COMMANDS_ORDER_BUG[name](encounter))
     assert sorted(w.model_dump_json() for w in encounter.map.walls) != before
     check_geometry(encounter)
-    command.revert(encounter)
+    history.undo()
     assert sorted(w.model_dump_json() for w in encounter.map.walls) == before
     check_geometry(encounter)
 
 
 def test_crop_map_clips_walls_and_drops_what_falls_outside(encounter: Encounter) -> None:
-    ResizeMap(5, 3).apply(encounter)
+    History(encounter).push(ResizeMap(5, 3))
     battle_map = encounter.map
     assert battle_map.terrain_rows == [".....", "...s.", "..dd."]
     assert [(w.y1, w.y2) for w in battle_map.walls] == [(0, 1), (1, 2), (2, 3)]
@@ -158,51 +163,70 @@ def test_crop_map_clips_walls_and_drops_what_falls_outside(encounter: Encounter)
     assert geometry_of(encounter).move_blocked(Cell(3, 2), Direction.E)
 
 
-def test_crop_map_refuses_to_cut_off_a_token(encounter: Encounter) -> None:
+REFUSED: dict[str, tuple[Callable[[Encounter], Command], str]] = {
+    "crop-off-a-token": (lambda e: ResizeMap(1, 4), r"move B, C inside 1×4 first"),
+    "move-onto-a-token": (lambda e: MoveToken("C", Cell(1, 0)), "cannot stand at"),
+    "move-off-the-map": (lambda e: MoveToken("C", Cell(6, 0)), "cannot stand at"),
+    "grow-into-others": (lambda e: UpdateCombatant("A", e.token("A").combatant.model_copy(
+        update={"size": Size.LARGE})), "does not fit where it stands"),
+    "add-on-a-token": (lambda e: AddToken(Token(id="D", combatant=Combatant(name="D"),
+                                                x=0, y=0)), "overlaps A"),
+    "place-two-on-one-cell": (lambda e: PlaceTokens({"A": Cell(3, 3), "B": Cell(3, 3)}),
+                              "overlaps"),
+    "erase-a-missing-wall": (lambda e: ReplaceWalls([], [WallSegment(x1=0, y1=0, x2=1, y2=0)]),
+                             "no longer on the map"),
+    "batch-with-a-bad-last-step": (lambda e: Batch([MoveToken("C", Cell(2, 2)),
+                                                    PaintTerrain({Cell(0, 3)}, Terrain.SLIPPERY),
+                                                    MoveToken("A", Cell(2, 2))]),
+                                   "cannot stand at"),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_a_refused_command_changes_nothing_and_is_not_recorded(encounter: Encounter, name: str
+                                                               ) -> None:
+    _ = geometry_of(encounter)
+    history = History(encounter)
     before = encounter.model_dump()
-    with pytest.raises(ValueError, match=r"move B, C inside 1×4 first"):
-        ResizeMap(1, 4).apply(encounter)
+    make, message = REFUSED[name]
+    with pytest.raises(CommandRefusedError, match=message):
+        history.push(make(encounter))
     assert encounter.model_dump() == before
+    assert (history.index, history.revision, history.can_undo) == (0, 0, False)
+    check_geometry(encounter)
 
 
 def test_toggle_door_opens_and_the_way_is_free(encounter: Encounter) -> None:
-    _ = geometry_of(encounter)
+    history = History(encounter)
     assert geometry_of(encounter).move_blocked(Cell(3, 1), Direction.E)
     command = toggle_door(DOOR)
     assert command.label == "Open door"
-    command.apply(encounter)
+    history.push(command)
     assert not geometry_of(encounter).move_blocked(Cell(3, 1), Direction.E)
     assert toggle_door(DOOR.model_copy(update={"open": True})).label == "Close door"
 
 
 def test_move_token_drag_merges_into_one_step(encounter: Encounter) -> None:
-    first = MoveToken("C", Cell(2, 1))
-    first.apply(encounter)
-    second = MoveToken("C", Cell(2, 2))
-    second.apply(encounter)
-    assert first.merge(second)
-    assert not first.merge(MoveToken("A", Cell(0, 1)))
-    assert not first.merge(PaintTerrain({Cell(0, 0)}, Terrain.DIFFICULT))
-    first.revert(encounter)
+    history = History(encounter)
+    history.push(MoveToken("C", Cell(2, 1)), merge_key="drag")
+    history.push(MoveToken("C", Cell(2, 2)), merge_key="drag")
+    history.push(MoveToken("A", Cell(0, 1)), merge_key="other drag")
+    assert history.labels() == ["Move token", "Move token"]
+    history.undo()
+    history.undo()
     assert encounter.token("C").cell == Cell(1, 1)
-    first.apply(encounter)
+    history.redo()
     assert encounter.token("C").cell == Cell(2, 2)
 
 
-def test_move_token_refuses_an_occupied_or_off_map_cell(encounter: Encounter) -> None:
-    before = encounter.model_dump()
-    for cell in (Cell(1, 0), Cell(6, 0)):
-        with pytest.raises(ValueError, match="cannot stand at"):
-            MoveToken("C", cell).apply(encounter)
-    assert encounter.model_dump() == before
-
-
-def test_growing_where_it_no_longer_fits_is_refused(encounter: Encounter) -> None:
-    before = encounter.model_dump()
-    big = encounter.token("A").combatant.model_copy(update={"size": Size.LARGE})
-    with pytest.raises(ValueError, match="does not fit where it stands"):
-        UpdateCombatant("A", big).apply(encounter)   # would overlap B and C
-    assert encounter.model_dump() == before
+def test_a_saved_state_is_never_merged_into(encounter: Encounter) -> None:
+    history = History(encounter)
+    history.push(MoveToken("C", Cell(2, 1)), merge_key="drag")
+    history.mark_clean()
+    history.push(MoveToken("C", Cell(2, 2)), merge_key="drag")
+    assert history.index == 2 and not history.is_clean
+    history.undo()
+    assert history.is_clean and encounter.token("C").cell == Cell(2, 1)
 
 
 @pytest.mark.parametrize(("make", "value", "read"), [
@@ -214,21 +238,20 @@ def test_brush_strokes_merge_into_one_undo_step(encounter: Encounter,
                                                 read: Callable[[Encounter, Cell], object]
                                                 ) -> None:
     _ = geometry_of(encounter)
+    history = History(encounter)
     before = encounter.model_dump()
     strokes = [{Cell(2, 2), Cell(3, 2)}, {Cell(3, 2), Cell(5, 1)}, {Cell(0, 3)}]
-    first = make(strokes[0], value)
-    first.apply(encounter)
-    for cells in strokes[1:]:
-        stroke = make(cells, value)
-        stroke.apply(encounter)                     # sees (3,2) already painted
-        assert first.merge(stroke)
+    for cells in strokes:
+        history.push(make(cells, value), merge_key="stroke")   # sees (3,2) already painted
+    assert history.index == 1
     painted = set().union(*strokes)
     assert all(read(encounter, c) == value for c in painted)
+    check_geometry(encounter)
     after = encounter.model_dump()
-    first.revert(encounter)                         # one step undoes all three strokes
+    history.undo()                                  # one step undoes all three strokes
     assert encounter.model_dump() == before
     check_geometry(encounter)
-    first.apply(encounter)
+    history.redo()
     assert encounter.model_dump() == after
 
 
@@ -239,82 +262,51 @@ def test_strokes_of_another_value_or_kind_do_not_merge() -> None:
     assert not SetElevation({Cell(0, 0)}, 5).merge(SetElevation({Cell(1, 0)}, 10))
 
 
-def test_apply_shove_moves_damages_knocks_prone_and_logs(encounter: Encounter) -> None:
+def test_group_is_one_step_and_a_refusal_inside_reverts_it(encounter: Encounter) -> None:
+    history = History(encounter)
+    with history.group("Two edits"):
+        history.push(MoveToken("C", Cell(2, 2)))
+        history.push(PaintTerrain({Cell(0, 3)}, Terrain.SLIPPERY))
+    assert history.labels() == ["Two edits"]
     before = encounter.model_dump()
-    # A (FR 4) vs B (leather: FD 11, AV 2): 20 + 4 = 24, double: 10 ft E. From (1,0): (2,0),
-    # (3,0), then the wall on x = 4 with 0 ft left — no slam. Prone.
-    command = shove_result(encounter, [20])
-    result = command.result
-    assert result.final_cell == Cell(3, 0)
-    changes = command.apply(encounter)
-    assert changes == ChangeSet(tokens=frozenset({"B"}), log=True)
-    token = encounter.token("B")
-    assert token.cell == Cell(3, 0)
-    assert token.combatant.has(Condition.PRONE)
-    assert token.combatant.hp == 8
-    entry = encounter.log[-1]
-    assert (entry.kind, entry.summary, entry.round) == ("shove", result.summary(), 2)
-    assert entry.detail["final_cell"] == [3, 0]
-    command.revert(encounter)
-    assert encounter.model_dump() == before
+    with pytest.raises(CommandRefusedError), history.group("Doomed"):
+        history.push(MoveToken("C", Cell(3, 3)))
+        history.push(MoveToken("A", Cell(3, 3)))
+    assert encounter.model_dump() == before and history.labels() == ["Two edits"]
 
 
-def test_apply_shove_takes_slam_damage(make_encounter: MakeEncounter) -> None:
-    enc = make_encounter("A B . .", {"A": Combatant(name="A", fr_slots=4),
-                                     "B": Combatant(name="B", hp=8, armour="leather")},
-                         walls=[(2, 0, 2, 1)])
-    # 12 + 4 = 16 vs 11; d8 8: 8 + 4 - 3 = 9 → 5 ft, all unused; 2 slams (FR 4):
-    # d8 6 → 1 + (5 - 2) = 4, d8 2 → 1
-    result = resolve_shove(enc, ShoveRequest(attacker="A", defender="B"),
-                           ScriptedDice([12, 8, 6, 2]))
-    assert result.total_damage == 5
-    before = enc.model_dump()
-    command = ApplyShove(result, "B")
-    command.apply(enc)
-    assert enc.token("B").combatant.hp == 3
-    assert not enc.token("B").combatant.has(Condition.PRONE)
-    command.revert(enc)
-    assert enc.model_dump() == before
-
-
-def test_apply_shove_into_a_hazard_moves_into_it(make_encounter: MakeEncounter) -> None:
-    enc = make_encounter("A B . .", {"A": Combatant(name="A", fr_slots=2)},
-                         hazards=[PIT.model_copy(update={"cells": (Cell(2, 0),)})])
-    result = resolve_shove(enc, ShoveRequest(attacker="A", defender="B"),
-                           ScriptedDice([12, 6, 1, 4]))     # Pit-Stop 1 fails; fall 1d6 = 4
-    ApplyShove(result, "B").apply(enc)
-    assert enc.token("B").cell == Cell(2, 0)
-    assert enc.token("B").combatant.hp == 4
-
-
-def test_an_already_prone_defender_stays_prone_after_undo(encounter: Encounter) -> None:
-    prone = encounter.token("B").combatant.model_copy(
-        update={"conditions": frozenset({Condition.PRONE})})
-    UpdateCombatant("B", prone).apply(encounter)
-    command = shove_result(encounter, [20])
-    command.apply(encounter)
-    command.revert(encounter)
-    assert encounter.token("B").combatant.has(Condition.PRONE)
-
-
-def test_history_push_and_pop(encounter: Encounter) -> None:
+def test_history_undo_redo_index_and_redo_discarded_by_a_new_edit(encounter: Encounter
+                                                                   ) -> None:
     history = History(encounter)
     start = encounter.model_dump()
     assert history.push(MoveToken("C", Cell(2, 2))) == ChangeSet(tokens=frozenset({"C"}))
-    after_move = encounter.model_dump()
     changes = history.push(PaintTerrain({Cell(0, 3)}, Terrain.SLIPPERY))
     assert changes.cells == frozenset({Cell(0, 3)})
-    assert len(history.done) == 2
-    assert history.pop().cells == frozenset({Cell(0, 3)})
-    assert encounter.model_dump() == after_move
-    history.pop()
-    assert encounter.model_dump() == start
-    with pytest.raises(IndexError):
-        history.pop()
+    history.set_index(0)
+    assert encounter.model_dump() == start and history.can_redo
+    history.set_index(2)
+    assert encounter.token("C").cell == Cell(2, 2)
+    history.undo()
+    history.push(MoveToken("A", Cell(0, 1)))
+    assert history.labels() == ["Move token", "Move token"] and not history.can_redo
+
+
+def test_the_revision_counts_every_change_including_merges(encounter: Encounter) -> None:
+    history = History(encounter)
+    seen: list[ChangeSet] = []
+    history.subscribe(seen.append)
+    history.push(MoveToken("C", Cell(2, 1)), merge_key="drag")
+    history.push(MoveToken("C", Cell(2, 2)), merge_key="drag")
+    history.undo()
+    history.redo()
+    assert history.revision == 4 and len(seen) == 4
 
 
 def test_change_sets_combine() -> None:
-    a = ChangeSet(tokens=frozenset({"A"}), walls=True)
-    b = ChangeSet(tokens=frozenset({"B"}), cells=frozenset({Cell(1, 1)}), log=True)
+    wall = WallSegment(x1=0, y1=0, x2=1, y2=0)
+    a = ChangeSet(tokens=frozenset({"A"}), walls_added=(wall,))
+    b = ChangeSet(tokens=frozenset({"B"}), cells=frozenset({Cell(1, 1)}), log=True,
+                  walls_removed=(wall,))
     assert a | b == ChangeSet(tokens=frozenset({"A", "B"}), cells=frozenset({Cell(1, 1)}),
-                              walls=True, log=True)
+                              walls_added=(wall,), walls_removed=(wall,), log=True)
+    assert (a | b).walls and not ChangeSet(log=True).walls

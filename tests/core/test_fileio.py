@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from core.actions.commands import ApplyShove
+from core.actions.base import perform
+from core.actions.history import History
+from core.actions.shove import ShoveAction
 from core.io.fileio import (
     EncounterFileError,
     encounter_to_json,
@@ -23,7 +25,7 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind, Light
 from core.model.profile import CreatureCollision, RulesProfile
-from core.rules.shove import ShoveRequest, resolve_shove
+from core.rules.shove import ShoveRequest
 
 MakeEncounter = Callable[..., Encounter]
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
@@ -50,8 +52,9 @@ def rich(make_encounter: MakeEncounter) -> Encounter:
     enc.map.background = Background(path="map.png", offset_x=3.5, px_per_cell=64)
     enc.map.lights = [Light(x=1.5, y=2.5, range_cells=4, colour="ffaa00ff")]
     enc.map.ceiling_ft = 15
-    result = resolve_shove(enc, ShoveRequest(attacker="A", defender="B"), ScriptedDice([20]))
-    ApplyShove(result, "B", round_number=1).apply(enc)
+    enc.timeline.round_number = 1
+    perform(ShoveAction(ShoveRequest(attacker="A", defender="B")), History(enc),
+            ScriptedDice([20]))
     return enc
 
 

@@ -1011,21 +1011,24 @@ def check_slams(encounter: Encounter, result: ShoveResult) -> None:
 @given(shove_scenes(), st.data())
 def test_applying_any_shove_leaves_a_consistent_encounter(
         scene: tuple[Encounter, ShoveRequest], data: st.DataObject) -> None:
-    from core.actions.commands import ApplyShove
+    from core.actions.base import plan
+    from core.actions.history import History
+    from core.actions.shove import ShoveAction
 
     encounter, request = scene
     try:
-        result = resolve_shove(encounter, request, DrawnDice(data))
+        outcome = plan(ShoveAction(request), encounter, DrawnDice(data))
     except IllegalShoveError:
         reject()
+    result = outcome.result
     before = encounter.model_dump()
     hp = encounter.token("def").combatant.hp
-    command = ApplyShove(result, "def")
-    command.apply(encounter)
+    history = History(encounter)
+    history.push(outcome.command)
     Encounter.model_validate(encounter.model_dump(by_alias=True))  # tokens fit, none overlap
     defender = encounter.token("def").combatant
     assert defender.hp == hp - result.total_damage
     assert defender.has(Condition.PRONE) is (result.prone or Condition.PRONE in
                                              before["tokens"][1]["combatant"]["conditions"])
-    command.revert(encounter)
+    history.undo()
     assert encounter.model_dump() == before

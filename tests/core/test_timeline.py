@@ -13,8 +13,6 @@ from core.actions.round import (
     RecordMovement,
     SetSegmentOverride,
     StartRound,
-    resolve_critical,
-    roll_critical_events,
 )
 from core.io.fileio import encounter_from_json, encounter_to_json
 from core.model.combatant import Abilities, Combatant, Condition, Side
@@ -24,12 +22,19 @@ from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
-from core.rules.critical import CRITICAL_EVENTS, critical_event
+from core.rules.critical import (
+    CRITICAL_EVENTS,
+    AffectedSide,
+    critical_event,
+    resolve_critical,
+    roll_critical_events,
+)
 from core.rules.timeline import (
     acting_order,
     attack_segment,
     clamp_segment,
     entry_timing,
+    initiative_log,
     roll_initiative,
     spoiled_by_hit,
     tick_timers,
@@ -112,7 +117,8 @@ def test_aiming_skips_a_round_then_plus_three(make_encounter: Make) -> None:
     assert enc.timeline.entry("A").aiming and enc.timeline.entry("A").attack_bonus == 0
     NextRound().apply(enc)
     assert enc.timeline.aimed_last_round == ["A"]
-    enc.token("A").combatant = aimer.model_copy(update={"conditions": frozenset()})
+    enc.put_token(enc.token("A").with_combatant(aimer.model_copy(
+        update={"conditions": frozenset()})))
     second = roll_initiative(enc, ScriptedDice([5, 5]))
     assert second.round_number == 2
     assert second.entry("A").attack_bonus == 3 and not second.entry("A").aiming
@@ -172,14 +178,10 @@ def test_tie_rolls_switch_positions(make_encounter: Make) -> None:
     """, {"X": foe("X")})
     dice = ScriptedDice([4, 4, 12])                       # A 4, opposition 4, d30 12
     state = roll_initiative(enc, dice)
-    outcomes = roll_critical_events(enc, state, dice)
-    assert [o.event.number for o in outcomes] == [12] and outcomes[0].pair == ("A", "X")
-    before = enc.model_dump()
-    outcomes[0].command.apply(enc)
-    assert (enc.token("A").cell, enc.token("X").cell) == (Cell(2, 1), Cell(1, 1))
-    assert enc.log[-1].kind == "critical"
-    outcomes[0].command.revert(enc)
-    assert enc.model_dump() == before
+    results = roll_critical_events(enc, state, dice)
+    assert [r.event.number for r in results] == [12] and results[0].pair == ("A", "X")
+    assert results[0].moves == {"A": Cell(2, 1), "X": Cell(1, 1)}
+    assert results[0].side is None                        # a pair event: no side roll
 
 
 def test_no_tie_no_critical_roll(make_encounter: Make) -> None:
@@ -194,11 +196,20 @@ def test_retreat_moves_a_party_ten_feet_as_far_as_legal(make_encounter: Make) ->
         A B . X Y .
         . . . . . .
     """, {"X": foe("X"), "Y": foe("Y")})
-    outcome = resolve_critical(enc, ("A", "X"), ScriptedDice([19, 2]))   # opposition retreats
-    outcome.command.apply(enc)
-    assert (enc.token("X").cell, enc.token("Y").cell) == (Cell(4, 1), Cell(5, 1))
-    assert enc.token("A").cell == Cell(0, 1)
-    assert "opposition retreats 10 ft" in enc.log[-1].text
+    result = resolve_critical(enc, ("A", "X"), ScriptedDice([19, 2]))   # opposition retreats
+    assert result.side is AffectedSide.OPPOSITION
+    assert result.moves == {"Y": Cell(5, 1), "X": Cell(4, 1)}
+    assert result.note == "the opposition retreats 10 ft"
+
+
+def test_retreat_of_both_sides_moves_each_away_from_the_other(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . . . . .
+        . . A X . . .
+        . . . . . . .
+    """, {"X": foe("X")})
+    result = resolve_critical(enc, ("A", "X"), ScriptedDice([19, 3]))   # d3 3: both
+    assert result.moves == {"A": Cell(0, 1), "X": Cell(5, 1)}
 
 
 def test_battlefield_shift_and_knock_down(make_encounter: Make) -> None:
@@ -209,14 +220,64 @@ def test_battlefield_shift_and_knock_down(make_encounter: Make) -> None:
         . . . . .
     """, {"X": foe("X")})
     shift = resolve_critical(enc, ("A", "X"), ScriptedDice([10, 5, 2]))   # S, 10 ft
-    shift.command.apply(enc)
-    assert (enc.token("A").cell, enc.token("X").cell) == (Cell(1, 3), Cell(2, 3))
+    assert shift.moves == {"A": Cell(1, 3), "X": Cell(2, 3)}
     knock = resolve_critical(enc, ("A", "X"), ScriptedDice([15, 1]))
-    knock.command.apply(enc)
-    assert enc.token("A").combatant.has(Condition.PRONE)
+    assert knock.knocked_down == ("A",)
     assert "getting up (-5 Def)" in knock.note
+    both = resolve_critical(enc, ("A", "X"), ScriptedDice([15, 3]))
+    assert both.knocked_down == ("A", "X")
     note = resolve_critical(enc, ("A", "X"), ScriptedDice([30]))
     assert note.note.startswith("Nothing happens")
+
+
+def test_battlefield_shift_stops_at_a_wall(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . A X .
+        . . . .
+        . . . .
+    """, {"X": foe("X")}, walls=[(0, 1, 2, 1)])
+    shift = resolve_critical(enc, ("A", "X"), ScriptedDice([10, 5, 2]))   # S, 10 ft
+    assert shift.moves == {"X": Cell(2, 2)}
+    assert "A cannot move that way" in shift.note
+
+
+def test_switch_positions_is_skipped_when_a_wall_is_between(make_encounter: Make) -> None:
+    """rules-decisions "Critical events": "Spatial events obey walls and footprints like any
+    move (a swap that cannot fit is reported and skipped)"."""
+    enc = make_encounter("""
+        O O M .
+        O O . .
+        . . . .
+    """, {"O": foe("O", size="large"), "M": Combatant(name="M")}, walls=[(2, 0, 2, 1)])
+    result = resolve_critical(enc, ("M", "O"), ScriptedDice([12]))
+    assert result.moves == {} and "cannot switch positions" in result.note
+
+
+def test_switch_positions_of_a_large_and_a_medium_centres_each_on_the_other(
+        make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . . .
+        . O O M .
+        . O O . .
+        . . . . .
+    """, {"O": foe("O", size="large"), "M": Combatant(name="M")})
+    result = resolve_critical(enc, ("M", "O"), ScriptedDice([12]))
+    # O's centre (2, 2) and M's (3.5, 1.5): each takes the place nearest the other's
+    # centre, going on along its way where two are as near.
+    assert result.moves == {"M": Cell(1, 2), "O": Cell(3, 0)}
+
+
+def test_two_events_in_one_round_see_each_others_moves(make_encounter: Make) -> None:
+    enc = make_encounter("""
+        . . . . . . . . . .
+        A X . B Y . . . . .
+        . . . . . . . . . .
+    """, {"X": foe("X"), "Y": foe("Y")})
+    dice = ScriptedDice([3, 3, 3, 19, 2, 19, 2])   # A, B, opposition all 3; two retreats
+    results = roll_critical_events(enc, roll_initiative(enc, dice), dice)
+    # X is hemmed in by A both times; Y retreats 10 ft, then 10 ft more from there.
+    assert results[0].moves == {"Y": Cell(6, 1)}
+    assert results[1].moves == {"Y": Cell(8, 1)}
 
 
 # --- state and commands --------------------------------------------------------------------
@@ -248,14 +309,13 @@ def test_every_command_reverts_exactly(make_encounter: Make) -> None:
         command.revert(enc)
         assert enc.model_dump() == before
         command.apply(enc)
-    assert enc.log[-1].kind == "initiative" and enc.timeline.round_number == 2
+    assert enc.timeline.round_number == 2
     assert not enc.token("A").combatant.has(Condition.STUNNED)
 
 
-def test_start_round_logs_order(make_encounter: Make) -> None:
+def test_initiative_log_gives_the_order(make_encounter: Make) -> None:
     enc = make_encounter("A B X", {"X": foe("X")})
-    StartRound(roll_initiative(enc, ScriptedDice([5, 2, 5]))).apply(enc)
-    entry = enc.log[-1]
+    entry = initiative_log(roll_initiative(enc, ScriptedDice([5, 2, 5])), enc)
     assert entry.summary == "Round 1 initiative" and entry.round == 1
     assert entry.text.splitlines()[:2] == ["segment 2: B", "segment 5: A + X"]
 

@@ -30,7 +30,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     yield win
     # Closed here, not by qtbot (which closes before fixtures end): with the edits marked
     # saved, closing asks nothing.
-    win.document.undo_stack.setClean()
+    win.document.history.mark_clean()
     win.close()
     qtbot.waitUntil(lambda: not win.isVisible())
 

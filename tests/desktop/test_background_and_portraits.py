@@ -32,7 +32,7 @@ def test_background_dialog_embeds_and_aligns_an_image(window: MainWindow,
     cell_px = (960 - 40) / 24
     pixel = QColor(image.pixel(int(20 + 1.5 * cell_px), int(20 + 1.5 * cell_px)))
     assert pixel.red() > 200 and pixel.green() < 60
-    window.document.undo_stack.undo()
+    window.document.undo()
     assert window.document.encounter.map.background is None
 
 

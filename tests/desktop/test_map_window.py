@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -18,9 +19,16 @@ from core.model.mapmodel import Terrain, WallKind, WallSegment
 from core.spatial.geometry import geometry_of
 from desktop.cli import main
 from desktop.mainwindow import MainWindow
-from desktop.qt import QImage, Qt
+from desktop.qt import QImage, Qt, QWidgetAction
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+def option(window: MainWindow, tool: str, name: str) -> Any:
+    """The tool bar option widget of ``tool`` named ``name`` (its accessible name)."""
+    widgets = [a.defaultWidget() for a in window.tools[tool].option_actions()
+               if isinstance(a, QWidgetAction)]
+    return next(w for w in widgets if w.accessibleName() == name)
 
 
 def test_drag_token_moves_it_to_the_drop_cell(
@@ -31,7 +39,7 @@ def test_drag_token_moves_it_to_the_drop_cell(
     assert (
         window.scene.tokens["mira"].pos() == window.scene.renderer.cell_rect(Cell(7, 12)).topLeft()
     )
-    window.document.undo_stack.undo()
+    window.document.undo()
     assert window.document.encounter.token("mira").cell == Cell(6, 9)
 
 
@@ -42,13 +50,13 @@ def test_drop_on_an_occupied_cell_returns_the_token(
     drag((6, 9), [(7, 9), (8, 9)])  # the Ogre stands there
     assert window.document.encounter.token("mira").cell == Cell(6, 9)
     assert window.scene.tokens["mira"].pos() == start
-    assert window.document.undo_stack.count() == 0
+    assert window.document.history.index == 0
 
 
 def test_drop_through_a_wall_beyond_the_budget_is_refused(
     drag: Callable[..., None], qtbot: QtBot, window: MainWindow
 ) -> None:
-    window.budget.setValue(15)
+    option(window, "select", "Move budget").setValue(15)
     drag((10, 5), [(11, 5), (13, 5)])  # the wall at x = 12: around by the door
     assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
 
@@ -84,10 +92,10 @@ def test_draw_wall_with_the_tool(points: SimpleNamespace, qtbot: QtBot, window: 
     walls = window.document.encounter.map.walls
     assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
     assert geometry_of(window.document.encounter).move_blocked(Cell(2, 4), Direction.E)
-    window.document.undo_stack.undo()
+    window.document.undo()
     assert WallSegment(x1=3, y1=2, x2=3, y2=6) not in window.document.encounter.map.walls
     assert not geometry_of(window.document.encounter).move_blocked(Cell(2, 4), Direction.E)
-    window.document.undo_stack.redo()
+    window.document.redo()
     assert walls[-1] == WallSegment(x1=3, y1=2, x2=3, y2=6)
 
 
@@ -95,15 +103,15 @@ def test_paint_terrain_stroke_is_one_undo_step(
     drag: Callable[..., None], qtbot: QtBot, window: MainWindow
 ) -> None:
     window.select_tool("terrain")
-    window.terrain_kind.setCurrentText(Terrain.SLIPPERY.value)
+    option(window, "terrain", "Terrain").setCurrentText(Terrain.SLIPPERY.value)
     drag((2, 6), [(3, 6), (4, 6), (5, 7)])
     battle_map = window.document.encounter.map
     painted = [Cell(2, 6), Cell(3, 6), Cell(4, 6), Cell(5, 7)]
     assert all(battle_map.terrain_at(c).name is Terrain.SLIPPERY for c in painted)
-    assert window.document.undo_stack.count() == 1
-    window.document.undo_stack.undo()
+    assert window.document.history.index == 1
+    window.document.undo()
     assert all(battle_map.terrain_at(c).name is Terrain.NORMAL for c in painted)
-    window.document.undo_stack.redo()
+    window.document.redo()
     assert battle_map.terrain_at(Cell(5, 7)).name is Terrain.SLIPPERY
 
 
@@ -123,7 +131,7 @@ def test_paint_terrain_rectangle(
 
 def test_set_elevation_brush(drag: Callable[..., None], qtbot: QtBot, window: MainWindow) -> None:
     window.select_tool("elevation")
-    window.elevation_feet.setValue(15)
+    option(window, "elevation", "Height").setValue(15)
     drag((8, 12), [(9, 12)])
     assert window.document.encounter.map.elevation_at(Cell(9, 12)) == 15
     assert geometry_of(window.document.encounter).elevation[12, 9] == 15
@@ -138,11 +146,11 @@ def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: Main
 
 
 def test_save_open_round_trip(window: MainWindow, tmp_path: Path) -> None:
-    window.document.encounter.token("mira").y = 11
+    window.document.push(MoveToken("mira", Cell(6, 11)))
     target = tmp_path / "saved.json"
     assert window.files.save_to(target)
     before = window.document.encounter.model_dump()
-    window.document.encounter.token("mira").y = 12
+    window.document.push(MoveToken("mira", Cell(6, 12)))
     assert window.files.open_path(target)
     assert window.document.encounter.model_dump() == before
     assert window.document.path == target
@@ -169,7 +177,7 @@ def test_autosave_writes_a_recovery_file_that_restores(window: MainWindow, tmp_p
     data = json.loads(window.files.recovery_path.read_text("utf-8"))
     restored = Encounter.model_validate(data["encounter"])
     assert restored.token("mira").cell == drag_target
-    window.document.undo_stack.undo()
+    window.document.undo()
     assert window.files.restore_recovery()
     assert window.document.encounter.token("mira").cell == drag_target
     assert window.document.modified

@@ -63,14 +63,17 @@ def test_slam_into_a_closed_door(qtbot: QtBot, quiet: MainWindow,
     assert pip.cell == Cell(11, 7)
     assert pip.combatant.hp == 11 - 9
     assert Condition.PRONE in pip.combatant.conditions
+    assert window.resolve_panel.result.toPlainText().startswith(entry_summary := (
+        "Ogre shoves Pip 5 ft E"))
     entry = encounter.log[-1]
     assert entry.summary == ("Ogre shoves Pip 5 ft E — double success, Prone, slams the "
                              "closed door: 9 damage (AV 0)")
     assert "Slam: slam damage 3/3" in entry.text
     assert window.log_panel.tree.topLevelItemCount() == 1
-    window.document.undo_stack.undo()
-    assert pip.cell == Cell(10, 7)
+    window.document.undo()
+    assert encounter.token("pip").cell == Cell(10, 7)
     assert encounter.token("pip").combatant.hp == 11
+    assert window.resolve_panel.result.toPlainText() == "", f"{entry_summary} still shown"
     assert Condition.PRONE not in encounter.token("pip").combatant.conditions
     assert not encounter.log and window.log_panel.tree.topLevelItemCount() == 0
 

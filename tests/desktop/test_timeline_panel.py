@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
+from core.actions.attack import AttackAction
 from core.actions.round import SetSegmentOverride
 from core.model.dice import SeededDice
 from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
@@ -40,8 +41,8 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
     assert window.document.encounter.timeline.current_segment == 1
     qtbot.mouseClick(panel.buttons["round"], Qt.MouseButton.LeftButton)
     assert window.document.encounter.timeline.round_number == 2
-    window.document.undo_stack.undo()
-    window.document.undo_stack.undo()
+    window.document.undo()
+    window.document.undo()
     assert window.document.encounter.timeline.current_segment == 0
 
 
@@ -78,7 +79,7 @@ def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) ->
     panel.roll()
     kinds = [entry.kind for entry in encounter.log]
     assert kinds[0] == "initiative" and "critical" in kinds
-    window.document.undo_stack.undo()  # the whole round start is one step
+    window.document.undo()  # the whole round start is one step
     assert not encounter.log and encounter.timeline.round_number == 0
 
 
@@ -106,7 +107,7 @@ def test_initiative_from_typed_dice(qtbot: QtBot, window: MainWindow) -> None:
     while panel.pending is not None and len(asked) < 12:
         field = panel.die_fields[-1]
         asked.append(panel.dice_form.labelForField(field).text())
-        qtbot.keyClicks(field, "4")
+        qtbot.keyClicks(field, "1" if asked[-1].startswith("d3 ") else "4")
         qtbot.keyClick(field, Qt.Key.Key_Return)
     assert asked[0].startswith("d10")
     state = window.document.encounter.timeline
@@ -138,10 +139,13 @@ def test_a_hit_during_a_long_action_spoils_it(qtbot: QtBot, window: MainWindow) 
     assert encounter.timeline.entry("brannoc").action_segments == 3
     panel = window.resolve_panel
     panel.typed_mode.setChecked(True)
-    panel.begin_attack("orc", "brannoc")
+    panel.begin(AttackAction("orc", "brannoc"))
     for value in (20, 3):
         field = panel.die_fields[-1]
         qtbot.keyClicks(field, str(value))
         qtbot.keyClick(field, Qt.Key.Key_Return)
     assert encounter.log[-2].kind == "attack"
     assert encounter.log[-1].summary == "Brannoc's 3-segment action is spoiled"
+    logged = len(encounter.log)
+    window.document.undo()  # the hit and the spoiled action are one step
+    assert len(encounter.log) == logged - 2

@@ -21,6 +21,7 @@ from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
+from desktop.selection import SelectionModel
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 DEMO = Path(__file__).parents[2] / "assets" / "demo_encounter.json"
@@ -32,6 +33,7 @@ class Setup:
 
     document: EncounterDocument
     scene: MapScene
+    selection: SelectionModel
     panel: TokenPanel
 
     @property
@@ -54,7 +56,7 @@ class Setup:
     def release(self) -> None:
         """A clean stack announces nothing from its destructor (a dirty one would signal
         the half-destroyed document, as the window fixture also avoids)."""
-        self.document.undo_stack.setClean()
+        self.document.history.mark_clean()
 
 
 Build = Callable[[Encounter], Setup]
@@ -76,11 +78,13 @@ def build(qtbot: object) -> Iterator[Build]:
 
     def make(encounter: Encounter) -> Setup:
         document = EncounterDocument(encounter)
+        selection = SelectionModel(document)
         scene = MapScene(document)
-        panel = TokenPanel(document, scene)
+        scene.follow_selection(selection)
+        panel = TokenPanel(document, selection)
         qtbot.addWidget(panel)  # type: ignore[attr-defined]
         panel.show()
-        made.append(Setup(document, scene, panel))
+        made.append(Setup(document, scene, selection, panel))
         return made[-1]
 
     yield make
@@ -106,13 +110,13 @@ def test_typing_strength_changes_fd_and_undo_restores_it(demo: Setup, qtbot: obj
     demo.select("brannoc")
     assert demo.rating("fd") == "FD 18"  # 10 + STR 2 + plate 4 + shield 2
     assert demo.rating("hr") == "HR +5"
-    steps = demo.document.undo_stack.count()
+    steps = demo.document.history.index
     demo.type_into(qtbot, "strength", "18")
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 18
     assert demo.rating("fd") == "FD 19"
     assert demo.rating("hr") == "HR +6"
-    assert demo.document.undo_stack.count() == steps + 1
-    demo.document.undo_stack.undo()
+    assert demo.document.history.index == steps + 1
+    demo.document.undo()
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
     assert demo.panel.form.edits["strength"].text() == "17"
     assert demo.rating("fd") == "FD 18"
@@ -139,14 +143,14 @@ def test_constitution_above_strength_drives_fd(demo: Setup, qtbot: object) -> No
 def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, qtbot: object
                                                                  ) -> None:
     demo.select("brannoc")
-    steps = demo.document.undo_stack.count()
+    steps = demo.document.history.index
     edit = demo.type_into(qtbot, "strength", "25")
     form = demo.panel.form
     assert "strength 25 is outside the ability table (3-18)" in form.error.text()
     assert form.is_marked("strength")
     assert "#c0392b" in edit.styleSheet()
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
-    assert demo.document.undo_stack.count() == steps
+    assert demo.document.history.index == steps
     assert demo.rating("fd") == "FD 18"
     edit.selectAll()
     qtbot.keyClicks(edit, "16")  # type: ignore[attr-defined]
@@ -174,31 +178,31 @@ def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: o
 
 def test_typing_several_digits_is_one_undo_step(demo: Setup, qtbot: object) -> None:
     demo.select("brannoc")
-    steps = demo.document.undo_stack.count()
+    steps = demo.document.history.index
     demo.type_into(qtbot, "hp", "35")  # "3" then "35": both valid, one step
     assert demo.encounter.token("brannoc").combatant.hp == 35
-    assert demo.document.undo_stack.count() == steps + 1
+    assert demo.document.history.index == steps + 1
     assert demo.panel.list.rows["brannoc"].text(1) == "35/42"
     demo.type_into(qtbot, "hp", "30")  # same field session: still merged
-    assert demo.document.undo_stack.count() == steps + 1
+    assert demo.document.history.index == steps + 1
     demo.panel.form.edits["hp"].editingFinished.emit()  # leaving the field ends the step
     demo.type_into(qtbot, "hp", "20")
-    assert demo.document.undo_stack.count() == steps + 2
-    demo.document.undo_stack.undo()
+    assert demo.document.history.index == steps + 2
+    demo.document.undo()
     assert demo.encounter.token("brannoc").combatant.hp == 30
-    demo.document.undo_stack.undo()
+    demo.document.undo()
     assert demo.encounter.token("brannoc").combatant.hp == 42
 
 
 def test_a_size_that_no_longer_fits_is_refused(demo: Setup) -> None:
     demo.select("orc")  # at (9, 5), right beside Brannoc at (10, 5)
     size = demo.panel.form.combos["size"]
-    steps = demo.document.undo_stack.count()
+    steps = demo.document.history.index
     size.setCurrentIndex(size.findData("large"))
     assert "does not fit where it stands as Large" in demo.panel.form.error.text()
     assert demo.panel.form.is_marked("size")
     assert demo.encounter.token("orc").combatant.size == "medium"
-    assert demo.document.undo_stack.count() == steps
+    assert demo.document.history.index == steps
 
 
 def test_choices_and_ticks_apply_and_refresh_the_ratings(demo: Setup) -> None:
@@ -262,7 +266,7 @@ def test_add_from_library_then_remove(demo: Setup, qtbot: object) -> None:
     assert "ogre-2" not in demo.panel.list.rows
     assert "ogre-2" not in demo.scene.tokens
     assert demo.panel.form.token_id is None
-    demo.document.undo_stack.undo()
+    demo.document.undo()
     assert "ogre-2" in demo.panel.list.rows
 
 
@@ -315,9 +319,9 @@ def test_remove_takes_every_selected_combatant_in_one_step(demo: Setup) -> None:
     demo.select("kobold")
     demo.panel.list.rows["orc"].setSelected(True)
     assert demo.panel.placeholder.text() == "2 combatants selected"
-    steps = demo.document.undo_stack.count()
+    steps = demo.document.history.index
     demo.panel.remove_selected()
     assert {"kobold", "orc"}.isdisjoint(demo.panel.list.rows)
-    assert demo.document.undo_stack.count() == steps + 1
-    demo.document.undo_stack.undo()
+    assert demo.document.history.index == steps + 1
+    demo.document.undo()
     assert {"kobold", "orc"} <= set(demo.panel.list.rows)

@@ -1,0 +1,60 @@
+"""Rolling initiative as a core action (002 "Initiative", "Critical events"): the round's
+initiative and a critical event for each character tied with the opposition, started and
+acted out as one step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.actions.base import Action
+from core.actions.commands import Command
+from core.actions.critical import critical_effects, critical_entry, critical_totals
+from core.actions.round import StartRound
+from core.model.dice import DiceSource
+from core.model.encounter import Encounter, LogEntry
+from core.model.round import RoundState
+from core.rules.critical import CriticalResult, roll_critical_events
+from core.rules.timeline import initiative_log, roll_initiative
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A rolled round: its initiative and the critical events its ties produced."""
+
+    state: RoundState
+    events: tuple[CriticalResult, ...]
+
+
+@dataclass(frozen=True)
+class InitiativeAction(Action[RoundStart]):
+    """Roll initiative for everyone on the map."""
+
+    name = "initiative"
+    dice_order = ("a d10 for each party member in token order, then one d10 for the whole "
+                  "opposition; then, for each party member tied with the opposition, the "
+                  "critical event's dice (d30, d3 side, the event's own dice)")
+
+    def title(self, encounter: Encounter) -> str:
+        return f"Round {max(encounter.timeline.round_number, 1)} initiative"
+
+    def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundStart:
+        state = roll_initiative(encounter, dice)
+        return RoundStart(state, tuple(roll_critical_events(encounter, state, dice)))
+
+    def effects(self, encounter: Encounter, result: RoundStart) -> list[Command]:
+        commands: list[Command] = [StartRound(result.state)]
+        for event in result.events:
+            commands += critical_effects(encounter, event)
+        return commands
+
+    def entries(self, encounter: Encounter, result: RoundStart) -> list[LogEntry]:
+        number = result.state.round_number
+        return [initiative_log(result.state, encounter),
+                *(critical_entry(event, number) for event in result.events)]
+
+    def totals(self, result: RoundStart) -> dict[str, Any]:
+        return {"summary": f"Round {result.state.round_number} initiative",
+                "round": result.state.round_number,
+                "segments": {e.token_id: e.segment for e in result.state.entries},
+                "critical_events": [critical_totals(e) for e in result.events]}

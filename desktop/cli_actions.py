@@ -1,0 +1,120 @@
+"""The core actions as ``battlemap resolve NAME`` subcommands: each entry says how its
+arguments become a :class:`core.actions.base.Action`. No rules here, and no Qt."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.actions.attack import AttackAction
+from core.actions.base import Action
+from core.actions.critical import CriticalEventAction
+from core.actions.initiative import InitiativeAction
+from core.actions.move import MoveAction
+from core.actions.shove import ShoveAction
+from core.actions.surprise import SurpriseAction
+from core.model.grid import Cell, Direction
+from core.rules.attack import AttackOptions, DamageKind
+from core.rules.shove import ShoveRequest
+
+Parser = argparse.ArgumentParser
+
+
+@dataclass(frozen=True)
+class CliAction:
+    """One ``resolve`` subcommand: its help, its arguments, and the action they make."""
+
+    kind: type[Action[Any]]
+    help: str
+    add_arguments: Callable[[Parser], None]
+    build: Callable[[argparse.Namespace], Action[Any]]
+
+
+def add_pair(parser: Parser) -> None:
+    parser.add_argument("--attacker", required=True, help="attacker's name or token id")
+    parser.add_argument("--target", required=True, help="target's name or token id")
+
+
+def add_shove(parser: Parser) -> None:
+    add_pair(parser)
+    parser.add_argument("--direction", type=str.upper, choices=[d.value for d in Direction],
+                        help="push direction (default: straight away from the attacker)")
+    parser.add_argument("--modifier", type=int, default=0, help="situational modifier to FR")
+
+
+def shove_request(args: argparse.Namespace) -> ShoveRequest:
+    return ShoveRequest(attacker=args.attacker, defender=args.target,
+                        direction=Direction(args.direction) if args.direction else None,
+                        modifier=args.modifier)
+
+
+def _add_attack(parser: Parser) -> None:
+    add_pair(parser)
+    parser.add_argument("--damage", default="d6", help="weapon damage dice (default d6)")
+    parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
+    parser.add_argument("--damage-bonus", type=int, default=0, help="added to the damage roll")
+    parser.add_argument("--cover", type=int, default=0, metavar="PERCENT",
+                        help="the target's cover in percent (+1 AC per 20%%)")
+    parser.add_argument("--missile", action="store_true",
+                        help="a missile: needs line of sight, AV vs missiles")
+    parser.add_argument("--magic", action="store_true", help="magic damage: ignores AV")
+
+
+def _attack(args: argparse.Namespace) -> Action[Any]:
+    options = AttackOptions(damage=args.damage, modifier=args.modifier,
+                            damage_bonus=args.damage_bonus, cover_percent=args.cover,
+                            kind=DamageKind(missile=args.missile, magic=args.magic))
+    return AttackAction(args.attacker, args.target, options)
+
+
+def _add_critical(parser: Parser) -> None:
+    parser.add_argument("--party", required=True, help="the party character's name or id")
+    parser.add_argument("--foe", required=True, help="the opposition creature's name or id")
+
+
+def _add_surprise(parser: Parser) -> None:
+    parser.add_argument("--alertness", default="Expecting something",
+                        help="the party's state of alert (002: Expecting something, Guard "
+                             "duty, Normal travel, Totally unexpected)")
+    parser.add_argument("--stealth", type=int, default=0, help="the ambushers' stealth bonus")
+
+
+def _move_pair(text: str) -> tuple[str, Cell]:
+    name, _, where = text.rpartition("=")
+    try:
+        x, y = (int(part) for part in where.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--move wants NAME=X,Y, got {text!r}") from None
+    if not name:
+        raise argparse.ArgumentTypeError(f"--move wants NAME=X,Y, got {text!r}")
+    return name, Cell(x, y)
+
+
+def _add_move(parser: Parser) -> None:
+    parser.add_argument("--move", type=_move_pair, action="append", required=True,
+                        metavar="NAME=X,Y", help="a token and its new top-left cell; repeat "
+                                                 "for a group that moves at once")
+    parser.add_argument("--free", action="store_true",
+                        help="GM placement: anywhere free, no path needed")
+    parser.add_argument("--budget", type=float, default=None, metavar="FT",
+                        help="movement budget in feet")
+
+
+RESOLVE: dict[str, CliAction] = {
+    "shove": CliAction(ShoveAction, "resolve a shove", add_shove,
+                       lambda args: ShoveAction(shove_request(args))),
+    "attack": CliAction(AttackAction, "resolve an attack", _add_attack, _attack),
+    "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
+                            lambda parser: None, lambda args: InitiativeAction()),
+    "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
+                          _add_critical, lambda args: CriticalEventAction(args.party,
+                                                                           args.foe)),
+    "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush",
+                          _add_surprise,
+                          lambda args: SurpriseAction(args.alertness, args.stealth)),
+    "move": CliAction(MoveAction, "move tokens along legal paths (or place them: --free)",
+                      _add_move, lambda args: MoveAction(dict(args.move), args.free,
+                                                         args.budget)),
+}

@@ -1,0 +1,100 @@
+"""Menus and shortcuts declared as data, and the guard that keeps single-key shortcuts from
+firing while the GM types in a text or number field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from desktop.qt import (
+    QAbstractSpinBox,
+    QAction,
+    QComboBox,
+    QEvent,
+    QKeyEvent,
+    QKeySequence,
+    QLineEdit,
+    QMenu,
+    QMenuBar,
+    QObject,
+    QPlainTextEdit,
+    Qt,
+    QTextEdit,
+    QWidget,
+)
+
+Shortcut = str | QKeySequence.StandardKey | tuple[str, ...]
+TYPING_MODIFIERS = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier,
+                    Qt.KeyboardModifier.KeypadModifier)
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One menu command: where it goes, its text, its shortcut, what it does."""
+
+    menu: str
+    text: str
+    shortcut: Shortcut | None
+    run: Callable[[], object]
+    tip: str = ""
+
+
+SEPARATOR = "-"
+
+
+def key_sequences(shortcut: Shortcut | None) -> list[QKeySequence]:
+    if shortcut is None:
+        return []
+    if isinstance(shortcut, tuple):
+        return [QKeySequence(s) for s in shortcut]
+    return [QKeySequence(shortcut)]
+
+
+def shortcut_text(action: QAction) -> str:
+    """The action's shortcuts as the GM reads them, e.g. "Ctrl+Z"."""
+    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
+                     for s in action.shortcuts())
+
+
+def add_items(bar: QMenuBar, menus: dict[str, QMenu], items: list[MenuItem],
+              parent: QObject) -> dict[str, QAction]:
+    """Create the actions of ``items`` in their menus (created on first use); the actions
+    by their text without the accelerator marks."""
+    actions: dict[str, QAction] = {}
+    for item in items:
+        menu = menus.get(item.menu)
+        if menu is None:
+            menu = menus[item.menu] = bar.addMenu(item.menu)
+        if item.text == SEPARATOR:
+            menu.addSeparator()
+            continue
+        action = QAction(item.text, parent)
+        action.setShortcuts(key_sequences(item.shortcut))
+        action.triggered.connect(lambda _=False, run=item.run: run())
+        with_keys = f" ({shortcut_text(action)})" if action.shortcuts() else ""
+        action.setToolTip((item.tip or item.text.replace("&", "")) + with_keys)
+        action.setStatusTip(item.tip)
+        menu.addAction(action)
+        actions[item.text.replace("&", "")] = action
+    return actions
+
+
+def is_typing_field(widget: QObject | None) -> bool:
+    """A widget that takes typed text: line edits (spin boxes' included), text boxes and
+    editable combo boxes."""
+    if isinstance(widget, QComboBox):
+        return widget.isEditable()
+    return isinstance(widget, QLineEdit | QAbstractSpinBox | QPlainTextEdit | QTextEdit)
+
+
+class TypingGuard(QObject):
+    """Installed on the application: while a typing field has the focus, a key without
+    Ctrl, Alt or Meta goes to the field, never to a shortcut ("Goblin Archer" stays a
+    name, it does not roll initiative and step the segment)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and isinstance(watched, QWidget) and is_typing_field(watched)
+                and event.modifiers() in TYPING_MODIFIERS and event.text()):
+            event.accept()  # the key is delivered to the field as a key press
+        return False
