@@ -79,6 +79,9 @@ def _add_surprise(parser: Parser) -> None:
                         help="the party's state of alert (002: Expecting something, Guard "
                              "duty, Normal travel, Totally unexpected)")
     parser.add_argument("--stealth", type=int, default=0, help="the ambushers' stealth bonus")
+    parser.add_argument("--moved", type=float, default=0, metavar="FT",
+                        help="feet the ambushers move to strike (each 5 ft delays the first "
+                             "free attack a segment)")
 
 
 def _move_pair(text: str) -> tuple[str, Cell]:
@@ -113,7 +116,8 @@ RESOLVE: dict[str, CliAction] = {
                                                                            args.foe)),
     "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush",
                           _add_surprise,
-                          lambda args: SurpriseAction(args.alertness, args.stealth)),
+                          lambda args: SurpriseAction(args.alertness, args.stealth,
+                                                      args.moved)),
     "move": CliAction(MoveAction, "move tokens along legal paths (or place them: --free)",
                       _add_move, lambda args: MoveAction(dict(args.move), args.free,
                                                          args.budget)),

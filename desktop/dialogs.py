@@ -232,9 +232,17 @@ class SurpriseDialog(QDialog):
         self.stealth = QSpinBox()
         self.stealth.setRange(-10, 20)
         self.stealth.setToolTip("Ambushers' stealth bonus (002: Dex + Covert vs 9)")
+        self.moved = QSpinBox()
+        self.moved.setRange(0, 300)
+        self.moved.setSingleStep(5)
+        self.moved.setSuffix(" ft")
+        self.moved.setToolTip("How far the ambushers move to strike: they attack from segment "
+                              "1 + 1 per 5 ft, one free attack per segment; those past "
+                              "segment 10 are lost (002 Surprise)")
         form = QFormLayout(self)
         form.addRow("State of alert", self.alertness)
         form.addRow("Ambushers' stealth bonus", self.stealth)
+        form.addRow("Ambushers move", self.moved)
         form.addRow(ok_cancel(self))
 
 

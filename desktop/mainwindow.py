@@ -326,7 +326,8 @@ class MainWindow(QMainWindow):
         levels = [a.name for a in self.document.encounter.profile.alertness]
         dialog = SurpriseDialog(levels, self)
         if dialog.exec():
-            self.timeline_panel.surprise(dialog.alertness.currentText(), dialog.stealth.value())
+            self.timeline_panel.surprise(dialog.alertness.currentText(), dialog.stealth.value(),
+                                         dialog.moved.value())
 
     # --- status and title ------------------------------------------------------------------
     def _build_status_bar(self) -> None:

@@ -45,6 +45,7 @@ CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.PRONE: ("P", QColor("#7a4ea3")),
     Condition.STUNNED: ("S", QColor("#d98b1c")),
     Condition.DAZED: ("D", QColor("#b0a21c")),
+    Condition.KNOCKDOWN: ("KD", QColor("#a33b3b")),
     Condition.KNOCKED_OUT: ("KO", QColor("#444444")),
     Condition.DEFENSIVE_STANCE: ("DS", QColor("#2e8b57")),
     Condition.SCARPERING: ("R", QColor("#5f6b7a")),

@@ -7,7 +7,7 @@ from core.actions.commands import ChangeSet, Command, CommandRefusedError
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
 from core.model.round import InitiativeEntry, RoundState
-from core.rules.timeline import next_round, timer_for
+from core.rules.timeline import end_round
 
 
 class _TimelineCommand(Command):
@@ -63,33 +63,21 @@ class AdvanceSegment(_TimelineCommand):
 
 
 class NextRound(_TimelineCommand):
-    """End the round: tick the timers and lift the conditions that expire."""
+    """End the round: timers tick, stun conditions step down, the risen stand
+    (:func:`core.rules.timeline.end_round`)."""
 
     label = "Next round"
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
-        state, expired = next_round(with_default_timers(encounter), encounter.profile)
-        encounter.timeline = state
-        for timer in expired:
-            if not encounter.has_token(timer.token_id):
-                continue
-            token = encounter.token(timer.token_id)
-            self.combatants.setdefault(token.id, token.combatant)
-            encounter.put_token(token.with_combatant(token.combatant.model_copy(
-                update={"conditions": token.combatant.conditions - {timer.condition}})))
+        ending = end_round(encounter)
+        encounter.timeline = ending.state
+        for token_id, conditions in ending.conditions.items():
+            token = encounter.token(token_id)
+            self.combatants.setdefault(token_id, token.combatant)
+            encounter.put_token(token.with_combatant(
+                token.combatant.model_copy(update={"conditions": conditions})))
         return ChangeSet(tokens=frozenset(self.combatants), timeline=True)
-
-
-def with_default_timers(encounter: Encounter) -> RoundState:
-    """The round with a timer for every timed condition that has none yet (a condition
-    ticked on in the panel this round: Dazed and Stunned last 1 round, 002 "Stunning")."""
-    state = encounter.timeline
-    running = {(t.token_id, t.condition) for t in state.timers}
-    missing = [timer for token in encounter.tokens for condition in token.combatant.conditions
-               if (token.id, condition) not in running
-               and (timer := timer_for(token.id, condition)) is not None]
-    return state.model_copy(update={"timers": [*state.timers, *missing]})
 
 
 class SetSegmentOverride(_TimelineCommand):

@@ -19,6 +19,7 @@ class SurpriseAction(Action[tuple[SpotSave, ...]]):
 
     alertness: str
     stealth_bonus: int = 0
+    moved_ft: float = 0
 
     name = "surprise"
     dice_order = "a d20 Spot save for each party member, in token order"
@@ -27,14 +28,15 @@ class SurpriseAction(Action[tuple[SpotSave, ...]]):
         return "Surprise: Spot saves"
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> tuple[SpotSave, ...]:
-        return tuple(spot_saves(encounter, self.alertness, self.stealth_bonus, dice))
+        return tuple(spot_saves(encounter, self.alertness, self.stealth_bonus, dice,
+                                self.moved_ft))
 
     def effects(self, encounter: Encounter, result: tuple[SpotSave, ...]) -> list[Command]:
         return []
 
     def entries(self, encounter: Encounter, result: tuple[SpotSave, ...]) -> list[LogEntry]:
         level = alertness_level(encounter.profile, self.alertness)
-        entry = surprise_log(list(result), level.name, self.stealth_bonus)
+        entry = surprise_log(list(result), level.name, self.stealth_bonus, self.moved_ft)
         return [entry.model_copy(update={"round": round_of(encounter)})]
 
     def totals(self, result: tuple[SpotSave, ...]) -> dict[str, Any]:
@@ -42,4 +44,6 @@ class SurpriseAction(Action[tuple[SpotSave, ...]]):
                                         self.stealth_bonus).summary,
                 "saves": {s.token_id: {"total": s.total.value, "target": s.target,
                                        "failure_level": s.failure_level,
-                                       "free_attacks": len(s.free_attacks)} for s in result}}
+                                       "free_attacks": [a.segment for a in s.attacks],
+                                       "lost_attacks": len(s.free_attacks) - len(s.attacks)}
+                          for s in result}}

@@ -29,12 +29,14 @@ class Side(StrEnum):
 
 
 class Condition(StrEnum):
-    """Conditions the rules refer to. Durations live on the timeline."""
+    """Conditions the rules refer to (what each changes: :mod:`core.rules.conditions`).
+    Durations live on the timeline."""
 
     PRONE = "prone"
     DEFENSIVE_STANCE = "defensive_stance"
     STUNNED = "stunned"
     DAZED = "dazed"
+    KNOCKDOWN = "knockdown"
     KNOCKED_OUT = "knocked_out"
     SCARPERING = "scarpering"
     AIMING = "aiming"

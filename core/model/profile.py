@@ -28,6 +28,14 @@ class DiagonalRule(StrEnum):
     EUCLIDEAN = "euclidean"
 
 
+class MasteryReduction(StrEnum):
+    """How Mastery reduces the size penalty to FR (rules-decisions Shove 2; the seed's Shove
+    section that would say is missing): one size category per rank, or one point."""
+
+    CATEGORY = "category"
+    POINT = "point"
+
+
 class CreatureCollision(StrEnum):
     """What a shoved creature does on meeting another (rules-decisions, Shove 11)."""
 
@@ -113,6 +121,10 @@ class RulesProfile(BaseModel):
     direction_spread_deg: int = Field(90, ge=0, le=180)
     slam_rolls_per_fr_points: int = Field(2, ge=1)
     slam_min_rolls: int = Field(1, ge=0)
+    slam_min_unused_ft: int = Field(1, ge=1)
+    slam_av_per_die: bool = False
+    falls_ignore_av: bool = False
+    mastery_reduction: MasteryReduction = MasteryReduction.CATEGORY
     creature_collision: CreatureCollision = CreatureCollision.STOP
     drop_hazard_ft: int = Field(10, ge=1)
     fall_die: str = "d6"
@@ -140,6 +152,14 @@ class RulesProfile(BaseModel):
     critical_event_die: str = "d30"
     declaration_seconds: int = Field(120, ge=0)
     failure_levels: tuple[FailureLevel, ...] = DEFAULT_FAILURE_LEVELS
+
+    # Conditions (rules-decisions "Conditions"; 002 stunning table)
+    dazed_penalty: int = Field(-2, le=0)
+    stunned_penalty: int = Field(-4, le=0)
+    knockdown_penalty: int = Field(-6, le=0)
+    prone_defence_penalty: int = Field(-5, le=0)
+    ko_rounds: int = Field(1, ge=1, le=100)
+    catastrophic_ko_rounds: int = Field(30, ge=1, le=1000)
 
     # Surprise (002 "Surprise"; the reading of the bonuses is rules-decisions-style default)
     surprise_spot_target: int = Field(12, ge=2, le=30)

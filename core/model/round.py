@@ -31,6 +31,8 @@ class InitiativeEntry(BaseModel):
     defence_bonus: int = 0
     action_segments: int = Field(1, ge=1)
     moved_ft: float = Field(0, ge=0)
+    no_action: str = Field("", description="Why the combatant takes no action this round")
+    getting_up: bool = Field(False, description="Prone: spends this round getting up")
     notes: tuple[str, ...] = ()
 
 

@@ -18,6 +18,7 @@ from core.model.combatant import Combatant
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter
 from core.model.profile import RulesProfile
+from core.rules.conditions import helpless, roll_penalty
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.spatial.geometry import geometry_of
 
@@ -54,13 +55,14 @@ class AttackResult(BaseModel):
     hit: bool
     damage_roll: RollRecord | None = None
     damage: Breakdown | None = None
+    automatic: bool = Field(False, description="A helpless (knocked out) target: hit anyway")
 
     @property
     def damage_taken(self) -> int:
         return self.damage.value if self.damage else 0
 
     def summary(self) -> str:
-        verdict = "hits" if self.hit else "misses"
+        verdict = ("hits (helpless)" if self.automatic else "hits") if self.hit else "misses"
         text = (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
                 f"{self.target_ac.value} — {verdict}")
         return text + (f", {self.damage_taken} damage" if self.hit else "")
@@ -90,17 +92,20 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
                    ) -> AttackResult:
     """Roll d20 + HR + modifiers against AC (+ cover, 002 "Cover & concealment"); on a hit
     roll damage and pass it through AV (or AV vs missiles). ``round_terms`` are the round's
-    bonuses to the hit roll and to the defence (aiming, scarpering)."""
+    bonuses to the hit roll and to the defence (aiming, scarpering). The attacker's stun
+    condition is a penalty on the roll; a Prone target's AC is 5 lower; a knocked-out one
+    is hit whatever the roll (rules-decisions "Conditions")."""
     roll = dice.roll("d20", f"{attacker.name} attack roll")
     to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"),
-                          *hit_rating(attacker, profile).terms, *round_terms[0])
+                          *hit_rating(attacker, profile).terms, *round_terms[0],
+                          *roll_penalty(attacker, profile))
     if action.modifier:
         to_hit = to_hit.plus(Term("Situational", action.modifier, "GM"))
     target = armour_class(defender, profile).plus(*round_terms[1])
     cover = action.cover_percent // 20 * profile.cover_bonus_per_20_percent
     if cover:
         target = target.plus(Term(f"Cover {action.cover_percent}%", cover, "002 Cover"))
-    hit = to_hit.value >= target.value
+    hit = to_hit.value >= target.value or helpless(defender)
     if not hit:
         return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                             to_hit=to_hit, target_ac=target, hit=False)
@@ -110,7 +115,7 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
                                  magic=action.kind.magic)
     return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                         to_hit=to_hit, target_ac=target, hit=True, damage_roll=damage_roll,
-                        damage=damage)
+                        damage=damage, automatic=helpless(defender))
 
 
 class IllegalAttackError(ValueError):

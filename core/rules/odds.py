@@ -25,11 +25,14 @@ from core.rules.shove import (
     ShoveSetup,
     SuccessLevel,
     fall_dice,
+    fall_terms,
     hazard_damage_terms,
     pit_stop_target,
     plan_push,
     prepare_shove,
     push_distance,
+    save_modifier,
+    slam_dice,
     slams,
     success_level,
 )
@@ -129,10 +132,10 @@ def _add_push(odds: ShoveOdds, setup: ShoveSetup, push: Push, p: Fraction,
         _land(odds, edge, p)
         if slams(push, profile):
             odds.slam += p
-            odds.expected_damage += p * setup.slam_count * _mean_slam(setup, profile)
+            odds.expected_damage += p * _mean_slam(setup, profile)
         return
     assert push.hazard_cell is not None
-    falls_in = p * _fails(pit_stop_target(setup))
+    falls_in = p * _fails(pit_stop_target(setup) - save_modifier(setup))
     odds.hazard_reached += p
     _land(odds, edge, p - falls_in)
     _land(odds, push.hazard_cell, falls_in)
@@ -153,22 +156,35 @@ def _fails(target: int) -> Fraction:
 
 
 def _mean_slam(setup: ShoveSetup, profile: RulesProfile) -> Fraction:
-    die = DiceExpression.parse(setup.shove_die).distribution()
-    return sum((p * damage_after_armour(total, setup.defender_av, profile).value
-                for total, p in die.items()), Fraction(0))
+    """The mean slam damage: one hit of the dice's total through AV, or each die through
+    AV when the profile says so (:func:`core.rules.shove.slam_damage`)."""
+    dice = slam_dice(setup)
+    if profile.slam_av_per_die:
+        return sum((_mean_through(DiceExpression(groups=((1, faces),)), setup.defender_av,
+                                  profile) for faces in dice.dice), Fraction(0))
+    return _mean_through(dice, setup.defender_av, profile)
+
+
+def _mean_through(dice: DiceExpression, av: int, profile: RulesProfile) -> Fraction:
+    return sum((p * damage_after_armour(total, av, profile).value
+                for total, p in dice.distribution().items()), Fraction(0))
 
 
 def _mean_hazard_damage(effect: HazardEffect, setup: ShoveSetup, profile: RulesProfile
                         ) -> Fraction:
     mean = Fraction(0)
     if effect.damage:
+        needed = (effect.save_target or 0) - save_modifier(setup)
         own = ((None, Fraction(1)),) if effect.save_target is None else (
-            (True, 1 - _fails(effect.save_target)), (False, _fails(effect.save_target)))
+            (True, 1 - _fails(needed)), (False, _fails(needed)))
         for raw, p in DiceExpression.parse(effect.damage).distribution().items():
             for passed, q in own:
                 terms = hazard_damage_terms(raw, passed, effect, setup.defender_av, profile)
                 mean += p * q * sum(t.value for t in terms)
     fall = fall_dice(effect.fall_ft, profile)
     if fall:
-        mean += DiceExpression.parse(fall).mean()
+        mean += sum((p * sum(t.value for t in fall_terms(effect.fall_ft, total,
+                                                           setup.defender_av, profile))
+                     for total, p in DiceExpression.parse(fall).distribution().items()),
+                    Fraction(0))
     return mean

@@ -20,6 +20,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, SHIELDS, SIZES
+from core.rules.conditions import defence_penalty
 
 QR = "000 Quick Reference"
 
@@ -47,19 +48,22 @@ def force_rating(c: Combatant, profile: RulesProfile) -> Breakdown:
 
 
 def armour_class(c: Combatant, profile: RulesProfile) -> Breakdown:
-    """AC: 11 + shield + DEX modifier + active techniques (000 "Armor Class")."""
+    """AC: 11 + shield + DEX modifier + active techniques (000 "Armor Class"); Prone −5
+    (rules-decisions "Conditions")."""
     shield = SHIELDS[c.shield].ac_bonus if c.has_shield else 0
     return Breakdown.of(
         Term("Base AC", 11, "000 Armor Class: Base AC 11"),
         Term("Shield", shield, "000 Shields table"),
         Term("DEX modifier", _mod(profile, c.abilities.dexterity), "ability table"),
         Term("Defensive techniques", c.technique_ac, "000 AC Components"),
+        *defence_penalty(c, profile),
     )
 
 
 def force_defense(c: Combatant, profile: RulesProfile) -> Breakdown:
     """FD: 10 + higher of STR/CON modifier + size + armour FD + shield FD + Mastery in
-    Defensive Stance (000 "FD Formula"; the Mastery bonus per rank is a profile field)."""
+    Defensive Stance (000 "FD Formula"; the Mastery bonus per rank is a profile field);
+    Prone −5 (rules-decisions "Conditions")."""
     strength = _mod(profile, c.abilities.strength)
     constitution = _mod(profile, c.abilities.constitution)
     terms = [
@@ -76,7 +80,7 @@ def force_defense(c: Combatant, profile: RulesProfile) -> Breakdown:
         bonus = c.mastery_rank * profile.defensive_stance_fd_per_mastery
         terms.append(Term("Mastery (Defensive Stance)", bonus,
                           "000 FD Formula: Mastery bonus (during Defensive Stance)"))
-    return Breakdown.of(*terms)
+    return Breakdown.of(*terms, *defence_penalty(c, profile))
 
 
 def armour_value(c: Combatant, missile: bool = False) -> Breakdown:

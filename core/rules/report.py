@@ -35,12 +35,14 @@ def format_shove(result: ShoveResult) -> str:
               + (f" ({result.stopped_by})"
                  if result.stopped_by and result.stopped_by != result.stop_reason.value else "")
               + (f", {result.unused_ft:g} ft unused" if result.unused_ft else "")]
-    for roll, damage in zip(result.slam_rolls, result.slam_damage, strict=True):
-        lines.append(f"  Slam: {roll.describe()}; after AV: {damage.describe()}")
+    for roll in result.slam_rolls:
+        lines.append(f"  Slam: {roll.describe()}")
+    for damage in result.slam_damage:
+        lines.append(f"  Slam after AV {result.defender_av}: {damage.describe()}")
     if result.hazard:
         hazard = result.hazard
         lines.append(f"  Pit-Stop save vs Death Ray {hazard.pit_stop_target}: "
-                     f"{hazard.pit_stop_roll.total} → "
+                     f"{hazard.pit_stop.describe()} → "
                      + ("catches the edge" if hazard.saved else f"falls into {hazard.name}"))
         lines += [f"  {roll.describe()}" for roll in
                   (hazard.damage_roll, hazard.own_save_roll, hazard.fall_roll) if roll]

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
-from core.model.dice import DiceSource, RollRecord, step_die
+from core.model.dice import DiceExpression, DiceSource, RollRecord, step_die
 from core.model.encounter import Encounter, Token
 from core.model.grid import (
     Cell,
@@ -27,9 +27,10 @@ from core.model.grid import (
     straight_away,
 )
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
-from core.model.profile import CreatureCollision, RulesProfile
+from core.model.profile import CreatureCollision, MasteryReduction, RulesProfile
 from core.model.tables import SIZES
 from core.rules.attack import damage_after_armour
+from core.rules.conditions import roll_penalty
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
 from core.spatial.geometry import geometry_of
 
@@ -79,6 +80,7 @@ class HazardOutcome(BaseModel):
     name: str
     kind: HazardKind
     pit_stop_roll: RollRecord
+    pit_stop: Breakdown
     pit_stop_target: int
     saved: bool
     damage_roll: RollRecord | None = None
@@ -243,10 +245,11 @@ def plan_push(encounter: Encounter, token: Token, direction: Direction, distance
     here = token.footprint
     path, moved, remaining = [here], 0.0, float(distance_ft)
     for cost in step_costs_ft(_repeat(direction), profile.cell_size_ft, profile.diagonal_rule):
-        if remaining * 2 < cost:
-            return Push(path=_cells(path), moved_ft=moved, unused_ft=0,
-                        stop_reason=StopReason.FULL_DISTANCE)
         there = here.moved(direction)
+        if remaining * 2 < cost:
+            done = Push(path=_cells(path), moved_ft=moved, unused_ft=0,
+                        stop_reason=StopReason.FULL_DISTANCE)
+            return _short_of_a_cell(encounter, token, (here, there, direction), remaining, done)
         obstacle = step_obstacle(encounter, token, here, there, direction)
         if obstacle is not None:
             return Push(path=_cells(path), moved_ft=moved, unused_ft=remaining,
@@ -259,6 +262,28 @@ def plan_push(encounter: Encounter, token: Token, direction: Direction, distance
         path.append(there)
         here, moved, remaining = there, moved + cost, remaining - cost
     raise AssertionError("unreachable: the step generator is infinite")
+
+
+def _short_of_a_cell(encounter: Encounter, token: Token,
+                     step: tuple[Footprint, Footprint, Direction], remaining: float,
+                     done: Push) -> Push:
+    """The distance left is too short for another cell. Against a wall (or a solid thing)
+    what is left still slams, if it is at least ``slam_min_unused_ft``: "Any unused
+    distance of 1 ft or more against the wall slams (a 2 ft push flush against a wall
+    slams; a Tiny creature can be slammed)" (rules-decisions Shove 10)."""
+    if remaining < encounter.profile.slam_min_unused_ft:
+        return done
+    obstacle = step_obstacle(encounter, token, *step)
+    if obstacle is None or not _solid(obstacle[0], encounter.profile):
+        return done
+    return done.model_copy(update={"unused_ft": remaining, "stop_reason": obstacle[0],
+                                   "stopped_by": obstacle[1]})
+
+
+def _solid(reason: StopReason, profile: RulesProfile) -> bool:
+    """Walls, closed doors, windows and ledges are solid; creatures when the profile says."""
+    return reason in SLAMMING or (reason is StopReason.CREATURE
+                                  and profile.creature_collision is CreatureCollision.SOLID)
 
 
 def _repeat(direction: Direction) -> Iterator[Direction]:
@@ -288,6 +313,7 @@ class ShoveSetup(BaseModel):
     slippery_ft: int
     slam_count: int
     defender_av: int
+    save_terms: tuple[Term, ...]
 
 
 def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
@@ -317,7 +343,7 @@ def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
         max_displacement_ft=size_spec.max_displacement_ft,
         slippery_ft=profile.slippery_bonus_ft if _on_slippery(encounter, defender) else 0,
         slam_count=max(profile.slam_min_rolls, attack_fr // profile.slam_rolls_per_fr_points),
-        defender_av=armour_value(d).value,
+        defender_av=armour_value(d).value, save_terms=roll_penalty(d, profile),
     )
 
 
@@ -355,18 +381,29 @@ def _attack_terms(a: Combatant, d: Combatant, attack_fr: int, modifier: int,
                   profile: RulesProfile) -> Breakdown:
     """FR + situational − 4 per size category the defender is larger, less one category
     per Mastery rank (000 "Size and FR interaction"; rules-decisions Shove 2)."""
-    terms = [Term("FR bonus", attack_fr, "000 Force Rating: d20 + FR vs FD")]
+    terms = [Term("FR bonus", attack_fr, "000 Force Rating: d20 + FR vs FD"),
+             *roll_penalty(a, profile)]
     if modifier:
         terms.append(Term("Situational", modifier, "GM"))
     larger = d.size.rank - a.size.rank
     if larger > 0:
-        counted = max(0, larger - a.mastery_rank)
         label = f"Size: {larger} categor{'y' if larger == 1 else 'ies'} larger"
         if a.mastery_rank:
             label += f", Mastery {a.mastery_rank}"
-        terms.append(Term(label, -profile.size_penalty_per_category * counted,
+        terms.append(Term(label, size_penalty(larger, a.mastery_rank, profile),
                           "000 Size and FR interaction"))
     return Breakdown.of(*terms)
+
+
+def size_penalty(larger: int, mastery: int, profile: RulesProfile) -> int:
+    """−4 per size category the defender is larger, less Mastery: one category per rank
+    by default, or one point per rank (``mastery_reduction``); never a bonus. 000: "This
+    penalty is reduced by Mastery rank as described in the Wrestling and Shove sections"
+    (sections the seed does not include)."""
+    per = profile.size_penalty_per_category
+    if profile.mastery_reduction is MasteryReduction.POINT:
+        return -max(0, per * larger - mastery)
+    return -per * max(0, larger - mastery)
 
 
 def _die_steps(attack_fr: int, higher_ground: bool, profile: RulesProfile
@@ -419,11 +456,15 @@ def success_level(setup: ShoveSetup, d20: int, profile: RulesProfile
 
 def push_distance(setup: ShoveSetup, level: SuccessLevel, die_total: int | None,
                   profile: RulesProfile) -> Breakdown:
-    """Feet pushed: die + FR − Resist clamped to 0..Max Displacement, or the Double Success
-    distance; then the slippery bonus (rules-decisions Shove 5-7)."""
+    """Feet pushed: die + FR − Resist clamped to 0..Max Displacement; on a Double Success
+    the greater of 10 ft and the defender's Max Displacement ("A double never moves a
+    creature less than a standard success could"); then the slippery bonus
+    (rules-decisions Shove 5-7)."""
     if level is SuccessLevel.DOUBLE:
-        distance = Breakdown.of(Term("Double Success", profile.double_success_distance_ft,
-                                     "rules-decisions Shove 6"))
+        feet = max(profile.double_success_distance_ft, setup.max_displacement_ft)
+        label = ("Double Success" if feet == profile.double_success_distance_ft
+                 else f"Double Success: Max Displacement {feet} ft")
+        distance = Breakdown.of(Term(label, feet, "rules-decisions Shove 6"))
     else:
         assert die_total is not None
         distance = Breakdown.of(Term(f"Shove die ({setup.shove_die})", die_total,
@@ -461,36 +502,47 @@ def resolve_shove(encounter: Encounter, request: ShoveRequest, dice: DiceSource
     distance = push_distance(setup, level, shove_roll.total if shove_roll else None, profile)
     push = plan_push(encounter, setup.defender, setup.direction, distance.value)
     hazard = (_resolve_hazard(setup, push, profile, dice) if push.hazard else None)
-    slams = _slam_rolls(setup, push, profile, dice)
+    slam_roll, slam_hits = _slam(setup, push, profile, dice)
     final = push.path[-1] if hazard is None or hazard.saved else push.hazard_cell
     assert final is not None
     return ShoveResult(
         **base, shove_die=setup.shove_die, die_steps=setup.die_steps, shove_roll=shove_roll,
         distance=distance, distance_ft=distance.value, path=push.path, moved_ft=push.moved_ft,
         stop_reason=push.stop_reason, stopped_by=push.stopped_by, unused_ft=push.unused_ft,
-        slam_rolls=tuple(r for r, _ in slams), slam_damage=tuple(b for _, b in slams),
+        slam_rolls=(slam_roll,) if slam_roll else (), slam_damage=slam_hits,
         hazard=hazard, final_cell=final,
         prone=level is SuccessLevel.DOUBLE and profile.double_success_prone)
 
 
 def slams(push: Push, profile: RulesProfile) -> bool:
-    """A push slams when a wall, closed door or solid object stops it with distance left
-    (rules-decisions Shove 10-11)."""
-    solid = push.stop_reason in SLAMMING or (
-        push.stop_reason is StopReason.CREATURE
-        and profile.creature_collision is CreatureCollision.SOLID)
-    return solid and push.unused_ft > 0
+    """A push slams when a wall, closed door or solid object stops it with at least
+    ``slam_min_unused_ft`` left (rules-decisions Shove 10-11)."""
+    return _solid(push.stop_reason, profile) and push.unused_ft >= profile.slam_min_unused_ft
 
 
-def _slam_rolls(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: DiceSource
-                ) -> list[tuple[RollRecord, Breakdown]]:
+def slam_dice(setup: ShoveSetup) -> DiceExpression:
+    """The slam: the shove die rolled max(1, ⌊FR / 2⌋) times (000: "take Shove Die damage
+    per 2 points of attacker's FR for unused travel distance")."""
+    die = DiceExpression.parse(setup.shove_die)
+    return DiceExpression(groups=tuple((count * setup.slam_count, faces)
+                                       for count, faces in die.groups),
+                          modifier=die.modifier * setup.slam_count)
+
+
+def slam_damage(roll: RollRecord, av: int, profile: RulesProfile) -> tuple[Breakdown, ...]:
+    """"The impact is one hit: add the dice, then apply AV once" (rules-decisions Shove 10;
+    the profile's ``slam_av_per_die`` sends each die through AV instead)."""
+    if profile.slam_av_per_die:
+        return tuple(damage_after_armour(value, av, profile) for value in roll.values)
+    return (damage_after_armour(roll.total, av, profile),)
+
+
+def _slam(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: DiceSource
+          ) -> tuple[RollRecord | None, tuple[Breakdown, ...]]:
     if not slams(push, profile):
-        return []
-    result = []
-    for n in range(setup.slam_count):
-        roll = dice.roll(setup.shove_die, f"slam damage {n + 1}/{setup.slam_count}")
-        result.append((roll, damage_after_armour(roll.total, setup.defender_av, profile)))
-    return result
+        return None, ()
+    roll = dice.roll(slam_dice(setup), f"slam damage ({setup.slam_count} × {setup.shove_die})")
+    return roll, slam_damage(roll, setup.defender_av, profile)
 
 
 def pit_stop_target(setup: ShoveSetup) -> int:
@@ -500,14 +552,16 @@ def pit_stop_target(setup: ShoveSetup) -> int:
 def _resolve_hazard(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: DiceSource
                     ) -> HazardOutcome:
     """The Pit-Stop rule: save vs Death Ray to stop at the edge; on failure the hazard's
-    own effect applies (000 "The Pit-Stop Rule"; rules-decisions Shove 12-13)."""
+    own effect applies (000 "The Pit-Stop Rule"; rules-decisions Shove 12-13). Both saves
+    take the defender's stun condition (rules-decisions "Conditions")."""
     reach = push.hazard
     assert reach is not None
     target = pit_stop_target(setup)
     roll = dice.roll("d20", f"{setup.defender.name} Pit-Stop save vs Death Ray")
+    pit_stop = Breakdown.of(Term("d20", roll.total, "000 The Pit-Stop Rule"), *setup.save_terms)
     outcome = {"name": reach.name, "kind": reach.kind, "pit_stop_roll": roll,
-               "pit_stop_target": target}
-    if roll.total >= target:
+               "pit_stop": pit_stop, "pit_stop_target": target}
+    if pit_stop.value >= target:
         return HazardOutcome(**outcome, saved=True)
     effect = reach.effect
     terms: list[Term] = []
@@ -517,16 +571,31 @@ def _resolve_hazard(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: 
         raw = damage_roll.total
         if effect.save_target is not None:
             own_roll = dice.roll("d20", f"{reach.name} save")
-            own_passed = own_roll.total >= effect.save_target
+            own_passed = own_roll.total + save_modifier(setup) >= effect.save_target
         terms += list(hazard_damage_terms(raw, own_passed, effect, setup.defender_av, profile))
     fall_roll = _fall_roll(effect.fall_ft, profile, dice)
     if fall_roll is not None:
-        terms.append(Term(f"Fall {effect.fall_ft} ft", fall_roll.total,
-                          "rules-decisions Shove 13"))
+        terms += fall_terms(effect.fall_ft, fall_roll.total, setup.defender_av, profile)
     return HazardOutcome(**outcome, saved=False, damage_roll=damage_roll,
                          own_save_roll=own_roll, own_save_passed=own_passed,
                          fall_ft=effect.fall_ft, fall_roll=fall_roll,
                          damage=Breakdown.of(*terms))
+
+
+def save_modifier(setup: ShoveSetup) -> int:
+    """What the defender's condition adds to its saves (0 or a penalty)."""
+    return sum(term.value for term in setup.save_terms)
+
+
+def fall_terms(fall_ft: int, rolled: int, av: int, profile: RulesProfile) -> tuple[Term, ...]:
+    """Falling damage, through AV as one hit ("AV applies to all physical damage", 000;
+    rules-decisions Shove 13) unless the profile's ``falls_ignore_av``."""
+    fall = Term(f"Fall {fall_ft} ft", rolled, "rules-decisions Shove 13")
+    if profile.falls_ignore_av:
+        return (fall,)
+    armoured = damage_after_armour(rolled, av, profile).value
+    return fall, Term(f"Armour against the fall (AV {av})", armoured - rolled,
+                      "000 AV applies to all physical damage")
 
 
 def hazard_damage_terms(raw: int, own_passed: bool | None, effect: HazardEffect, av: int,

@@ -24,13 +24,9 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
+from core.rules.conditions import gets_up, next_stage, no_action_reason, rounds_of
 
 SEED = "002 Initiative"
-
-#: Rounds a condition lasts when no other duration is given. Prone has none: it lasts
-#: "until it stands up" (002 Critical events 15 "Spend next round getting up").
-DEFAULT_DURATIONS: dict[Condition, int] = {
-    Condition.DAZED: 1, Condition.STUNNED: 1, Condition.KNOCKED_OUT: 1}
 
 
 class AttackTiming(BaseModel):
@@ -44,8 +40,12 @@ class AttackTiming(BaseModel):
 
 
 def entry_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
-    """When this combatant strikes after the movement made so far this round."""
-    return attack_segment(entry.segment, entry.moved_ft, profile)
+    """When this combatant strikes after the movement made so far this round (never, when
+    its condition takes its action: knocked out, knocked down, getting up)."""
+    timing = attack_segment(entry.segment, entry.moved_ft, profile)
+    if entry.no_action:
+        return timing.model_copy(update={"attacks": False, "reason": entry.no_action})
+    return timing
 
 
 def clamp_segment(value: int, profile: RulesProfile) -> int:
@@ -101,6 +101,10 @@ def _entry(token_id: str, combatant: Combatant, roll: RollRecord, profile: Rules
         entry = scarper(entry, profile)
     if combatant.has(Condition.AIMING):
         entry = aim(entry)
+    reason = no_action_reason(combatant)
+    if reason:
+        entry = entry.model_copy(update={"no_action": reason, "getting_up": gets_up(combatant),
+                                         "notes": (*entry.notes, reason)})
     return entry
 
 
@@ -191,30 +195,75 @@ def spoiled_by_hit(entry: InitiativeEntry, hit_segment: int) -> bool:
     return entry.segment <= hit_segment < entry.segment + entry.action_segments
 
 
-def timer_for(token_id: str, condition: Condition, rounds: int | None = None
-              ) -> ConditionTimer | None:
-    """A timer with the default duration (None for Prone: "until it stands up")."""
-    length = rounds if rounds is not None else DEFAULT_DURATIONS.get(condition)
+def timer_for(token_id: str, condition: Condition, profile: RulesProfile,
+              rounds: int | None = None) -> ConditionTimer | None:
+    """A timer with the condition's duration (:func:`core.rules.conditions.rounds_of`;
+    None for Prone: it lasts until the creature gets up)."""
+    length = rounds if rounds is not None else rounds_of(condition, profile)
     return None if length is None else ConditionTimer(token_id=token_id, condition=condition,
                                                        rounds=length)
 
 
-def tick_timers(timers: list[ConditionTimer]
-                ) -> tuple[list[ConditionTimer], list[ConditionTimer]]:
-    """One round end: (still running with one round fewer, expired now)."""
-    running = [t.model_copy(update={"rounds": t.rounds - 1}) for t in timers if t.rounds > 1]
-    return running, [t for t in timers if t.rounds <= 1]
+def with_default_timers(encounter: Encounter) -> list[ConditionTimer]:
+    """The round's timers plus one for every timed condition that has none yet (a
+    condition ticked on in the panel this round)."""
+    state, profile = encounter.timeline, encounter.profile
+    running = {(t.token_id, t.condition) for t in state.timers}
+    missing = [timer for token in encounter.tokens for condition in token.combatant.conditions
+               if (token.id, condition) not in running
+               and (timer := timer_for(token.id, condition, profile)) is not None]
+    return [*state.timers, *missing]
 
 
-def next_round(state: RoundState, profile: RulesProfile
-               ) -> tuple[RoundState, list[ConditionTimer]]:
-    """The next round (initiative is rolled "At the beginning of each combat round", so the
-    entries are cleared; who aimed is remembered) and the timers that expire."""
-    running, expired = tick_timers(state.timers)
-    return RoundState(round_number=state.round_number + 1,
-                      current_segment=profile.initiative_min_segment, timers=running,
-                      aimed_last_round=[e.token_id for e in state.entries if e.aiming],
-                      declaration_seconds=profile.declaration_seconds), expired
+class RoundEnd(BaseModel):
+    """The next round, and the conditions of every token whose conditions change."""
+
+    model_config = ConfigDict(frozen=True)
+
+    state: RoundState
+    conditions: dict[str, frozenset[Condition]]
+
+
+def end_round(encounter: Encounter) -> RoundEnd:
+    """The round's end: every timer ticks; a stun stage whose time is up steps one place
+    better (002: "get better by 1 place each round (all KO degrade to Knockdown)"; the
+    Knockdown stage brings Prone, RD "Conditions"); a Prone creature that spent this round
+    getting up stands. Initiative is rolled "At the beginning of each combat round", so the
+    entries are cleared; who aimed is remembered."""
+    state, profile = encounter.timeline, encounter.profile
+    conditions = {t.id: set(t.combatant.conditions) for t in encounter.tokens}
+    running: list[ConditionTimer] = []
+    for timer in with_default_timers(encounter):
+        held = conditions.get(timer.token_id)
+        if held is None or timer.condition not in held:
+            continue  # the token is gone, or the GM lifted the condition by hand
+        if timer.rounds > 1:
+            running.append(timer.model_copy(update={"rounds": timer.rounds - 1}))
+            continue
+        running += _step_down(timer, held, profile)
+    for entry in state.entries:
+        if entry.getting_up and entry.token_id in conditions:
+            conditions[entry.token_id].discard(Condition.PRONE)
+    changed = {t.id: frozenset(conditions[t.id]) for t in encounter.tokens
+               if conditions[t.id] != t.combatant.conditions}
+    return RoundEnd(state=RoundState(
+        round_number=state.round_number + 1, current_segment=profile.initiative_min_segment,
+        timers=running, aimed_last_round=[e.token_id for e in state.entries if e.aiming],
+        declaration_seconds=profile.declaration_seconds), conditions=changed)
+
+
+def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile
+               ) -> list[ConditionTimer]:
+    """Replace the timer's condition by the next place on the stun chain (and its timer)."""
+    held.discard(timer.condition)
+    better = next_stage(timer.condition)
+    if better is None:
+        return []
+    held.add(better)
+    if better is Condition.KNOCKDOWN:
+        held.add(Condition.PRONE)
+    following = timer_for(timer.token_id, better, profile)
+    return [following] if following else []
 
 
 def ties_with_opposition(state: RoundState) -> list[tuple[str, str]]:

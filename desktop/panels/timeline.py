@@ -212,11 +212,11 @@ class TimelinePanel(QWidget):
             QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
-    def surprise(self, alertness: str, stealth_bonus: int) -> None:
+    def surprise(self, alertness: str, stealth_bonus: int, moved_ft: float = 0) -> None:
         """Each party character's Spot save (002 "Surprise"), rolled or typed, logged."""
         target = self.document.encounter.profile.surprise_spot_target
         self.resolve_panel.begin_roll(
-            SurpriseAction(alertness, stealth_bonus),
+            SurpriseAction(alertness, stealth_bonus, moved_ft),
             f"d20 {alertness} − ambushers' stealth {stealth_bonus} vs {target}, each "
             "character; a failure gives a free attack per failure level.")
 

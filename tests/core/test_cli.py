@@ -155,9 +155,9 @@ def test_odds_json_sums_to_one(encounter_file: Path,
     data = json.loads(out)
     assert sum(Fraction(cell["exact"]) for cell in data["landing"]) == 1
     assert sum(cell["p"] for cell in data["landing"]) == pytest.approx(1)
-    # fail 1-8 (stays), success 9-18: d6 - 1 ft, a slam on d6 4-6 (3+ ft into the wall);
-    # double 19-20: slam
-    assert Fraction(data["slam"]["exact"]) == Fraction(10, 20) * Fraction(1, 2) + Fraction(2, 20)
+    # fail 1-8 (stays), success 9-18: d6 - 1 ft, a slam on d6 2-6 (1 ft or more against
+    # the wall, RD Shove 10); double 19-20: slam
+    assert Fraction(data["slam"]["exact"]) == Fraction(10, 20) * Fraction(5, 6) + Fraction(2, 20)
     assert data["target_fd"] == 11
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from core.model.combatant import Combatant
+from core.model.combatant import Abilities, Combatant, Condition
 from core.model.dice import DiceExhaustedError, ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell
@@ -170,8 +170,24 @@ def scene_tiny_on_ice_before_a_window(make: MakeEncounter) -> Encounter:
                 under={"B": "s"}, walls=[(2, 0, 2, 1, "window")])
 
 
+def scene_stunned_defender_at_a_pit(make: MakeEncounter) -> Encounter:
+    # RD "Conditions": the Stunned defender's Pit-Stop save is at −4
+    stunned = Combatant(name="B", death_ray_save=10, conditions=frozenset({Condition.STUNNED}))
+    return make("A B . . .", {"A": PUSHER, "B": stunned}, hazards=[PIT])
+
+
+def scene_huge_double_into_a_wall(make: MakeEncounter) -> Encounter:
+    # a Double Success moves the Huge defender its Max Displacement, 15 ft: into the wall
+    rows = "\n".join(["A A A B B B . . ."] * 3)
+    weak = Abilities(strength=3, constitution=3)   # FD 10 − 3 + 4 = 11: a 20 is a double
+    return make(rows, {"A": Combatant(name="A", size="huge", fr_slots=1),
+                       "B": Combatant(name="B", size="huge", abilities=weak)},
+                walls=[(8, 0, 8, 3)])
+
+
 SCENES = [scene_wall_behind, scene_pit, scene_fire_own_save, scene_large_diagonal_drop,
-          scene_forceful_solid_creature, scene_tiny_on_ice_before_a_window]
+          scene_forceful_solid_creature, scene_tiny_on_ice_before_a_window,
+          scene_stunned_defender_at_a_pit, scene_huge_double_into_a_wall]
 
 
 @pytest.mark.parametrize("scene", SCENES, ids=lambda f: f.__name__.removeprefix("scene_"))
@@ -194,6 +210,8 @@ def test_scenes_cover_what_they_claim(make_encounter: MakeEncounter) -> None:
     assert odds["scene_forceful_solid_creature"].forceful_defense_caps > 0
     assert odds["scene_forceful_solid_creature"].slam > 0
     assert odds["scene_tiny_on_ice_before_a_window"].slam > 0
+    assert odds["scene_stunned_defender_at_a_pit"].hazards_entered["Pit"] > 0
+    assert odds["scene_huge_double_into_a_wall"].slam > 0
 
 
 def test_odds_json_probabilities_sum_to_one(make_encounter: MakeEncounter) -> None:

@@ -260,14 +260,15 @@ def test_ratings_follow_the_quick_reference_formulas(c: Combatant) -> None:
     strength = mod(c.abilities.strength)
     shield = SHIELDS.get(c.shield)
     stance = c.mastery_rank if c.has(Condition.DEFENSIVE_STANCE) else 0
+    prone = -5 if c.has(Condition.PRONE) else 0     # RD "Conditions": Prone −5 defence
     fr = c.fr_slots + strength + c.fr_magic
     expected = {
         "hr": c.hr_slots + strength + c.hr_magic,
         "fr": fr,
         "ac": 11 + (shield.ac_bonus if shield else 0) + mod(c.abilities.dexterity)
-        + c.technique_ac,
+        + c.technique_ac + prone,
         "fd": 10 + max(strength, mod(c.abilities.constitution)) + SIZES[c.size].fd_modifier
-        + ARMOURS[c.armour].fd_bonus + (2 if shield else 0) + stance,
+        + ARMOURS[c.armour].fd_bonus + (2 if shield else 0) + stance + prone,
         "av": ARMOURS[c.armour].av,
         "av_missiles": ARMOURS[c.armour].av_missiles,
         "insight": 10 + mod(c.abilities.wisdom) + c.level,

@@ -28,7 +28,7 @@ from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
 
 from core.model.combatant import Abilities, Combatant, Condition, Side
-from core.model.dice import DiceSource, ScriptedDice
+from core.model.dice import DiceExpression, DiceSource, ScriptedDice
 from core.model.encounter import Encounter, Token, UnknownTokenError
 from core.model.grid import Cell, Direction, Footprint, allowed_directions, step_costs_ft
 from core.model.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallSegment
@@ -36,11 +36,13 @@ from core.model.profile import CreatureCollision, DiagonalRule, RulesProfile
 from core.model.tables import ARMOURS, SIZES, Size
 from core.rules.shove import (
     IllegalShoveError,
+    Push,
     ShoveRequest,
     ShoveResult,
     StopReason,
     SuccessLevel,
     resolve_shove,
+    slams,
 )
 
 MakeEncounter = Callable[..., Encounter]
@@ -186,28 +188,35 @@ def test_wall_just_beyond_the_full_distance_is_not_a_slam(row: Row) -> None:
     assert result.slam_rolls == ()
 
 
-def test_wall_behind_a_jostle_is_not_a_slam(row: Row) -> None:
+def test_a_push_too_short_for_a_cell_flush_against_a_wall_slams(row: Row) -> None:
+    """RD Shove 10: "Any unused distance of 1 ft or more against the wall slams (a 2 ft push
+    flush against a wall slams)"."""
     enc = row("A B . .", walls=[(2, 0, 2, 1)])
-    result = shove(enc, [12, 3])                    # 2 ft: never tries to leave the cell
-    assert result.stop_reason is StopReason.FULL_DISTANCE
-    assert result.slam_rolls == ()
+    result = shove(enc, [12, 3, 4])                 # 2 ft, flush: slam d6 4 → 4 (AV 0)
+    assert result.stop_reason is StopReason.WALL and result.unused_ft == 2
+    assert result.final_cell == Cell(1, 0) and result.total_damage == 4
 
 
-@pytest.mark.parametrize(("fr_slots", "die", "rolls"), [
+def test_a_push_too_short_for_a_cell_in_the_open_is_not_a_slam(row: Row) -> None:
+    result = shove(row("A B . ."), [12, 3])         # 2 ft, nothing behind
+    assert result.stop_reason is StopReason.FULL_DISTANCE and result.slam_rolls == ()
+
+
+@pytest.mark.parametrize(("fr_slots", "dice", "rolls"), [
     (0, "1d6", 1),   # max(1, 0 // 2)
     (2, "1d6", 1),
     (3, "1d8", 1),   # FR 3: one die step; 3 // 2 = 1 roll
-    (4, "1d8", 2),
-    (6, "1d10", 3),
-    (7, "1d10", 3),
+    (4, "2d8", 2),
+    (6, "3d10", 3),
+    (7, "3d10", 3),
 ])
-def test_slam_rolls_the_shove_die_once_per_two_points_of_fr(row: Row, fr_slots: int, die: str,
+def test_slam_rolls_the_shove_die_once_per_two_points_of_fr(row: Row, fr_slots: int, dice: str,
                                                             rolls: int) -> None:
     enc = row("A B . .", {"A": Combatant(name="A", fr_slots=fr_slots)}, walls=[(2, 0, 2, 1)])
     # d20 12 + FR (≤ 7) vs 10: success under a double; shove die 6: 6 + FR - 3 ≥ 3 ft left
     result = shove(enc, [12, 6] + [2] * rolls)
-    assert [r.expression for r in result.slam_rolls] == [die] * rolls
-    assert result.total_damage == 2 * rolls        # each 2 through AV 0
+    assert [r.expression for r in result.slam_rolls] == [dice]
+    assert result.total_damage == 2 * rolls        # one hit of 2 per die, AV 0
 
 
 @pytest.mark.parametrize(("kind", "stop", "final_x", "slam"), [
@@ -285,8 +294,9 @@ def test_pit_stop_save_stops_at_the_edge(row: Row) -> None:
 
 def test_failed_pit_stop_falls_in_and_takes_the_pits_effect(row: Row) -> None:
     enc = row("A B . .", {"B": SAVES_12}, hazards=[PIT])
-    # Pit-Stop 11 < 12: in. Spikes 1d6 = 5 through AV 2: 1 + (4 - 2) = 3. Fall 10 ft: 1d6 = 4
-    dice = ScriptedDice([12, 4, 11, 5, 4])
+    # Pit-Stop 11 < 12: in. Spikes 1d6 = 5 through AV 2: 1 + (4 - 2) = 3. Fall 10 ft: 1d6 = 6,
+    # one hit through AV 2 (RD Shove 13): 1 + (5 - 2) = 4
+    dice = ScriptedDice([12, 4, 11, 5, 6])
     result = resolve_shove(enc, ShoveRequest(attacker="A", defender="B"), dice)
     assert dice.remaining == ()
     assert [r.expression for r in dice.rolls] == ["1d20", "1d6", "1d20", "1d6", "1d6"]
@@ -662,14 +672,22 @@ def test_gm_may_pick_a_direction_within_90_degrees(row: Row) -> None:
 
 def test_tiny_defender_is_jostled_in_place(row: Row) -> None:
     cat = Combatant(name="B", size="tiny")          # FD 8, Resist 1, d2, max 2 ft
-    enc = row("A B . .", {"B": cat}, walls=[(2, 0, 2, 1)])
+    enc = row("A B . .", {"B": cat})
     result = shove(enc, [10, 2])                    # 2 + 2 - 1 = 3, capped at 2 ft
     assert result.shove_die == "d2"
     assert result.distance_ft == 2
-    assert result.path == (Cell(1, 0),)             # 2 × 2 < 5: no cell, so no slam
+    assert result.path == (Cell(1, 0),)             # 2 × 2 < 5: no cell
     assert result.moved_ft == 0
     assert result.slam_rolls == ()
     assert result.summary() == "A shoves B — jostled 2 ft, stays in its space — success"
+
+
+def test_a_tiny_defender_jostled_against_a_wall_is_slammed(row: Row) -> None:
+    """RD Shove 10: "a Tiny creature can be slammed"."""
+    cat = Combatant(name="B", size="tiny")
+    enc = row("A B . .", {"B": cat}, walls=[(2, 0, 2, 1)])
+    result = shove(enc, [10, 2, 2])                 # 2 ft flush; slam d2 2 → 2 (AV 0)
+    assert result.final_cell == Cell(1, 0) and result.total_damage == 2
 
 
 def test_tiny_defender_on_ice_slides_a_cell(row: Row) -> None:
@@ -893,8 +911,9 @@ def test_forced_movement_invariants(touches: Touches, scene: tuple[Encounter, Sh
       distance left is at least half its cost, so the last step may "borrow" up to half of
       itself (2.5 ft straight, 5 ft for a 10 ft 5-10-5 diagonal);
     * a full-distance stop leaves less than half the next step; any other stop names what is
-      really there; slams happen exactly when a solid thing stops the push with distance
-      left, with max(1, FR // 2) rolls each through AV.
+      really there (a push too short for another cell stops there only against something
+      solid: a flush slam); slams happen exactly when a solid thing stops the push with
+      1 ft or more left, max(1, FR // 2) shove dice added and put through AV once.
     """
     encounter, request = scene
     try:
@@ -953,7 +972,7 @@ def check_distance(encounter: Encounter, result: ShoveResult) -> None:
     cap = SIZES[defender.combatant.size].max_displacement_ft
     assert 0 <= result.distance_ft <= max(cap, profile.double_success_distance_ft) + slip
     if result.level is SuccessLevel.DOUBLE:
-        assert result.distance_ft == profile.double_success_distance_ft + slip
+        assert result.distance_ft == max(profile.double_success_distance_ft, cap) + slip
     else:
         assert slip <= result.distance_ft <= cap + slip
     assert result.prone is (result.level is SuccessLevel.DOUBLE)
@@ -974,7 +993,9 @@ def check_stop(encounter: Encounter, result: ShoveResult, touches: Touches) -> N
     if stop is StopReason.FULL_DISTANCE:
         assert left * 2 < next_cost
         return
-    assert left * 2 >= next_cost
+    if left * 2 < next_cost:  # too short for a cell: only a flush slam stops it here
+        assert slams(Push(path=result.path, moved_ft=result.moved_ft, unused_ft=left,
+                          stop_reason=stop), encounter.profile)
     assert result.unused_ft == pytest.approx(left)
     if stop is StopReason.MAP_EDGE:
         assert not encounter.map.contains_footprint(there)
@@ -987,7 +1008,7 @@ def check_stop(encounter: Encounter, result: ShoveResult, touches: Touches) -> N
     else:
         assert stop is StopReason.HAZARD
         assert result.hazard is not None
-        assert result.hazard.saved is (result.hazard.pit_stop_roll.total
+        assert result.hazard.saved is (result.hazard.pit_stop.value
                                        >= encounter.token("def").combatant.death_ray_save)
 
 
@@ -1000,11 +1021,15 @@ def check_slams(encounter: Encounter, result: ShoveResult) -> None:
     if not solid:
         assert result.slam_rolls == ()
         return
+    if result.unused_ft < profile.slam_min_unused_ft:
+        assert result.slam_rolls == ()
+        return
     av = ARMOURS[encounter.token("def").combatant.armour].av
     fr = fr_of(encounter.token("att").combatant, profile)
-    assert len(result.slam_rolls) == max(1, fr // 2)
-    assert [b.value for b in result.slam_damage] == [
-        1 + max(0, r.total - 1 - av) for r in result.slam_rolls]
+    (roll,) = result.slam_rolls
+    assert len(roll.values) == max(1, fr // 2) * len(DiceExpression.parse(result.shove_die or
+                                                                           "d6").dice)
+    assert [b.value for b in result.slam_damage] == [1 + max(0, roll.total - 1 - av)]
 
 
 @settings(max_examples=40, deadline=None)

@@ -37,7 +37,6 @@ from core.rules.timeline import (
     initiative_log,
     roll_initiative,
     spoiled_by_hit,
-    tick_timers,
     timer_for,
 )
 
@@ -135,24 +134,21 @@ def test_spoiling_multi_segment_action() -> None:
 # --- timers --------------------------------------------------------------------------------
 
 def test_default_durations() -> None:
-    assert timer_for("a", Condition.DAZED) == ConditionTimer(token_id="a",
-                                                             condition=Condition.DAZED,
-                                                             rounds=1)
-    assert timer_for("a", Condition.KNOCKED_OUT, 3) is not None
-    assert timer_for("a", Condition.PRONE) is None
+    """RD "Conditions": "Knocked out for 1 round lasts the rest of the current round and all
+    of the next"; the other stun stages step down at each round's end; Prone has no timer."""
+    assert timer_for("a", Condition.DAZED, PROFILE) == ConditionTimer(
+        token_id="a", condition=Condition.DAZED, rounds=1)
+    assert timer_for("a", Condition.KNOCKED_OUT, PROFILE) == ConditionTimer(
+        token_id="a", condition=Condition.KNOCKED_OUT, rounds=2)
+    assert timer_for("a", Condition.KNOCKED_OUT, PROFILE, 3) is not None
+    assert timer_for("a", Condition.PRONE, PROFILE) is None
 
 
-def test_ticking() -> None:
-    long = ConditionTimer(token_id="a", condition=Condition.KNOCKED_OUT, rounds=2)
-    short = ConditionTimer(token_id="b", condition=Condition.STUNNED, rounds=1)
-    running, expired = tick_timers([long, short])
-    assert running == [long.model_copy(update={"rounds": 1})] and expired == [short]
-
-
-def test_next_round_lifts_expired_conditions(make_encounter: Make) -> None:
+def test_next_round_steps_a_stun_down_the_chain_and_keeps_prone(make_encounter: Make) -> None:
+    """002 Stunning: "Stunned characters get better by 1 place each round"."""
     dazed = Combatant(name="A", conditions=frozenset({Condition.DAZED, Condition.PRONE}))
     enc = make_encounter("A", {"A": dazed})
-    timer = timer_for("A", Condition.DAZED)
+    timer = timer_for("A", Condition.DAZED, PROFILE)
     assert timer is not None
     enc.timeline.timers = [timer]
     NextRound().apply(enc)
@@ -342,9 +338,11 @@ def test_record_movement_counts_towards_the_attack_segment() -> None:
     assert encounter.model_dump() == before
 
 
-def test_a_condition_ticked_on_without_a_timer_ends_with_the_round() -> None:
-    dazed = Combatant(name="A", conditions=frozenset({Condition.DAZED, Condition.PRONE}))
+def test_a_condition_ticked_on_without_a_timer_steps_down_with_the_round() -> None:
+    dazed = Combatant(name="A", conditions=frozenset({Condition.STUNNED, Condition.PRONE}))
     encounter = Encounter(map=BattleMap(width=3, height=3),
                           tokens=[Token(id="a", combatant=dazed, x=0, y=0)])
     NextRound().apply(encounter)
-    assert encounter.token("a").combatant.conditions == frozenset({Condition.PRONE})
+    assert encounter.token("a").combatant.conditions == {Condition.DAZED, Condition.PRONE}
+    NextRound().apply(encounter)
+    assert encounter.token("a").combatant.conditions == {Condition.PRONE}

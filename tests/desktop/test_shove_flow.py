@@ -56,8 +56,8 @@ def test_slam_into_a_closed_door(qtbot: QtBot, quiet: MainWindow,
     window.document.push(MoveToken("pip", Cell(10, 7)))
     window.document.push(MoveToken("ogre", Cell(8, 6)))
     aim_shove(qtbot, window, points, (Cell(8, 6), Cell(10, 7), Cell(13, 7)))
-    # d20 20: double success (10 ft E); the door at x = 12 stops Pip after 5 ft: 3 slams
-    # of the d8 (Small d4 stepped twice by FR +7), AV 0: 3 + 2 + 4
+    # d20 20: double success (10 ft E); the door at x = 12 stops Pip after 5 ft: 3 slam
+    # dice of the d8 (Small d4 stepped twice by FR +7), one hit: 3 + 2 + 4 = 9, AV 0
     type_dice(qtbot, window, [20, 3, 2, 4])
     pip = encounter.token("pip")
     assert pip.cell == Cell(11, 7)
@@ -68,7 +68,7 @@ def test_slam_into_a_closed_door(qtbot: QtBot, quiet: MainWindow,
     entry = encounter.log[-1]
     assert entry.summary == ("Ogre shoves Pip 5 ft E — double success, Prone, slams the "
                              "closed door: 9 damage (AV 0)")
-    assert "Slam: slam damage 3/3" in entry.text
+    assert "Slam: slam damage (3 × d8): 3d8 → 3 (d8) + 2 (d8) + 4 (d8) = 9" in entry.text
     assert window.log_panel.tree.topLevelItemCount() == 1
     window.document.undo()
     assert encounter.token("pip").cell == Cell(10, 7)
@@ -83,12 +83,13 @@ def test_pit_stop_failure_drops_into_the_pit(qtbot: QtBot, quiet: MainWindow,
     window = quiet
     aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(3, 9)))
     # 9 + 7 = 16 vs FD 11: success; d10 5 + 7 - 5 = 7, capped at 5 ft: the pit is next;
-    # Pit-Stop 3 vs Death Ray 12 fails; spikes d6 4 (AV 2: 2), fall 20 ft: 2d6 2 + 6
+    # Pit-Stop 3 vs Death Ray 12 fails; spikes d6 4 (AV 2: 2), fall 20 ft: 2d6 2 + 6 = 8,
+    # one hit through AV 2: 6
     type_dice(qtbot, window, [9, 5, 3, 4, 2, 6])
     mira = window.document.encounter.token("mira")
     assert mira.cell == Cell(5, 9)
-    assert mira.combatant.hp == 22 - 10
-    assert "falls into Spiked pit: 10 damage" in window.document.encounter.log[-1].summary
+    assert mira.combatant.hp == 22 - 8
+    assert "falls into Spiked pit: 8 damage" in window.document.encounter.log[-1].summary
 
 
 def test_preview_shading_matches_the_core_odds(qtbot: QtBot, quiet: MainWindow,
