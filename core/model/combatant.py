@@ -89,7 +89,9 @@ class Combatant(BaseModel):
     max_hp: int = Field(8, ge=1, le=9999)
     hp: int = Field(8, ge=HP_FLOOR, le=9999)
     conditions: frozenset[Condition] = frozenset()
-    reach_ft: int = Field(5, ge=0, le=60)
+    reach_ft: int = Field(5, ge=0, le=60, description="Natural reach (weapons may add)")
+    weapons: tuple[str, ...] = Field((), max_length=12,
+                                     description="Names in the encounter's weapon table")
     initiative_modifier: int = Field(0, ge=-10, le=10)
     image: str | None = None
 

@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, cast
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from core.model.combatant import Combatant
 from core.model.grid import Cell, Footprint, ring
@@ -23,6 +23,7 @@ from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.model.round import RoundState
 from core.model.tables import SIZES
+from core.model.weapons import DEFAULT_WEAPONS, Weapon
 
 D = TypeVar("D")
 
@@ -32,6 +33,13 @@ SCHEMA_VERSION = 1
 
 class UnknownTokenError(KeyError):
     """No token (or more than one) answers to the given name or id."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class UnknownWeaponError(KeyError):
+    """The weapon table has no weapon of that name."""
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -92,12 +100,22 @@ class Encounter(BaseModel):
     name: str = "Untitled encounter"
     profile: RulesProfile = RulesProfile()
     map: BattleMap = Field(default_factory=BattleMap)
+    weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS), max_length=200)
     tokens: list[Token] = Field(default_factory=list)
     log: list[LogEntry] = Field(default_factory=list)
     timeline: RoundState = Field(default_factory=RoundState)
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
     _index: _TokenIndex | None = PrivateAttr(None)
+
+    @field_validator("weapons")
+    @classmethod
+    def _weapon_names_unique(cls, weapons: list[Weapon]) -> list[Weapon]:
+        names = [w.name.casefold() for w in weapons]
+        twice = sorted({w.name for w in weapons if names.count(w.name.casefold()) > 1})
+        if twice:
+            raise ValueError(f"the weapon table names {', '.join(twice)} more than once")
+        return weapons
 
     @model_validator(mode="after")
     def _tokens_fit(self) -> Encounter:
@@ -109,12 +127,28 @@ class Encounter(BaseModel):
                 raise ValueError(f"two tokens have the id {token.id!r}")
             seen.add(token.id)
             self._check_on_map(token)
+            self._check_weapons(token.combatant)
             for cell in token.footprint.cells():
                 other = owner.setdefault(cell, token)
                 if other is not token:
                     raise ValueError(f"{token.name} overlaps {other.name} at "
                                      f"({other.x}, {other.y})")
         return self
+
+    def _check_weapons(self, combatant: Combatant) -> None:
+        known = {w.name for w in self.weapons}
+        unknown = [name for name in combatant.weapons if name not in known]
+        if unknown:
+            raise ValueError(f"{combatant.name} carries {', '.join(map(repr, unknown))}, not in "
+                             "the encounter's weapon table")
+
+    def weapon(self, name: str) -> Weapon:
+        """The weapon of the table with this name (any case); KeyError when none."""
+        for weapon in self.weapons:
+            if weapon.name.casefold() == name.casefold():
+                return weapon
+        raise UnknownWeaponError(f"no weapon named {name!r} (weapons: "
+                                 f"{', '.join(w.name for w in self.weapons)})")
 
     def _check_on_map(self, token: Token) -> None:
         if not self.map.contains_footprint(token.footprint):
@@ -197,6 +231,7 @@ class Encounter(BaseModel):
         """Add a token; ValueError when it does not fit or its id is taken."""
         if self.has_token(token.id):
             raise ValueError(f"a token with id {token.id!r} already exists")
+        self._check_weapons(token.combatant)
         self.check_placement(token)
         self.tokens.insert(len(self.tokens) if index is None else index, token)
         self._tokens().add(token)
@@ -222,6 +257,8 @@ class Encounter(BaseModel):
         problem = self.placement_problem(tokens)
         if problem:
             raise ValueError(problem)
+        for token in tokens:
+            self._check_weapons(token.combatant)
         index = self._tokens()
         old = [index.by_id[t.id] for t in tokens]
         for token in old:

@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
 from core.model.dice import DiceSource, RollRecord
-from core.model.encounter import Encounter
+from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
+from core.model.weapons import MissileKind, Weapon
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.ratings import armour_class, armour_value, hit_rating
+from core.rules.weapons import melee_reach, strength_to_damage
 from core.spatial.geometry import geometry_of
 
 
@@ -33,10 +35,12 @@ class DamageKind(BaseModel):
 
 
 class AttackOptions(BaseModel):
-    """What the GM declares: the weapon's damage dice and the situation."""
+    """What the GM declares: the weapon (from the encounter's table) or its damage dice,
+    and the situation."""
 
     model_config = ConfigDict(frozen=True)
 
+    weapon: str | None = None
     damage: str = "d6"
     modifier: int = Field(0, description="Situational modifier to the hit roll")
     damage_bonus: int = 0
@@ -125,23 +129,49 @@ class IllegalAttackError(ValueError):
 def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
                   action: AttackOptions, dice: DiceSource) -> AttackResult:
     """Resolve an attack between two tokens: a melee attack needs the target within the
-    attacker's reach; a missile needs a line of sight between their centres."""
+    attacker's reach (its natural reach or its weapon's); a missile needs a line of sight
+    between their centres. A named weapon gives the damage dice, STR to damage in melee
+    (002 "Damage") and whether the damage is magic."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
+    weapon = encounter.weapon(action.weapon) if action.weapon else None
     if action.kind.missile:
         a, d = attacker.footprint.centre, defender.footprint.centre
         if not geometry_of(encounter).line_of_sight(a, d):
             raise IllegalAttackError(f"{attacker.name} has no line of sight to {defender.name}")
     else:
-        gap = attacker.footprint.gap(defender.footprint)
-        reach = attacker.combatant.reach_ft
-        if (gap + 1) * encounter.profile.cell_size_ft > reach:
-            raise IllegalAttackError(
-                f"{defender.name} is out of {attacker.name}'s {reach} ft reach "
-                f"({gap} cell(s) between them)")
-    return resolve_attack(attacker.combatant, defender.combatant, action, encounter.profile,
-                          dice, round_terms=_round_terms(encounter, attacker.id, defender.id))
+        _check_melee_reach(encounter, attacker, defender, weapon)
+    return resolve_attack(attacker.combatant, defender.combatant,
+                          _with_weapon(action, weapon, attacker.combatant, encounter.profile),
+                          encounter.profile, dice,
+                          round_terms=_round_terms(encounter, attacker.id, defender.id))
+
+
+def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
+                       weapon: Weapon | None) -> None:
+    if weapon is not None and not weapon.melee:
+        raise IllegalAttackError(f"a {weapon.name} is not a melee weapon")
+    natural = attacker.combatant.reach_ft
+    reach = max(natural, weapon.reach_ft or 0) if weapon else melee_reach(encounter,
+                                                                          attacker.combatant)
+    gap = attacker.footprint.gap(defender.footprint)
+    if (gap + 1) * encounter.profile.cell_size_ft > reach:
+        raise IllegalAttackError(
+            f"{defender.name} is out of {attacker.name}'s {reach} ft reach "
+            f"({gap} cell(s) between them)")
+
+
+def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combatant,
+                 profile: RulesProfile) -> AttackOptions:
+    """The declared options with the weapon's dice, its STR bonus and its damage kind."""
+    if weapon is None:
+        return action
+    fired = action.kind.missile and weapon.missile_kind is MissileKind.FIRED
+    bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired))
+    kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage})
+    return action.model_copy(update={"damage": weapon.damage, "kind": kind,
+                                     "damage_bonus": action.damage_bonus + bonus})
 
 
 def _round_terms(encounter: Encounter, attacker_id: str, defender_id: str

@@ -25,6 +25,7 @@ from core.model.encounter import Encounter, LogEntry
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules.conditions import gets_up, next_stage, no_action_reason, rounds_of
+from core.rules.weapons import melee_reach
 
 SEED = "002 Initiative"
 
@@ -144,7 +145,7 @@ def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, lis
     strikes after moving); within one, "longer weapons striking first, similar weapons
     strike simultaneously" (002) — equal reach is one group. Entries of tokens no longer on
     the map are left out."""
-    reach = {t.id: t.combatant.reach_ft for t in encounter.tokens}
+    reach = {t.id: melee_reach(encounter, t.combatant) for t in encounter.tokens}
     profile = encounter.profile
     present = [e for e in state.entries if e.token_id in reach]
     keyed = sorted(present, key=lambda e: (strike_segment(e, profile), -reach[e.token_id]))

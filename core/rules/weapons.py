@@ -1,0 +1,55 @@
+"""Weapons in use: a combatant's melee reach and the damage its weapon deals
+(rules-decisions "Missiles", "Weapon damage defaults"; 002 "Damage": "4. Add strength
+bonus").
+
+>>> from core.model.combatant import Combatant
+>>> from core.model.encounter import Encounter
+>>> spearman = Combatant(name="S", weapons=("Spear",))
+>>> melee_reach(Encounter(), spearman), melee_reach(Encounter(), Combatant(name="F"))
+(10, 5)
+"""
+
+from __future__ import annotations
+
+from core.model.breakdown import Term
+from core.model.combatant import Combatant
+from core.model.encounter import Encounter
+from core.model.profile import RulesProfile
+from core.model.weapons import UNARMED, Weapon
+
+
+def carried(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
+    return [encounter.weapon(name) for name in combatant.weapons]
+
+
+def melee_weapons(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
+    """The melee weapons it carries, longest reach first; bare hands when it has none."""
+    weapons = [w for w in carried(encounter, combatant) if w.melee]
+    if not weapons:
+        weapons = [encounter.weapon(UNARMED)] if _has(encounter, UNARMED) else []
+    return sorted(weapons, key=lambda w: -(w.reach_ft or 0))
+
+
+def missile_weapons(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
+    return [w for w in carried(encounter, combatant) if w.missile]
+
+
+def _has(encounter: Encounter, name: str) -> bool:
+    return any(w.name == name for w in encounter.weapons)
+
+
+def melee_reach(encounter: Encounter, combatant: Combatant) -> int:
+    """The longer of the creature's natural reach and its melee weapons' reach."""
+    weapons = [w.reach_ft or 0 for w in carried(encounter, combatant) if w.melee]
+    return max([combatant.reach_ft, *weapons])
+
+
+def strength_to_damage(combatant: Combatant, profile: RulesProfile, fired: bool
+                       ) -> tuple[Term, ...]:
+    """STR to damage in melee and when thrown, not when fired (002 "Damage": "4. Add
+    strength bonus"; RD: "Thrown weapons add the STR modifier to damage; fired ones do
+    not")."""
+    strength = profile.ability_modifier(combatant.abilities.strength)
+    if fired or not strength:
+        return ()
+    return (Term("STR modifier", strength, "002 Damage: add strength bonus"),)
