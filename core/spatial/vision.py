@@ -44,7 +44,15 @@ from core.model.combatant import Condition, Side
 from core.model.encounter import Encounter, Token
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
-from core.spatial.sweep import EPS, BoolArray, Box, FloatArray, Point, sight_mask
+from core.spatial.sweep import (
+    EPS,
+    BoolArray,
+    Box,
+    FloatArray,
+    Point,
+    sight_mask,
+    sight_of_cells,
+)
 
 
 def eye_of(token: Token) -> Point:
@@ -130,15 +138,9 @@ def _within(centre: Point, radius: float, box: Box) -> BoolArray:
 
 
 def _seen_where(segments: FloatArray, eye: Point, allowed: BoolArray) -> BoolArray:
-    """The allowed cells in line of sight of the eye (only the allowed cells' bounding box
-    is swept)."""
+    """The allowed cells in line of sight of the eye (only those are tested)."""
     seen = np.zeros(allowed.shape, dtype=bool)
     rows, columns = np.nonzero(allowed)
-    if rows.size == 0:
-        return seen
-    y0, y1 = int(rows.min()), int(rows.max()) + 1
-    x0, x1 = int(columns.min()), int(columns.max()) + 1
-    window = np.s_[y0:y1, x0:x1]
-    seen[window] = sight_mask(segments, eye, (x0, y0, x1, y1)) & allowed[window]
+    seen[rows, columns] = sight_of_cells(segments, eye, columns, rows)
     return seen
 
