@@ -17,7 +17,7 @@ from tcod import libtcodpy
 from benchmarks.scenario import Scenario
 from benchmarks.timing import Figures, median, ms, sample_each, summary_ms
 from core.model.combatant import Side
-from core.model.encounter import Encounter
+from core.model.encounter import Encounter, Token
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
 from core.spatial.sweep import BoolArray, FloatArray
@@ -37,10 +37,14 @@ def party_encounter(scenario: Scenario, seed: int) -> Encounter:
     encounter = scenario.encounter.model_copy(deep=True)
     party = [t for t in encounter.tokens if t.combatant.side is Side.PARTY]
     chosen = {t.id for t in random.Random(seed).sample(party, PARTY)}
-    for token in encounter.tokens:
-        if token.id not in chosen:
-            token.combatant = token.combatant.model_copy(update={"side": Side.OPPOSITION})
+    encounter.tokens = [t if t.id in chosen else _with(t, side=Side.OPPOSITION)
+                        for t in encounter.tokens]
     return encounter
+
+
+def _with(token: Token, **combatant: object) -> Token:
+    """A copy of the token whose combatant has the given fields changed."""
+    return token.model_copy(update={"combatant": token.combatant.model_copy(update=combatant)})
 
 
 def in_the_dark(encounter: Encounter, seed: int) -> Encounter:
@@ -50,8 +54,7 @@ def in_the_dark(encounter: Encounter, seed: int) -> Encounter:
     dark.map.darkness = Darkness.DARK
     dark.map.lights = [Light(x=rng.uniform(0, dark.map.width), y=rng.uniform(0, dark.map.height),
                              range_cells=rng.uniform(3, 8)) for _ in range(LIGHTS)]
-    for token in dark.tokens:
-        token.combatant = token.combatant.model_copy(update={"darkvision_ft": 60})
+    dark.tokens = [_with(t, darkvision_ft=60) for t in dark.tokens]
     return dark
 
 

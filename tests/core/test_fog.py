@@ -47,6 +47,12 @@ def corridor(make_encounter: MakeEncounter) -> Encounter:
                           walls=[(3, 0, 3, 2)], hazards=[pit])
 
 
+def hide_from_players(corridor: Encounter) -> None:
+    """Mark O and the pit GM-only."""
+    corridor.tokens[1] = corridor.tokens[1].model_copy(update={"gm_only": True})
+    corridor.map.hazards[0] = corridor.map.hazards[0].model_copy(update={"gm_only": True})
+
+
 def cells_of(mask: np.ndarray[Any, Any]) -> set[tuple[int, int]]:
     return {(int(x), int(y)) for y, x in zip(*np.nonzero(mask), strict=True)}
 
@@ -115,8 +121,7 @@ def test_fog_flags_and_darkness_survive_save_and_load(corridor: Encounter, tmp_p
     history.push(RevealCells({Cell(4, 0)}))
     history.push(HideCells({Cell(0, 1)}))
     history.push(SetFogEnabled(False))
-    corridor.tokens[1].gm_only = True
-    corridor.map.hazards[0] = corridor.map.hazards[0].model_copy(update={"gm_only": True})
+    hide_from_players(corridor)
     corridor.map.darkness = Darkness.DIM
     save_encounter(corridor, tmp_path / "fog.json")
     loaded = load_encounter(tmp_path / "fog.json")
@@ -221,8 +226,7 @@ def test_explored_cells_stay_on_the_players_screen_but_show_no_tokens(corridor: 
 
 
 def test_gm_only_tokens_and_hazards_never_reach_the_players(corridor: Encounter) -> None:
-    corridor.tokens[1].gm_only = True
-    corridor.map.hazards[0] = corridor.map.hazards[0].model_copy(update={"gm_only": True})
+    hide_from_players(corridor)
     History(corridor).push(SetFogEnabled(False))
     view = player_view(corridor)
     assert view.visible.all() and view.explored.all()
