@@ -1,5 +1,6 @@
 """Fog-of-war edits (docs/vision.md): the GM reveals or hides cells by hand, clears those
-overrides, turns the fog on or off, and records what the party sees now as explored.
+overrides, turns the fog on or off, records what the party sees now as explored, and sets
+the map's darkness.
 
 Each edit computes the new :class:`FogState` on its first apply and swaps whole states, so
 undo and redo restore exactly. Edits of one kind pushed with one merge key (the strokes of a
@@ -28,6 +29,7 @@ from core.actions.commands import ChangeSet, Command
 from core.model.encounter import Encounter
 from core.model.fog import BoolArray, FogLayer, FogState
 from core.model.grid import Cell
+from core.model.mapmodel import Darkness
 from core.spatial.playerview import seen_now
 
 
@@ -113,6 +115,24 @@ class SetFogEnabled(FogEdit):
 
     def edited(self, encounter: Encounter) -> FogState:
         return encounter.fog.model_copy(update={"enabled": self.enabled})
+
+
+class SetDarkness(Command):
+    """Set the map's darkness (daylight, dim, dark): what the party sees changes."""
+
+    def __init__(self, darkness: Darkness) -> None:
+        self.after = darkness
+        self.before: Darkness | None = None
+        self.label = f"Darkness: {darkness.value}"
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self.before, encounter.map.darkness = encounter.map.darkness, self.after
+        return ChangeSet(fog=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        encounter.map.darkness = self.before
+        return ChangeSet(fog=True)
 
 
 class RecordPartyView(FogEdit):

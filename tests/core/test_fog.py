@@ -20,6 +20,7 @@ from core.actions.fog import (
     HideCells,
     RecordPartyView,
     RevealCells,
+    SetDarkness,
     SetFogEnabled,
 )
 from core.io.fileio import EncounterFileError, encounter_to_json, load_encounter, save_encounter
@@ -241,3 +242,13 @@ def test_fog_off_shows_everything_yet_records_only_what_is_seen(corridor: Encoun
     history.push(RecordPartyView())
     assert (corridor.fog.cells("explored", 5, 2) == seen_now(corridor)).all()
     assert not seen_now(corridor)[:, 3:].any()
+
+
+def test_darkness_is_one_undoable_step_that_changes_what_the_players_see(
+        corridor: Encounter) -> None:
+    history = History(corridor)
+    assert history.push(SetDarkness(Darkness.DARK)).fog
+    assert cells_of(player_view(corridor).visible) == {(0, 0)}  # A's own cell only
+    history.pop()
+    assert corridor.map.darkness is Darkness.DAYLIGHT
+    assert player_view(corridor).visible[:, :3].all()
