@@ -98,8 +98,8 @@ def _sees(token: Token) -> bool:
 
 
 def lit_cells(encounter: Encounter) -> BoolArray:
-    """(height, width): the cells some map light reaches; kept until the walls, the lights
-    or the map's size change."""
+    """(height, width), read-only: the cells some map light reaches; kept until the walls,
+    the lights or the map's size change."""
     battle_map = encounter.map
     segments = geometry_of(encounter).sight_segments()
     lights = tuple(battle_map.lights)
@@ -110,6 +110,7 @@ def lit_cells(encounter: Encounter) -> BoolArray:
         cache.lit = np.zeros(shape, dtype=bool)
         for light in lights:
             cache.lit |= _lit_by(segments, light, shape)
+        cache.lit.flags.writeable = False
     return cache.lit
 
 
