@@ -37,14 +37,14 @@ def party_encounter(scenario: Scenario, seed: int) -> Encounter:
     encounter = scenario.encounter.model_copy(deep=True)
     party = [t for t in encounter.tokens if t.combatant.side is Side.PARTY]
     chosen = {t.id for t in random.Random(seed).sample(party, PARTY)}
-    encounter.tokens = [t if t.id in chosen else _with(t, side=Side.OPPOSITION)
-                        for t in encounter.tokens]
+    encounter.put_tokens([_with(t, side=Side.OPPOSITION) for t in encounter.tokens
+                          if t.id not in chosen])
     return encounter
 
 
 def _with(token: Token, **combatant: object) -> Token:
     """A copy of the token whose combatant has the given fields changed."""
-    return token.model_copy(update={"combatant": token.combatant.model_copy(update=combatant)})
+    return token.with_combatant(token.combatant.model_copy(update=combatant))
 
 
 def in_the_dark(encounter: Encounter, seed: int) -> Encounter:
@@ -54,7 +54,7 @@ def in_the_dark(encounter: Encounter, seed: int) -> Encounter:
     dark.map.darkness = Darkness.DARK
     dark.map.lights = [Light(x=rng.uniform(0, dark.map.width), y=rng.uniform(0, dark.map.height),
                              range_cells=rng.uniform(3, 8)) for _ in range(LIGHTS)]
-    dark.tokens = [_with(t, darkvision_ft=60) for t in dark.tokens]
+    dark.put_tokens([_with(t, darkvision_ft=60) for t in dark.tokens])
     return dark
 
 

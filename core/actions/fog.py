@@ -4,9 +4,9 @@ the map's darkness.
 
 Each edit computes the new :class:`FogState` on its first apply and swaps whole states, so
 undo and redo restore exactly. Edits of one kind pushed with one merge key (the strokes of a
-brush drag) become one undo step.
+brush drag: ``history.push(RevealCells(cells), merge_key=drag)``) become one undo step.
 
->>> from core.actions.commands import History
+>>> from core.actions.history import History
 >>> from core.model.mapmodel import BattleMap
 >>> enc = Encounter(map=BattleMap(width=3, height=1))
 >>> history = History(enc)
@@ -14,7 +14,7 @@ brush drag) become one undo step.
 True
 >>> enc.fog.revealed
 ((0, 0, 1), (2, 0, 1))
->>> _ = history.pop(); enc.fog.revealed
+>>> _ = history.undo(); enc.fog.revealed
 ()
 """
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from core.actions.commands import Command, History, MoveToken
+from core.actions.commands import MoveToken
 from core.actions.fog import (
     ClearFogOverrides,
     HideCells,
@@ -23,6 +23,7 @@ from core.actions.fog import (
     SetDarkness,
     SetFogEnabled,
 )
+from core.actions.history import History
 from core.io.fileio import EncounterFileError, encounter_to_json, load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
@@ -50,7 +51,7 @@ def corridor(make_encounter: MakeEncounter) -> Encounter:
 
 def hide_from_players(corridor: Encounter) -> None:
     """Mark O and the pit GM-only."""
-    corridor.tokens[1] = corridor.tokens[1].model_copy(update={"gm_only": True})
+    corridor.put_token(corridor.token("O").model_copy(update={"gm_only": True}))
     corridor.map.hazards[0] = corridor.map.hazards[0].model_copy(update={"gm_only": True})
 
 
@@ -135,33 +136,25 @@ def test_fog_flags_and_darkness_survive_save_and_load(corridor: Encounter, tmp_p
 
 # --- the GM's edits --------------------------------------------------------------------
 
-def drag(encounter: Encounter, strokes: list[Command]) -> Command:
-    """Apply the strokes one by one and merge each into the first, as the undo stack does
-    with one merge key; the merged first command."""
-    first = strokes[0]
-    first.apply(encounter)
-    for stroke in strokes[1:]:
-        stroke.apply(encounter)
-        assert first.merge(stroke)
-    return first
-
-
 def test_a_brush_drag_is_one_undo_step(corridor: Encounter) -> None:
-    before = corridor.fog
-    step = drag(corridor, [RevealCells({Cell(3, 0)}), RevealCells({Cell(4, 0), Cell(4, 1)})])
+    history = History(corridor)
+    history.push(RevealCells({Cell(3, 0)}), merge_key="drag")
+    history.push(RevealCells({Cell(4, 0), Cell(4, 1)}), merge_key="drag")
     assert cells_of(corridor.fog.cells("revealed", 5, 2)) == {(3, 0), (4, 0), (4, 1)}
-    assert step.revert(corridor).fog
-    assert corridor.fog == before
-    step.apply(corridor)  # redo
+    assert history.labels() == ["Reveal area"]
+    assert history.undo().fog
+    assert corridor.fog == FogState()
+    history.redo()
     assert cells_of(corridor.fog.cells("revealed", 5, 2)) == {(3, 0), (4, 0), (4, 1)}
 
 
-def test_a_reveal_does_not_merge_into_a_hide(corridor: Encounter) -> None:
-    hide = HideCells({Cell(0, 0)})
-    hide.apply(corridor)
-    reveal = RevealCells({Cell(0, 0)})
-    reveal.apply(corridor)
-    assert not hide.merge(reveal)
+def test_a_hide_stroke_does_not_merge_into_a_reveal_drag(corridor: Encounter) -> None:
+    history = History(corridor)
+    history.push(RevealCells({Cell(0, 0)}), merge_key="drag")
+    history.push(HideCells({Cell(0, 0)}), merge_key="drag")
+    assert history.labels() == ["Reveal area", "Hide area"]
+    history.undo()
+    assert cells_of(corridor.fog.cells("revealed", 5, 2)) == {(0, 0)}
 
 
 def test_reveal_and_hide_take_cells_from_each_other(corridor: Encounter) -> None:
@@ -172,8 +165,8 @@ def test_reveal_and_hide_take_cells_from_each_other(corridor: Encounter) -> None
     assert cells_of(corridor.fog.cells("hidden", 5, 2)) == {(4, 0), (0, 0)}
     history.push(ClearFogOverrides())
     assert corridor.fog.revealed == corridor.fog.hidden == ()
-    history.pop()
-    history.pop()
+    history.undo()
+    history.undo()
     assert cells_of(corridor.fog.cells("revealed", 5, 2)) == {(3, 0), (4, 0)}
     assert corridor.fog.hidden == ()
 
@@ -187,7 +180,7 @@ def test_recording_adds_what_the_party_sees_now_to_the_explored_cells(corridor: 
     history.push(MoveToken("A", Cell(3, 1)))  # to the far side of the wall
     history.push(RecordPartyView())
     assert corridor.fog.cells("explored", 5, 2).all()
-    history.pop()
+    history.undo()
     assert not corridor.fog.cells("explored", 5, 2)[:, 3:].any()
 
 
@@ -249,6 +242,6 @@ def test_darkness_is_one_undoable_step_that_changes_what_the_players_see(
     history = History(corridor)
     assert history.push(SetDarkness(Darkness.DARK)).fog
     assert cells_of(player_view(corridor).visible) == {(0, 0)}  # A's own cell only
-    history.pop()
+    history.undo()
     assert corridor.map.darkness is Darkness.DAYLIGHT
     assert player_view(corridor).visible[:, :3].all()

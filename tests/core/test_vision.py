@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.actions.commands import History, toggle_door
+from core.actions.commands import toggle_door
+from core.actions.history import History
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, Token
 from core.model.mapmodel import BattleMap, Darkness, Light, WallKind, WallSegment
@@ -247,8 +248,7 @@ def test_hidden_and_knocked_out_members_show_nothing(make_encounter: MakeEncount
     enc = make_encounter("""
         A . . . B
     """, walls=[(2, 0, 2, 1)])
-    index = enc.tokens.index(enc.token("B"))
-    enc.tokens[index] = enc.tokens[index].model_copy(update=blind)
+    enc.put_token(enc.token("B").model_copy(update=blind))
     assert (party_vision(enc) == token_vision(enc, enc.token("A"))).all()
 
 
