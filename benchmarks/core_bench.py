@@ -17,6 +17,7 @@ from pathlib import Path
 
 from benchmarks.scenario import Scenario, build_scenario
 from benchmarks.timing import Figures, median, ms, sample, sample_each, summary_ms, timed, us
+from benchmarks.vision_bench import bench_vision
 from core.io.fileio import load_encounter, save_encounter
 from core.model.dice import DiceExpression, DiceSource, ScriptedDice, SeededDice
 from core.model.encounter import Encounter
@@ -49,6 +50,7 @@ TARGETS: dict[str, float] = {
     "range_30ft_median_ms": 10.0,
     "range_60ft_median_ms": 10.0,
     "los_us_per_query": 20.0,
+    "vision_party_p95_ms": 16.0,
 }
 
 
@@ -282,7 +284,8 @@ def run(seed: int) -> Figures:
     steps: list[tuple[str, Callable[[], Figures | tuple[Figures, Figures]]]] = [
         ("build", lambda: bench_build(scenario)), ("shove", lambda: bench_shove(scenario)),
         ("astar", lambda: bench_astar(scenario)), ("range", lambda: bench_range(scenario)),
-        ("los", lambda: bench_los(scenario, seed)), ("files", lambda: bench_files(scenario))]
+        ("los", lambda: bench_los(scenario, seed)),
+        ("vision", lambda: bench_vision(scenario, seed)), ("files", lambda: bench_files(scenario))]
     for name, step in steps:
         seconds, result = timed(step)
         found, extra = result if isinstance(result, tuple) else (result, {})

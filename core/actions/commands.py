@@ -54,6 +54,7 @@ class ChangeSet:
     log: bool = False
     map_shape: bool = False
     timeline: bool = False
+    fog: bool = False  # the fog of war (or what the players may see) changed
 
     @property
     def walls(self) -> bool:

@@ -21,6 +21,7 @@ from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
 HP_FLOOR = -9999
+MAX_SIGHT_FT = 1000
 
 
 class Side(StrEnum):
@@ -93,6 +94,8 @@ class Combatant(BaseModel):
     weapons: tuple[str, ...] = Field((), max_length=12,
                                      description="Names in the encounter's weapon table")
     initiative_modifier: int = Field(0, ge=-10, le=10)
+    darkvision_ft: int = Field(0, ge=0, le=MAX_SIGHT_FT,
+                               description="Sees unlit cells this near (docs/vision.md)")
     image: str | None = None
 
     @field_validator("armour")

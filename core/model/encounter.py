@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from core.model.combatant import Combatant
+from core.model.fog import FogState
 from core.model.grid import Cell, Footprint, ring
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
@@ -57,6 +58,7 @@ class Token(BaseModel):
     combatant: Combatant
     x: int = Field(ge=0)
     y: int = Field(ge=0)
+    gm_only: bool = False
 
     @property
     def footprint(self) -> Footprint:
@@ -104,6 +106,7 @@ class Encounter(BaseModel):
     tokens: list[Token] = Field(default_factory=list)
     log: list[LogEntry] = Field(default_factory=list)
     timeline: RoundState = Field(default_factory=RoundState)
+    fog: FogState = Field(default_factory=FogState)
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
     _index: _TokenIndex | None = PrivateAttr(None)

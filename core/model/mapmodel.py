@@ -127,7 +127,8 @@ class HazardEffect(BaseModel):
 
 
 class Hazard(BaseModel):
-    """A named region of cells with a kind and an effect."""
+    """A named region of cells with a kind and an effect; ``gm_only`` keeps it off the
+    players' view."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -135,6 +136,7 @@ class Hazard(BaseModel):
     kind: HazardKind = HazardKind.CUSTOM
     cells: tuple[Cell, ...] = Field(min_length=1)
     effect: HazardEffect = HazardEffect()
+    gm_only: bool = False
 
 
 class Background(BaseModel):
@@ -150,16 +152,28 @@ class Background(BaseModel):
     px_per_cell: float = Field(70, gt=0)
 
 
+MAX_LIGHT_RANGE = 1e6  # the Universal VTT importer's coordinate limit
+
+
 class Light(BaseModel):
-    """A light source kept from an imported map (position in grid units)."""
+    """A light source (position in grid units, on the map): it lights the cells whose centre
+    lies within ``range_cells`` of it and in its line of sight (docs/vision.md)."""
 
     model_config = ConfigDict(frozen=True)
 
-    x: float
-    y: float
-    range_cells: float = Field(ge=0)
+    x: float = Field(ge=0, le=MAX_MAP_CELLS)
+    y: float = Field(ge=0, le=MAX_MAP_CELLS)
+    range_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE)
     colour: str = "ffffffff"
-    intensity: float = 1.0
+    intensity: float = Field(1.0, ge=-MAX_LIGHT_RANGE, le=MAX_LIGHT_RANGE)
+
+
+class Darkness(StrEnum):
+    """How much the map is lit apart from its lights (docs/vision.md)."""
+
+    DAYLIGHT = "daylight"
+    DIM = "dim"
+    DARK = "dark"
 
 
 class BattleMap(BaseModel):
@@ -178,6 +192,7 @@ class BattleMap(BaseModel):
     hazards: list[Hazard] = Field(default_factory=list)
     background: Background | None = None
     lights: list[Light] = Field(default_factory=list)
+    darkness: Darkness = Darkness.DAYLIGHT
 
     @model_validator(mode="after")
     def _shape(self) -> BattleMap:

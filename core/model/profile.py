@@ -167,6 +167,9 @@ class RulesProfile(BaseModel):
     surprise_hit_bonus: int = 2
     surprise_damage_per_level: int = 1
 
+    # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
+    dim_sight_ft: int = Field(30, ge=0, le=1000)
+
     @field_validator("ability_table")
     @classmethod
     def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:

@@ -97,6 +97,7 @@ class MapGeometry:
         self._walls: dict[int, WallSegment] = {}
         self._next_id = 0
         self._ids_by_wall: dict[WallSegment, list[int]] = {}
+        self._sight: FloatArray | None = None
         for wall in battle_map.walls:
             self._index(wall)
         self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
@@ -144,6 +145,7 @@ class MapGeometry:
             self._count_blocks([wall], +1)
 
     def _index(self, wall: WallSegment) -> None:
+        self._sight = None
         wall_id = self._next_id
         self._next_id += 1
         self._walls[wall_id] = wall
@@ -156,6 +158,7 @@ class MapGeometry:
         if not self._ids_by_wall[wall]:
             del self._ids_by_wall[wall]
         del self._walls[wall_id]
+        self._sight = None
         for bucket in self._buckets_of(wall):
             self._buckets[bucket].remove(wall_id)
         if wall.blocks_movement:
@@ -210,6 +213,14 @@ class MapGeometry:
             if wall.blocks_movement and segments_intersect(segment, wall.points):
                 return wall
         return None
+
+    def sight_segments(self) -> FloatArray:
+        """(N, 4): x1, y1, x2, y2 of every sight-blocking wall; a new array after each wall
+        edit (so vision caches can key on its identity)."""
+        if self._sight is None:
+            points = [wall.points for wall in self._walls.values() if wall.blocks_sight]
+            self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)
+        return self._sight
 
     def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether no sight-blocking wall meets the segment a → b (grid units)."""

@@ -1,0 +1,88 @@
+"""What the players' screen may show: the fog of war over the party's vision, and the tokens
+and hazards the GM has not hidden (docs/vision.md).
+
+- *Seen now*: the party's vision (:func:`core.spatial.vision.party_vision`) plus the cells the
+  GM revealed by hand, less the cells the GM hid by hand (hiding wins).
+- The player view, with fog on: *visible* = seen now; *explored* = the cells recorded as
+  explored, less those hidden by hand, plus visible. With fog off every cell is both.
+- Tokens shown: not ``gm_only``, and (fog on) standing on a visible cell. Hazards shown: not
+  ``gm_only``, with at least one explored cell (draw only its explored cells).
+
+>>> from core.model.combatant import Combatant
+>>> from core.model.encounter import Encounter, Token
+>>> from core.model.mapmodel import BattleMap, WallSegment
+>>> wall = WallSegment(x1=2, y1=0, x2=2, y2=2)
+>>> enc = Encounter(map=BattleMap(width=4, height=2, walls=[wall]), tokens=[
+...     Token(id="hero", combatant=Combatant(name="Hero"), x=0, y=0),
+...     Token(id="orc", combatant=Combatant(name="Orc", side="opposition"), x=3, y=1)])
+>>> view = player_view(enc)
+>>> view.visible.astype(int)
+array([[1, 1, 0, 0],
+       [1, 1, 0, 0]])
+>>> [t.id for t in player_items(enc, view).tokens]
+['hero']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell
+from core.model.mapmodel import Hazard
+from core.spatial.sweep import BoolArray
+from core.spatial.vision import party_vision
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """(height, width) masks of the players' screen."""
+
+    visible: BoolArray
+    explored: BoolArray
+
+
+@dataclass(frozen=True)
+class PlayerItems:
+    """The tokens and hazards the players' screen may draw, in map order."""
+
+    tokens: tuple[Token, ...]
+    hazards: tuple[Hazard, ...]
+
+
+def seen_now(encounter: Encounter) -> BoolArray:
+    """The party's vision with the GM's reveals and hides applied (whether fog is on or off:
+    this is what "record what the party sees" adds to the explored cells)."""
+    fog, battle_map = encounter.fog, encounter.map
+    width, height = battle_map.width, battle_map.height
+    seen: BoolArray = ((party_vision(encounter) | fog.cells("revealed", width, height))
+                       & ~fog.cells("hidden", width, height))
+    return seen
+
+
+def player_view(encounter: Encounter) -> PlayerView:
+    """The visible and explored cells of the players' screen."""
+    fog, battle_map = encounter.fog, encounter.map
+    if not fog.enabled:
+        everything = np.ones((battle_map.height, battle_map.width), dtype=bool)
+        return PlayerView(visible=everything, explored=everything)
+    visible = seen_now(encounter)
+    width, height = battle_map.width, battle_map.height
+    remembered = fog.cells("explored", width, height) & ~fog.cells("hidden", width, height)
+    return PlayerView(visible=visible, explored=remembered | visible)
+
+
+def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
+    """The tokens and hazards the players may see in ``view``."""
+    tokens = tuple(t for t in encounter.tokens
+                   if not t.gm_only and _any_cell(view.visible, t.footprint.cells()))
+    hazards = tuple(h for h in encounter.map.hazards
+                    if not h.gm_only and _any_cell(view.explored, h.cells))
+    return PlayerItems(tokens=tokens, hazards=hazards)
+
+
+def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:
+    return any(mask[cell.y, cell.x] for cell in cells)
