@@ -99,7 +99,7 @@ def _autosave_gui_time(window: MainWindow, token_id: str) -> float:
     return seconds
 
 
-UVTT_FIXTURE = (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "uvtt"
+UVTT_FIXTURE = (Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "uvtt"
                 / "dd03_webp_litch_tomb.dd2vtt")
 
 

@@ -1,7 +1,7 @@
 """Universal VTT import (core/uvtt.py) against real Dungeondraft exports and broken files.
 
-The expected counts were worked out by reading the fixtures (see
-/work/shared/fixtures/uvtt/SOURCES.md) with plain ``json``: every pair of consecutive points
+The expected counts were worked out by reading the fixtures (tests/fixtures/uvtt/NOTICE.md
+says where each comes from) with plain ``json``: every pair of consecutive points
 of a ``line_of_sight`` polyline is one segment; segments wholly outside the exported area, or
 reduced to a point by clipping, or of zero length in the file, are dropped.
 
@@ -40,13 +40,11 @@ from core.io.uvtt import (
 )
 from core.model.mapmodel import WallKind, WallSegment
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "uvtt"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "uvtt"
 LITCH = FIXTURES / "dd03_webp_litch_tomb.dd2vtt"
 CROPPED = FIXTURES / "dd02_cropped_window_sampleMap.dd2vtt"
 RED = FIXTURES / "dd03_crop_outside_geometry_red_tower.dd2vtt"
 OBJECTS = FIXTURES / "dd03_objects_lights_test.dd2vtt"
-needs_fixtures = pytest.mark.skipif(
-    not LITCH.exists(), reason=f"Universal VTT fixtures not found in {FIXTURES}")
 
 # name: (width, height, walls, objects, doors, windows, lights, image format, px per cell)
 EXPECTED = {
@@ -61,7 +59,6 @@ def _import(path: Path) -> UvttImport:
     return import_uvtt_file(path)
 
 
-@needs_fixtures
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fixture_counts(name: str) -> None:
     result = _import(FIXTURES / name)
@@ -78,7 +75,6 @@ def test_fixture_counts(name: str) -> None:
     assert result.encounter.name == Path(name).stem
 
 
-@needs_fixtures
 @pytest.mark.parametrize("path", [CROPPED, RED, LITCH])
 def test_geometry_inside_the_map(path: Path) -> None:
     m = _import(path).encounter.map
@@ -93,7 +89,6 @@ def _has(walls: list[WallSegment], *segment: float, kind: WallKind = WallKind.WA
     return any(w.kind is kind and all(map(math.isclose, w.points, segment)) for w in walls)
 
 
-@needs_fixtures
 def test_cropped_alignment_subtracts_the_origin() -> None:
     walls = _import(CROPPED).encounter.map.walls  # origin (2, 1)
     assert _has(walls, 7 - 2, 2 - 1, 7 - 2, 2.5 - 1)  # line_of_sight[0]
@@ -104,7 +99,6 @@ def test_cropped_alignment_subtracts_the_origin() -> None:
     assert lights[0].colour == "ffeccd8b"
 
 
-@needs_fixtures
 def test_red_tower_alignment_and_clipping() -> None:
     walls = _import(RED).encounter.map.walls  # origin (2, 12), 10 x 12
     assert _has(walls, 7 - 2, 12 - 12, 7 - 2, 14 - 12)  # line_of_sight[5]
@@ -112,7 +106,6 @@ def test_red_tower_alignment_and_clipping() -> None:
     assert _has(walls, 4 - 2, 17 - 12, 4 - 2, 16 - 12, kind=WallKind.DOOR)  # portals[4]
 
 
-@needs_fixtures
 def test_litch_webp_lights_and_objects() -> None:
     m = _import(LITCH).encounter.map
     assert m.background is not None and m.background.format == "webp"
@@ -289,7 +282,6 @@ def test_fuzz_byte_mutations(edits: list[tuple[int, int]], cut: int) -> None:
 
 
 # --- command line --------------------------------------------------------------------------
-@needs_fixtures
 def test_cli_import_writes_a_loadable_encounter(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     from desktop.cli import main

@@ -12,9 +12,8 @@ from desktop.mainwindow import MainWindow
 from desktop.qt import QColor, QImage
 from desktop.render import MARGIN_PX, render_encounter
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "uvtt"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "uvtt"
 SAMPLE = FIXTURES / "dd02_cropped_window_sampleMap.dd2vtt"
-pytestmark = pytest.mark.skipif(not SAMPLE.exists(), reason="shared/fixtures/uvtt not here")
 
 
 def test_open_imports_a_map_as_an_unsaved_encounter(window: MainWindow) -> None:
