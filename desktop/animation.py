@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from core.model.grid import Cell
 from desktop.items import Z_OVERLAY, TokenItem
+from desktop.labels import ScreenLabel
 from desktop.qt import (
     QColor,
     QEasingCurve,
-    QFont,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QPointF,
     QTimer,
     QVariantAnimation,
@@ -45,17 +44,12 @@ def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
     return animation
 
 
-def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor
-           ) -> QGraphicsSimpleTextItem:
-    """A short-lived label on the map (impact, fall); removed after a moment."""
-    label = QGraphicsSimpleTextItem(text)
-    font = QFont()
-    font.setBold(True)
-    font.setPixelSize(22)
-    label.setFont(font)
-    label.setBrush(colour)
+def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> ScreenLabel:
+    """A short-lived label on the map (impact, fall), readable at any zoom; removed after
+    a moment."""
+    label = ScreenLabel(text, colour, size_px=16)
     label.setZValue(Z_OVERLAY + 1)
-    label.setPos(at)
+    label.place(at, QPointF(0, -14), centred=True)
     scene.addItem(label)
     QTimer.singleShot(MARKER_MS, lambda: label.scene() and label.scene().removeItem(label))
     return label

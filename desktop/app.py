@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from core.io.fileio import EncounterFileError, load_encounter
 from core.model.encounter import Encounter
 from desktop.mainwindow import MainWindow
+from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
 from desktop.runtime import application, data_dir
 
@@ -31,6 +34,11 @@ def open_window(path: Path, demo: Path) -> MainWindow:
 def run_app(path: Path) -> int:
     from desktop.cli import DEMO
 
+    if uses_xcb(os.environ):
+        packages = missing_packages()
+        if packages:
+            print(hint(packages), file=sys.stderr)
+            return 1
     app = application()
     window = open_window(path, DEMO)
     window.show()

@@ -11,6 +11,7 @@ from typing import Any
 from core.actions.attack import AttackAction
 from core.actions.base import Action
 from core.actions.critical import CriticalEventAction
+from core.actions.dice import DiceRollAction
 from core.actions.initiative import InitiativeAction
 from core.actions.move import MoveAction
 from core.actions.shove import ShoveAction
@@ -105,6 +106,11 @@ def _add_move(parser: Parser) -> None:
                         help="movement budget in feet")
 
 
+def _add_dice(parser: Parser) -> None:
+    parser.add_argument("expression", help="dice to roll, e.g. 2d6+3")
+    parser.add_argument("--purpose", default="", help="what the roll is for (in the log)")
+
+
 RESOLVE: dict[str, CliAction] = {
     "shove": CliAction(ShoveAction, "resolve a shove", add_shove,
                        lambda args: ShoveAction(shove_request(args))),
@@ -118,6 +124,8 @@ RESOLVE: dict[str, CliAction] = {
                           _add_surprise,
                           lambda args: SurpriseAction(args.alertness, args.stealth,
                                                       args.moved)),
+    "dice": CliAction(DiceRollAction, "roll any dice expression and log it", _add_dice,
+                      lambda args: DiceRollAction(args.expression, args.purpose)),
     "move": CliAction(MoveAction, "move tokens along legal paths (or place them: --free)",
                       _add_move, lambda args: MoveAction(dict(args.move), args.free,
                                                          args.budget)),

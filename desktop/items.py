@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from core.model.combatant import Condition
 from core.model.encounter import Token
+from core.model.grid import Footprint
 from core.model.mapmodel import Hazard, WallKind, WallSegment
 from desktop import style
+from desktop.labels import ScreenLabel
 from desktop.qt import (
     QBrush,
     QColor,
@@ -83,11 +85,11 @@ class TokenItem(QGraphicsObject):
         self._paint_badges(painter)
 
     def _paint_initials(self, painter: QPainter, disc: QRectF, colour: QColor) -> None:
-        words = self.token.combatant.name.split()
-        initials = "".join(w[0] for w in words[:2]).upper()
+        initials = token_initials(self.token.combatant.name)
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(max(6, int(disc.height() * 0.36)))
+        fit = 2 / max(2, len(initials))  # three characters or more: smaller, still inside
+        font.setPixelSize(max(6, int(disc.height() * 0.36 * fit)))
         painter.setFont(font)
         painter.setPen(colour.darker(130))
         painter.drawText(disc.adjusted(0, -disc.height() * 0.08, 0, 0),
@@ -121,6 +123,14 @@ class TokenItem(QGraphicsObject):
             painter.drawEllipse(rect)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
             x -= badge * 0.9
+
+
+def token_initials(name: str) -> str:
+    """What a token shows without art: the initials of its first two words and its number,
+    so "Orc Warrior 2" reads "OW2" and "Skeleton 1" "S1"."""
+    words = name.split()
+    number = words.pop() if len(words) > 1 and words[-1].isdigit() else ""
+    return "".join(w[0] for w in words[:2]).upper() + number
 
 
 class WallLayer(QGraphicsItem):
@@ -196,6 +206,12 @@ class HazardItem(QGraphicsItem):
                    f"own save {effect.save_target}" if effect.save_target else "", effect.notes]
         self.setToolTip(f"<b>{hazard.name}</b> ({hazard.kind.value})<br>"
                         + "<br>".join(d for d in details if d))
+        # A separate item (the scene adds it), so the name stays above tokens standing in
+        # the hazard; it hangs just above the hazard's first cell.
+        self.label = ScreenLabel(f"{style.HAZARD_ICONS[hazard.kind]} {hazard.name}",
+                                 style.HAZARD_COLOURS[hazard.kind].darker(220), size_px=12)
+        self.label.setZValue(Z_TOKEN + 1)
+        self.label.place(renderer.cell_rect(min(hazard.cells)).topLeft(), QPointF(0, -9))
 
     def boundingRect(self) -> QRectF:
         return self._shape.boundingRect().adjusted(-2, -2, 2, 2)
@@ -209,15 +225,36 @@ class HazardItem(QGraphicsItem):
         painter.setPen(QPen(colour.darker(150), 2, Qt.PenStyle.DashLine))
         painter.setBrush(QBrush(colour, Qt.BrushStyle.SolidPattern))
         painter.drawPath(self._shape)
-        first = self.renderer.cell_rect(self.hazard.cells[0])
-        font = QFont()
-        font.setPixelSize(int(self.renderer.length(0.28)))
-        font.setBold(True)
-        painter.setFont(font)
-        label = f"{style.HAZARD_ICONS[self.hazard.kind]} {self.hazard.name}"
-        painter.setPen(QColor("white"))
-        painter.drawText(first.adjusted(3, 2, self.renderer.length(3), 0),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
+
+
+class FocusRing(QGraphicsItem):
+    """A dashed ring around the token a tool has chosen (the shover, the attacker)."""
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.renderer = renderer
+        self.setZValue(Z_TOKEN + 0.5)
+        self._rect = QRectF()
+        self.hide()
+
+    def show_on(self, footprint: Footprint) -> None:
+        self.prepareGeometryChange()
+        pad = self.renderer.length(0.12)
+        self._rect = self.renderer.footprint_rect(footprint).adjusted(-pad, -pad, pad, pad)
+        self.show()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-4, -4, 4, 4)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(style.CHOSEN, 3)
+        pen.setCosmetic(True)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(self._rect)
 
 
 class PathPreview(QGraphicsItem):
@@ -228,9 +265,9 @@ class PathPreview(QGraphicsItem):
         self.renderer = renderer
         self.setZValue(Z_PREVIEW)
         self._path = QPainterPath()
-        self._label = ""
         self._legal = True
-        self._end = QPointF()
+        self.label = ScreenLabel(parent=self)
+        self.label.setZValue(1)
         self.hide()
 
     def show_path(self, points: list[QPointF], label: str, legal: bool) -> None:
@@ -240,8 +277,10 @@ class PathPreview(QGraphicsItem):
             self._path.moveTo(points[0])
             for point in points[1:]:
                 self._path.lineTo(point)
-            self._end = points[-1]
-        self._label, self._legal = label, legal
+            self.label.place(points[-1], QPointF(14, -18))
+        self._legal = legal
+        self.label.colour = (style.PATH_OK if legal else style.PATH_BAD).darker(130)
+        self.label.set_text(label)
         self.show()
         self.update()
 
@@ -259,18 +298,6 @@ class PathPreview(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self._path)
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(int(self.renderer.length(0.3)))
-        painter.setFont(font)
-        box = QRectF(self._end.x() + self.renderer.length(0.3),
-                     self._end.y() - self.renderer.length(0.6),
-                     self.renderer.length(3.6), self.renderer.length(0.5))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 255, 255, 225))
-        painter.drawRoundedRect(box, 4, 4)
-        painter.setPen(colour.darker(120))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self._label)
 
 
 _PORTRAITS: dict[str, QPixmap | None] = {}

@@ -12,6 +12,7 @@ from typing import Any
 from core.actions.base import Outcome
 from core.actions.commands import ResizeMap, SetBackground
 from core.actions.shove import ShoveAction
+from core.model.combatant import Combatant
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
@@ -20,7 +21,9 @@ from desktop.animation import marker, slide
 from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
+from desktop.help import ShortcutSheet
 from desktop.history_view import HistoryView
+from desktop.map_menus import TokenMenu, add_combatant
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
 from desktop.panels.timeline import TimelinePanel
@@ -28,7 +31,6 @@ from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
     QAction,
     QActionGroup,
-    QApplication,
     QCloseEvent,
     QColor,
     QDockWidget,
@@ -47,18 +49,20 @@ from desktop.qt import (
 )
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
-from desktop.shortcuts import SEPARATOR, MenuItem, TypingGuard, add_items, shortcut_text
+from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.hazards import HazardTool
 from desktop.tools.paint import ElevationTool, TerrainTool
+from desktop.tools.ruler import RulerTool
 from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
 
-TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, WallTool, DoorTool,
-                                         EraseTool, TerrainTool, ElevationTool, HazardTool)
+TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, RulerTool, WallTool,
+                                         DoorTool, EraseTool, TerrainTool, ElevationTool,
+                                         HazardTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 STATUS_MS = 8000
 
@@ -87,8 +91,6 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_status_bar()
         self._connect()
-        self.typing_guard = TypingGuard(self)
-        QApplication.instance().installEventFilter(self.typing_guard)
         self._update_title()
         self.setAcceptDrops(True)
         self.resize(1400, 900)
@@ -101,6 +103,7 @@ class MainWindow(QMainWindow):
         self.document.history_changed.connect(self._update_undo_actions)
         self.resolve_panel.applied.connect(self._show_result)
         self.view.token_menu_requested.connect(self._token_menu)
+        self.view.cell_menu_requested.connect(self._cell_menu)
         self.view.pressed.connect(self.skip_animation)
         for tool in self.tools.values():
             tool.status.connect(self.statusBar().showMessage)
@@ -197,13 +200,29 @@ class MainWindow(QMainWindow):
             self.view.ensureVisible(first, 40, 40)
 
     def _token_menu(self, token_id: str, where: QPoint) -> None:
+        entries = [(text, lambda n=name, r=run: (self.select_tool(n), r()))
+                   for name, tool in self.tools.items()
+                   for text, run in tool.token_entries(token_id)]
+        entries.append(("Centre on map", lambda: self.view.centre_on_cell(
+            self.document.encounter.token(token_id).cell)))
+        self.token_menu = TokenMenu(self.document, token_id, entries, self)
+        self.token_menu.popup(where)
+
+    def _cell_menu(self, cell: Cell, where: QPoint) -> None:
+        """Add a combatant on this cell (or the nearest free space)."""
         menu = QMenu(self)
-        for name, tool in self.tools.items():
-            for text, run in tool.token_entries(token_id):
-                menu.addAction(text, lambda n=name, r=run: (self.select_tool(n), r()))
-        menu.addAction("Centre on map", lambda: self.view.centre_on_cell(
-            self.document.encounter.token(token_id).cell))
+        add = menu.addMenu("Add from library here")
+        for template in self.token_panel.templates:
+            add.addAction(template.name, lambda t=template: self._add_at(t, cell))
+        menu.addAction("New combatant here",
+                       lambda: self._add_at(Combatant(name="New combatant"), cell))
+        self.cell_menu = menu
         menu.popup(where)
+
+    def _add_at(self, template: Combatant, cell: Cell) -> None:
+        token_id = add_combatant(self.document, template, cell)
+        if token_id is not None:
+            self.selection.set({token_id})
 
     def _refused(self, message: str) -> None:
         """A refused edit changed nothing; say why."""
@@ -241,6 +260,9 @@ class MainWindow(QMainWindow):
             MenuItem("&Round", "&Surprise check…", "Shift+S", self.surprise_check),
         ]
 
+    def show_shortcuts(self) -> None:
+        ShortcutSheet(self.menuBar(), self).exec()
+
     def _build_menus(self) -> None:
         self.menus: dict[str, QMenu] = {}
         self.actions_by_name = add_items(self.menuBar(), self.menus, self._menu_items(), self)
@@ -257,6 +279,9 @@ class MainWindow(QMainWindow):
             self.timeline_dock)])
         self._animation_menu(view.addMenu("&Animation speed"))
         self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
+        self.actions_by_name |= add_items(self.menuBar(), self.menus, [
+            MenuItem("&Help", "&Keyboard shortcuts", "F1", self.show_shortcuts,
+                     "Every shortcut and map gesture in one sheet")], self)
         self._update_undo_actions()
 
     def _toggle(self, menu: QMenu, text: str, shortcut: str, attribute: str) -> None:
@@ -360,7 +385,6 @@ class MainWindow(QMainWindow):
             return
         self.files.discard_recovery()
         self.files.shutdown()
-        QApplication.instance().removeEventFilter(self.typing_guard)
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

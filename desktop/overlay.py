@@ -9,10 +9,10 @@ from fractions import Fraction
 from core.model.grid import Cell, Direction, Footprint
 from core.rules.odds import ShoveOdds
 from desktop.items import Z_OVERLAY
+from desktop.labels import ScreenLabel
 from desktop.qt import (
     QBrush,
     QColor,
-    QFont,
     QGraphicsItem,
     QPainter,
     QPainterPath,
@@ -44,6 +44,7 @@ class ShovePreview(QGraphicsItem):
         self.origin = Cell(0, 0)
         self.direction = Direction.N
         self._bounds = QRectF()
+        self.labels: list[ScreenLabel] = []
         self.hide()
 
     def show_odds(self, odds: ShoveOdds, origin: Cell, size: int) -> None:
@@ -56,8 +57,34 @@ class ShovePreview(QGraphicsItem):
             rect = rect.united(self.renderer.footprint_rect(Footprint(cell.x, cell.y, size)))
         pad = self.renderer.length(2)
         self._bounds = rect.adjusted(-pad, -pad, pad, pad)
+        self._label_cells(odds)
         self.show()
         self.update()
+
+    def _label_cells(self, odds: ShoveOdds) -> None:
+        for label in self.labels:
+            label.setParentItem(None)
+            if label.scene() is not None:
+                label.scene().removeItem(label)
+        self.labels = []
+        for cell, p in odds.landing.items():
+            self._label(cell, p, LANDING.darker(170))
+        for cell, p in odds.hazard_cells.items():
+            self._label(cell, p, DANGER.darker(120))
+
+    def _label(self, cell: Cell, p: Fraction, colour: QColor) -> None:
+        """A cell's odds beside the cell, never on the target: staying put is written below
+        the target; a landing cell's odds hang off its far side (away from the target)."""
+        label = ScreenLabel(percent(p), colour, self)
+        footprint = self.renderer.footprint_rect(Footprint(cell.x, cell.y, self.size))
+        if cell == self.origin:
+            label.hang(QPointF(footprint.center().x(), footprint.bottom()), (0, 1))
+        else:
+            ux, uy = _unit(self.direction)
+            edge = footprint.center() + QPointF(ux * footprint.width() / 2,
+                                                uy * footprint.height() / 2)
+            label.hang(edge, (ux, uy))
+        self.labels.append(label)
 
     def clear(self) -> None:
         self.odds = None
@@ -77,20 +104,16 @@ class ShovePreview(QGraphicsItem):
         if self.odds is None:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(int(self.renderer.length(0.26)))
-        painter.setFont(font)
         for cell, alpha in self.shading().items():
             fill = QColor(LANDING.red(), LANDING.green(), LANDING.blue(), alpha)
-            self._cell(painter, cell, (fill, LANDING.darker(140)), self.odds.landing[cell])
-        for cell, p in self.odds.hazard_cells.items():
+            self._cell(painter, cell, (fill, LANDING.darker(140)))
+        for cell in self.odds.hazard_cells:
             fill = QColor(DANGER.red(), DANGER.green(), DANGER.blue(), 70)
-            self._cell(painter, cell, (fill, DANGER), p, dashed=True)
+            self._cell(painter, cell, (fill, DANGER), dashed=True)
         self._arrow(painter)
 
     def _cell(self, painter: QPainter, cell: Cell, colours: tuple[QColor, QColor],
-              p: Fraction, dashed: bool = False) -> None:
+              dashed: bool = False) -> None:
         fill, edge = colours
         rect = self.renderer.footprint_rect(Footprint(cell.x, cell.y, self.size))
         inset = self.renderer.length(0.06)
@@ -101,19 +124,11 @@ class ShovePreview(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(QBrush(fill))
         painter.drawRoundedRect(rect, 4, 4)
-        label = QRectF(rect.left(), rect.top(), rect.width(), self.renderer.length(0.34))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 255, 255, 215))
-        painter.drawRect(label)
-        painter.setPen(edge.darker(130))
-        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, percent(p))
 
     def _arrow(self, painter: QPainter) -> None:
         start = self.renderer.footprint_centre(Footprint(*self.origin, self.size))
-        dx, dy = self.direction.delta
         length = self.renderer.length(self.size / 2 + 0.9)
-        norm = (dx * dx + dy * dy) ** 0.5
-        ux, uy = dx / norm, dy / norm
+        ux, uy = _unit(self.direction)
         end = start + QPointF(ux * length, uy * length)
         painter.setPen(QPen(ARROW.darker(150), self.renderer.length(0.12),
                             Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
@@ -126,6 +141,12 @@ class ShovePreview(QGraphicsItem):
                          end + QPointF(uy * head * 0.7, -ux * head * 0.7)])
         painter.setBrush(ARROW)
         painter.drawPolygon(tip)
+
+
+def _unit(direction: Direction) -> tuple[float, float]:
+    dx, dy = direction.delta
+    norm = (dx * dx + dy * dy) ** 0.5
+    return dx / norm, dy / norm
 
 
 def alpha_for(p: Fraction) -> int:

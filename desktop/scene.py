@@ -15,7 +15,7 @@ from core.model.mapmodel import TERRAIN_BY_CODE
 from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
-from desktop.items import HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
 from desktop.qt import (
     QColor,
     QFont,
@@ -35,6 +35,7 @@ from desktop.renderer import MapRenderer
 from desktop.selection import SelectionModel
 
 MIN_LABEL_PX = 28
+TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5
 MIN_GRID_PX = 6
 
 
@@ -54,6 +55,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.walls)
         self.path_preview = PathPreview(self.renderer)
         self.addItem(self.path_preview)
+        self.focus_ring = FocusRing(self.renderer)
+        self.addItem(self.focus_ring)
         self._cells = QImage()
         self._steps, self._cliffs = QPainterPath(), QPainterPath()
         self._edges_of: np.ndarray | None = None
@@ -70,6 +73,7 @@ class MapScene(QGraphicsScene):
     def rebuild(self) -> None:
         """Draw everything afresh (a new or resized map)."""
         enc = self.encounter
+        self.focus_ring.hide()
         self.setSceneRect(self.renderer.map_rect(enc.map.width, enc.map.height)
                           .adjusted(-100, -100, 100, 100))
         self._background = _load_background(enc)
@@ -126,6 +130,11 @@ class MapScene(QGraphicsScene):
         item = TokenItem(self.encounter.token(token_id), self.renderer)
         self.tokens[token_id] = item
         self.addItem(item)
+        self._stack(token_id, item)
+
+    def _stack(self, token_id: str, item: TokenItem) -> None:
+        """Later tokens are drawn above earlier ones (Bring to front moves one last)."""
+        item.setZValue(Z_TOKEN + self.encounter.order_of(token_id) * TOKEN_Z_STEP)
 
     def _sync_token(self, token_id: str) -> None:
         present = self.encounter.has_token(token_id)
@@ -138,14 +147,17 @@ class MapScene(QGraphicsScene):
             self._add_token_item(token_id)
         else:
             item.sync(self.encounter.token(token_id))
+            self._stack(token_id, item)
 
     # --- hazards -------------------------------------------------------------------------
     def _refresh_hazards(self) -> None:
         for item in self.hazard_items:
             self.removeItem(item)
+            self.removeItem(item.label)
         self.hazard_items = [HazardItem(h, self.renderer) for h in self.encounter.map.hazards]
         for item in self.hazard_items:
             self.addItem(item)
+            self.addItem(item.label)
 
     # --- cells ---------------------------------------------------------------------------
     def _refresh_cells(self) -> None:

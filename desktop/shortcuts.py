@@ -1,5 +1,6 @@
-"""Menus and shortcuts declared as data, and the guard that keeps single-key shortcuts from
-firing while the GM types in a text or number field."""
+"""Menus and shortcuts declared as data. (Single-key shortcuts never fire while the GM types
+in a text or number field: Qt's line edits, spin boxes and text boxes take printable keys
+before any shortcut.)"""
 
 from __future__ import annotations
 
@@ -7,25 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop.qt import (
-    QAbstractSpinBox,
     QAction,
-    QComboBox,
-    QEvent,
-    QKeyEvent,
     QKeySequence,
-    QLineEdit,
     QMenu,
     QMenuBar,
     QObject,
-    QPlainTextEdit,
-    Qt,
-    QTextEdit,
-    QWidget,
 )
 
 Shortcut = str | QKeySequence.StandardKey | tuple[str, ...]
-TYPING_MODIFIERS = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier,
-                    Qt.KeyboardModifier.KeypadModifier)
 
 
 @dataclass(frozen=True)
@@ -77,24 +67,3 @@ def add_items(bar: QMenuBar, menus: dict[str, QMenu], items: list[MenuItem],
         menu.addAction(action)
         actions[item.text.replace("&", "")] = action
     return actions
-
-
-def is_typing_field(widget: QObject | None) -> bool:
-    """A widget that takes typed text: line edits (spin boxes' included), text boxes and
-    editable combo boxes."""
-    if isinstance(widget, QComboBox):
-        return widget.isEditable()
-    return isinstance(widget, QLineEdit | QAbstractSpinBox | QPlainTextEdit | QTextEdit)
-
-
-class TypingGuard(QObject):
-    """Installed on the application: while a typing field has the focus, a key without
-    Ctrl, Alt or Meta goes to the field, never to a shortcut ("Goblin Archer" stays a
-    name, it does not roll initiative and step the segment)."""
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
-                and isinstance(watched, QWidget) and is_typing_field(watched)
-                and event.modifiers() in TYPING_MODIFIERS and event.text()):
-            event.accept()  # the key is delivered to the field as a key press
-        return False

@@ -41,6 +41,8 @@ SIDE_COLOURS: dict[Side, QColor] = {
 TOKEN_FILL = QColor("#f4efe6")
 NO_ATTACK = QColor("#9a9a9a")
 SELECTION = QColor("#ffc20e")
+CHOSEN = QColor("#ff6f00")
+RULER = QColor("#0f8b8d")
 CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.PRONE: ("P", QColor("#7a4ea3")),
     Condition.STUNNED: ("S", QColor("#d98b1c")),
@@ -55,3 +57,15 @@ PATH_OK = QColor("#1f9d55")
 PATH_BAD = QColor("#d7263d")
 ELEVATION_UP = QColor(120, 80, 30)
 ELEVATION_DOWN = QColor(30, 60, 140)
+
+_scale = [1.0]
+
+
+def ui_scale() -> float:
+    """How much larger than normal text and touch targets on the map are drawn (1.0 on a
+    laptop; a table screen raises it)."""
+    return _scale[0]
+
+
+def set_ui_scale(scale: float) -> None:
+    _scale[0] = scale

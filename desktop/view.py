@@ -34,6 +34,7 @@ class MapView(QGraphicsView):
     cell_hovered = Signal(object)  # Cell
     zoom_changed = Signal(float)
     token_menu_requested = Signal(str, QPoint)  # token id, global position
+    cell_menu_requested = Signal(object, QPoint)  # an empty Cell, global position
     pressed = Signal()  # any click on the map (skips a running animation)
 
     def __init__(self, scene: MapScene) -> None:
@@ -151,14 +152,18 @@ class MapView(QGraphicsView):
             super().mouseReleaseEvent(event)
 
     def _maybe_token_menu(self, event: QMouseEvent) -> None:
-        """A right click that did not drag (pan) on a token asks for its menu."""
+        """A right click that did not drag (pan) asks for the menu of the token under it,
+        or of the empty cell."""
         pressed, self._right_press = self._right_press, None
         if pressed is None or (event.position() - pressed).manhattanLength() > MENU_SLOP_PX:
             return
         cell = self._tool_event(event).cell
         token = self.map_scene.encounter.token_at(cell)
+        where = event.globalPosition().toPoint()
         if token is not None:
-            self.token_menu_requested.emit(token.id, event.globalPosition().toPoint())
+            self.token_menu_requested.emit(token.id, where)
+        elif self.map_scene.encounter.map.contains(cell):
+            self.cell_menu_requested.emit(cell, where)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         event.accept()  # token menus come from the right-button release above

@@ -203,6 +203,25 @@ class RemoveToken(Command):
         return ChangeSet(tokens=frozenset({self.token_id}))
 
 
+class RaiseToken(Command):
+    """Draw a token above the others (last in the list)."""
+
+    label = "Bring to front"
+
+    def __init__(self, token_id: str) -> None:
+        self.token_id = token_id
+        self.before: int | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self.before = encounter.move_in_order(self.token_id, len(encounter.tokens) - 1)
+        return ChangeSet(tokens=frozenset({self.token_id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        encounter.move_in_order(self.token_id, self.before)
+        return ChangeSet(tokens=frozenset({self.token_id}))
+
+
 class PlaceTokens(Command):
     """Move several tokens at once (a group move, a swap, a battlefield shift): every new
     place is checked against the others' new places, so one may take a cell another

@@ -125,3 +125,11 @@ class Combatant(BaseModel):
         gaining ``conditions``."""
         return self.model_copy(update={"hp": max(self.hp - damage, HP_FLOOR),
                                        "conditions": self.conditions | conditions})
+
+    def healed(self, amount: int) -> Combatant:
+        """This combatant after healing ``amount`` hit points, never above its maximum."""
+        return self.model_copy(update={"hp": min(self.hp + amount, max(self.max_hp, self.hp))})
+
+    def toggled(self, condition: Condition) -> Combatant:
+        """This combatant with ``condition`` switched on or off."""
+        return self.model_copy(update={"conditions": self.conditions ^ {condition}})

@@ -11,6 +11,7 @@ Footprint(x=1, y=1, size=2)
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, cast
@@ -299,6 +300,16 @@ class Encounter(BaseModel):
         copy._derived = self._derived
         return copy
 
+    def order_of(self, token_id: str) -> int:
+        """The token's place in the drawing order (later is drawn above)."""
+        return self._tokens().position[token_id]
+
+    def move_in_order(self, token_id: str, position: int) -> int:
+        """Put the token at ``position`` in the drawing order (the list); its old place."""
+        old, token = self.remove_token(token_id)
+        self.add_token(token, position)
+        return old
+
     def remove_token(self, token_id: str) -> tuple[int, Token]:
         index = self._tokens()
         token = self.token(token_id)
@@ -307,6 +318,29 @@ class Encounter(BaseModel):
         index.remove(token)
         index.number(self.tokens)
         return position, token
+
+    def numbered_name(self, name: str) -> tuple[str, dict[str, str]]:
+        """A name for one more creature called ``name``, and the tokens to rename so that
+        same-named creatures are told apart: the second Skeleton is "Skeleton 2" and the
+        first becomes "Skeleton 1".
+
+        >>> from core.model.combatant import Combatant
+        >>> enc = Encounter(tokens=[Token(id="s", combatant=Combatant(name="Skeleton"), x=0,
+        ...                               y=0)])
+        >>> enc.numbered_name("Skeleton"), enc.numbered_name("Ghoul")
+        (('Skeleton 2', {'s': 'Skeleton 1'}), ('Ghoul', {}))
+        """
+        base = re.sub(r"\s+\d+$", "", name.strip()) or name
+        pattern = re.compile(rf"{re.escape(base)}(?: (\d+))?", re.IGNORECASE)
+        same = [(t, pattern.fullmatch(t.name)) for t in self.tokens]
+        numbers = {int(m.group(1)) for _, m in same if m and m.group(1)}
+        bare = [t for t, m in same if m and not m.group(1)]
+        if not numbers and not bare:
+            return name, {}
+        free = (n for n in range(1, len(self.tokens) + 2) if n not in numbers)
+        renames = {t.id: f"{base} {next(free)}" for t in bare}
+        used = numbers | {int(n.rsplit(" ", 1)[1]) for n in renames.values()}
+        return f"{base} {max(used) + 1}", renames
 
     def unique_id(self, name: str) -> str:
         ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()

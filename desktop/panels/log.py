@@ -14,6 +14,7 @@ from desktop.qt import (
     QHBoxLayout,
     QMessageBox,
     QPushButton,
+    Qt,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -27,7 +28,11 @@ class LogPanel(QWidget):
         self.document = document
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
+        # Long lines wrap to the dock's width rather than end in "…"; each also has its
+        # full text as a tooltip.
         self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.export_button = QPushButton("Export Markdown…")
         self.export_button.setToolTip("Save the whole log, with every roll, as a Markdown file")
         self.export_button.clicked.connect(self.export_dialog)
@@ -55,7 +60,9 @@ class LogPanel(QWidget):
             item = QTreeWidgetItem([f"{number + 1}. {entry.summary}"])
             item.setToolTip(0, entry.text or entry.summary)
             for line in _detail_lines(entry.summary, entry.text):
-                item.addChild(QTreeWidgetItem([line.strip()]))
+                child = QTreeWidgetItem([line.strip()])
+                child.setToolTip(0, line.strip())
+                item.addChild(child)
             self.tree.addTopLevelItem(item)
             self.tree.scrollToItem(item)
 

@@ -127,6 +127,25 @@ def _set_terms(item: QTreeWidgetItem, breakdown: Breakdown | None) -> None:
         assert child is not None
         child.setText(0, term.name)
         child.setText(1, f"{term.value:+d}")
-        child.setText(2, term.source)
+        child.setText(2, rule_name(term.source))
         for column in range(3):
-            child.setToolTip(column, f"{term.name} {term.value:+d} — {term.source}")
+            child.setToolTip(column, f"{term.name} {term.value:+d} — {cited(term.source)}")
+
+
+SEEDS = {"000": "Combat Ratings (seed 000)", "002": "Combat (seed 002)",
+         "RD": "rules decisions", "GM": "the GM"}
+
+
+def rule_name(source: str) -> str:
+    """The rule a term comes from, without its seed code: "000 FD Formula: STR or CON" →
+    "FD Formula"."""
+    code, _, rest = source.partition(" ")
+    rule = rest if code in SEEDS else source
+    return rule.split(":")[0].strip() or source
+
+
+def cited(source: str) -> str:
+    """The full reference, the seed named: "000 FD Formula: ..." → "Combat Ratings (seed
+    000) · FD Formula: ..."."""
+    code, _, rest = source.partition(" ")
+    return f"{SEEDS[code]} · {rest}" if code in SEEDS and rest else source

@@ -12,9 +12,11 @@ from typing import Any
 from core.actions.attack import AttackAction
 from core.actions.base import Action, Outcome, plan
 from core.actions.commands import ChangeSet, Command
+from core.actions.dice import DiceRollAction
 from core.model.dice import (
     DiceError,
     DiceExhaustedError,
+    DiceExpression,
     DiceSource,
     DieValueError,
     ScriptedDice,
@@ -35,6 +37,7 @@ from desktop.qt import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -42,6 +45,7 @@ from desktop.qt import (
 )
 
 ERROR_STYLE = "color: #c0392b"
+MIN_WIDTH_PX = 260
 IDLE_TEXT = ("Shove (S) or Attack (K): pick the attacker and the target on the map, or "
              "right-click a token.")
 
@@ -88,7 +92,13 @@ class ResolvePanel(QWidget):
         self.cancel_button.clicked.connect(self.clear)
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
+        self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self._layout()
+        # The dock keeps the width the GM gave it: long die names and titles wrap instead
+        # of widening it (which would move the map).
+        self.setMinimumWidth(MIN_WIDTH_PX)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.dice_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.typed_mode.toggled.connect(self._mode_changed)
         document.replaced.connect(self._encounter_replaced)
         document.changed.connect(self._follow)
@@ -108,16 +118,47 @@ class ResolvePanel(QWidget):
         self.cover.setSingleStep(20)
         self.cover.setSuffix(" %")
         self.cover.setToolTip("Cover: +1 AC per 20% (002 Cover & concealment)")
-        self.missile = QCheckBox("Missile (AV vs missiles, needs line of sight)")
-        self.magic = QCheckBox("Magic damage (ignores AV)")
+        self.missile = QCheckBox("Missile")
+        self.missile.setToolTip("A missile: needs a line of sight; armour counts its AV vs "
+                                "missiles")
+        self.magic = QCheckBox("Magic damage")
+        self.magic.setToolTip("Magic damage ignores AV")
         for label, widget in (("Damage", self.damage_dice), ("Hit modifier", self.hit_modifier),
                               ("Cover", self.cover), ("", self.missile), ("", self.magic)):
             form.addRow(label, widget)
         box.hide()
         return box
 
+    def _dice_tray(self) -> QHBoxLayout:
+        """Any dice, rolled or typed like every other roll, into the log."""
+        self.tray = QLineEdit()
+        self.tray.setPlaceholderText("Dice tray: 2d6+3, d20…")
+        self.tray.setToolTip("Type any dice expression and press Enter: rolled by the seeded "
+                             "generator, or asked for when \"I rolled\" is on; the result "
+                             "goes in the combat log")
+        self.tray.returnPressed.connect(self.roll_tray)
+        roll = QPushButton("Roll")
+        roll.setToolTip("Roll the dice tray's expression (Enter)")
+        roll.clicked.connect(self.roll_tray)
+        row = QHBoxLayout()
+        row.addWidget(self.tray, 1)
+        row.addWidget(roll)
+        return row
+
+    def roll_tray(self) -> None:
+        text = self.tray.text().strip()
+        if not text:
+            return
+        try:
+            DiceExpression.parse(text)
+        except DiceError as error:
+            self.message.setText(str(error))
+            return
+        self.begin_roll(DiceRollAction(text), f"Dice tray: {text}")
+
     def _layout(self) -> None:
         layout = QVBoxLayout(self)
+        layout.addLayout(self._dice_tray())
         layout.addWidget(self.title)
         layout.addWidget(self.card)
         layout.addWidget(self.weapon)
@@ -261,7 +302,9 @@ class ResolvePanel(QWidget):
         field.setPlaceholderText(f"1–{faces}")
         field.setToolTip(f"The d{faces} you rolled for {purpose}")
         field.returnPressed.connect(self.resolve)
-        self.dice_form.addRow(f"d{faces} · {purpose}", field)
+        label = QLabel(f"d{faces} · {purpose}")
+        label.setWordWrap(True)
+        self.dice_form.addRow(label, field)
         self.die_fields.append(field)
         field.setFocus()
 

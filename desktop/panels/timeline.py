@@ -88,6 +88,7 @@ class SegmentColumn(QFrame):
         self.setAcceptDrops(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setMinimumWidth(70)
+        self.setMinimumHeight(88)  # the title and two chips: never squeezed under the status bar
         self.box = QVBoxLayout(self)
         self.box.setContentsMargins(3, 3, 3, 3)
         self.title = QLabel(str(segment))
@@ -143,6 +144,7 @@ class TimelinePanel(QWidget):
         self.document, self.highlight = document, highlight
         self.resolve_panel = resolve_panel
         self._round_seen = document.encounter.timeline.round_number
+        self._highlighted: tuple[int, int, int] | None = None
         self.round_label = QLabel()
         self.timer_label = QLabel()
         self.seconds_left = 0
@@ -162,7 +164,7 @@ class TimelinePanel(QWidget):
         self.columns: list[SegmentColumn] = []
         self._layout()
         document.changed.connect(self._on_changed)
-        document.replaced.connect(self.refresh)
+        document.replaced.connect(self._encounter_replaced)
         self.refresh()
 
     def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QPushButton:
@@ -249,9 +251,22 @@ class TimelinePanel(QWidget):
             self.clock.stop()
 
     def _show_timer(self) -> None:
+        """The declaration countdown; once it ran out, "Round under way" — only while there
+        is a round."""
         minutes, seconds = divmod(self.seconds_left, 60)
-        self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}" if self.seconds_left
-                                 else "Round under way")
+        if self.seconds_left:
+            self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}")
+        else:
+            on = bool(self.document.encounter.timeline.round_number)
+            self.timer_label.setText("Round under way" if on else "")
+
+    def _encounter_replaced(self) -> None:
+        """Another encounter: its own round, no countdown left from the previous one."""
+        self.clock.stop()
+        self.seconds_left = 0
+        self._round_seen = self.document.encounter.timeline.round_number
+        self._show_timer()
+        self.refresh()
 
     # --- display ---------------------------------------------------------------------------
     def _on_changed(self, changes: ChangeSet) -> None:
@@ -274,12 +289,19 @@ class TimelinePanel(QWidget):
                       for group in order.get(column.segment, [])]
             column.set_groups(groups, bool(state.entries)
                               and column.segment == state.current_segment)
-        acting = [token_id for group in order.get(state.current_segment, [])
-                  for token_id in group]
         self.buttons["segment"].setEnabled(bool(state.entries))
         self.buttons["round"].setEnabled(bool(state.entries))
-        if acting:
+        self._highlight_when_the_segment_changes(order.get(state.current_segment, []))
+
+    def _highlight_when_the_segment_changes(self, groups: list[list[str]]) -> None:
+        """Select who acts when a new segment comes up — not on every edit of a token,
+        which would pull the selection (and the form being typed in) away."""
+        state = self.document.encounter.timeline
+        now = (id(self.document.history), state.round_number, state.current_segment)
+        acting = [token_id for group in groups for token_id in group]
+        if now != self._highlighted and acting:
             self.highlight(acting)
+        self._highlighted = now
 
     def _make_chip(self, token_id: str) -> Chip:
         encounter = self.document.encounter

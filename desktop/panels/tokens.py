@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.actions.commands import AddToken, ChangeSet, RemoveToken
+from core.actions.commands import ChangeSet, RemoveToken
 from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Token
@@ -21,6 +21,7 @@ from core.model.tables import SIZES
 from core.rules.ratings import ratings
 from desktop import style
 from desktop.document import EncounterDocument
+from desktop.map_menus import add_combatant
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
@@ -185,6 +186,7 @@ class TokenPanel(QWidget):
         self.message.setStyleSheet(f"color: {DOWN};")
         self.message.setWordWrap(True)
         self.library_menu = QMenu(self)
+        self.templates: list[Combatant] = []
         self._fill_library_menu(library_path)
         self._build()
         self._connect()
@@ -246,6 +248,7 @@ class TokenPanel(QWidget):
         self.library_menu.setToolTipsVisible(True)
         try:
             templates = load_library(path)
+            self.templates = templates
         except ValueError as error:
             self.library_menu.addAction(f"Library unavailable: {error}").setEnabled(False)
             return
@@ -335,19 +338,10 @@ class TokenPanel(QWidget):
         except ValidationError as error:
             self.message.setText(f"{template.name}: {describe_validation_error(error)}")
             return None
-        size = SIZES[combatant.size].footprint
-        cell = encounter.free_spot(size, self.placement_hint())
-        if cell is None:
-            self.message.setText(f"No free {size}×{size} space on the map for {combatant.name}")
-            return None
-        # Token ids are ASCII; unique_id keeps any letter, so "Éowyn" would be refused.
-        token = Token(id=encounter.unique_id(combatant.name), combatant=combatant, x=cell.x,
-                      y=cell.y)
-        command = AddToken(token)
-        command.label = f"Add {combatant.name}"
-        self.document.push(command)
-        self.select_tokens({token.id})
-        return token.id
+        token_id = add_combatant(self.document, combatant, self.placement_hint())
+        if token_id is not None:
+            self.select_tokens({token_id})
+        return token_id
 
     def remove_selected(self) -> None:
         ids = sorted(self.selection.ids)

@@ -33,11 +33,15 @@ class AttackTool(MapTool):
 
     def reset(self) -> None:
         self.attacker = None
+        self.mark_chosen(None)
+
+    def deactivate(self) -> None:
+        self.mark_chosen(None)
 
     def follow(self, changes: ChangeSet) -> None:
-        if self.attacker in changes.tokens and not self.document.encounter.has_token(
-                self.attacker):
-            self.start(None)
+        if self.attacker in changes.tokens:
+            gone = not self.document.encounter.has_token(self.attacker)
+            self.start(None if gone else self.attacker)
 
     def token_entries(self, token_id: str) -> list[TokenEntry]:
         name = self.document.encounter.token(token_id).name
@@ -45,11 +49,12 @@ class AttackTool(MapTool):
 
     def start(self, attacker_id: str | None) -> None:
         self.attacker = attacker_id
+        self.mark_chosen(attacker_id)
         if attacker_id is None:
-            self.status.emit("Attack: click the attacker")
+            self.say("Attack: click the attacker")
         else:
             name = self.document.encounter.token(attacker_id).name
-            self.status.emit(f"Attack: {name} — click the target")
+            self.say(f"Attack: {name} — click the target")
 
     def press(self, event: ToolEvent) -> bool:
         if not event.left:
@@ -62,7 +67,7 @@ class AttackTool(MapTool):
         else:
             self.panel.begin(AttackAction(self.attacker, token.id),
                              "d20 + HR vs AC; damage through AV (1 point always gets through)")
-            self.status.emit("Attack: set the weapon, roll or type the dice in the Resolve "
+            self.say("Attack: set the weapon, roll or type the dice in the Resolve "
                              "panel")
         return True
 

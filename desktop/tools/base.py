@@ -99,6 +99,25 @@ class MapTool(QObject):
         """Entries for a token's context menu (the window activates the tool first)."""
         return []
 
+    @property
+    def is_active(self) -> bool:
+        return self.view is not None and self.view.tool is self
+
+    def say(self, text: str) -> None:
+        """Tell the GM what the tool expects next (only the active tool speaks)."""
+        if self.is_active:
+            self.status.emit(text)
+
+    def mark_chosen(self, token_id: str | None) -> None:
+        """Ring the token the active tool has chosen (an attacker), or none."""
+        if not self.is_active:
+            return
+        encounter = self.document.encounter
+        if token_id is not None and encounter.has_token(token_id):
+            self.scene.focus_ring.show_on(encounter.token(token_id).footprint)
+        else:
+            self.scene.focus_ring.hide()
+
     # --- following the document ---------------------------------------------------------
     def reset(self) -> None:
         """A different encounter: drop everything held (the default: as on deactivation)."""

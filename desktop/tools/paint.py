@@ -136,7 +136,7 @@ class TerrainTool(CellPaintTool):
         kinds.setToolTip("Terrain to paint")
         kinds.setAccessibleName("Terrain")
         kinds.currentTextChanged.connect(lambda text: setattr(self, "terrain", Terrain(text)))
-        return [QLabel(" Terrain "), kinds, *super().make_options()]
+        return [QLabel(" Terrain "), kinds, *super().make_options(), terrain_legend()]
 
     def preview_colour(self) -> QColor:
         colour = QColor(style.TERRAIN_COLOURS[self.terrain])
@@ -163,6 +163,18 @@ class ElevationTool(CellPaintTool):
         feet.setSingleStep(5)
         feet.valueChanged.connect(lambda value: setattr(self, "feet", value))
         return [QLabel(" Height "), feet, *super().make_options()]
+
+
+def terrain_legend() -> QLabel:
+    """What each terrain colour means, with its effect."""
+    effects = {Terrain.DIFFICULT: "movement ×2, +2 Shove Resist",
+               Terrain.SLIPPERY: "+2 ft to every shove"}
+    swatches = [f'<span style="background-color: {style.TERRAIN_COLOURS[kind].name()}">'
+                f"&nbsp;&nbsp;&nbsp;&nbsp;</span> {kind.value} ({effect})"
+                for kind, effect in effects.items()]
+    legend = QLabel("  " + " &nbsp; ".join(swatches))
+    legend.setToolTip("Terrain colours on the map (000 Terrain Modifiers to Force)")
+    return legend
 
 
 def labelled_spin(name: str, limits: tuple[int, int], value: int, suffix: str, tip: str

@@ -17,7 +17,7 @@ from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
 from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
 from desktop.items import TokenItem
-from desktop.qt import QGraphicsView, QKeyEvent, QPointF, QSpinBox, Qt, QWidget
+from desktop.qt import QGraphicsView, QKeyEvent, QLabel, QPointF, QSpinBox, Qt, QWidget
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.paint import labelled_spin
 
@@ -66,7 +66,7 @@ class SelectTool(MapTool):
         budget.setSingleStep(5)
         budget.valueChanged.connect(
             lambda value: setattr(self, "budget_ft", float(value) if value else None))
-        return [budget]
+        return [QLabel(" Move budget "), budget]
 
     def activate(self, view: MapView) -> None:
         super().activate(view)
@@ -183,7 +183,7 @@ class SelectTool(MapTool):
         try:
             outcome = plan(action, self.document.encounter, ScriptedDice([]))
         except IllegalMoveError as error:
-            self.status.emit(str(error))
+            self.say(str(error))
             self._return(drag)
             return True
         if not self.document.perform(outcome):

@@ -49,6 +49,7 @@ class ShoveTool(MapTool):
     def deactivate(self) -> None:
         self.preview.clear()
         self.target, self.direction = None, None
+        self.mark_chosen(None)
 
     def reset(self) -> None:
         self.deactivate()
@@ -85,10 +86,11 @@ class ShoveTool(MapTool):
         self._prompt()
 
     def _prompt(self) -> None:
+        self.mark_chosen(self.attacker)
         if self.attacker is None:
-            self.status.emit("Shove: click the attacker")
+            self.say("Shove: click the attacker")
         elif self.target is None:
-            self.status.emit(f"Shove: {self._name(self.attacker)} — click an adjacent target")
+            self.say(f"Shove: {self._name(self.attacker)} — click an adjacent target")
 
     def _name(self, token_id: str) -> str:
         return self.document.encounter.token(token_id).name
@@ -107,7 +109,7 @@ class ShoveTool(MapTool):
             if token is not None and token.id != self.attacker:
                 self._choose_target(token.id)
             elif token is not None:
-                self.status.emit("Shove: a token cannot shove itself — click another")
+                self.say("Shove: a token cannot shove itself — click another")
             return True
         self._confirm()
         return True
@@ -118,11 +120,11 @@ class ShoveTool(MapTool):
             setup = prepare_shove(self.document.encounter,
                                   ShoveRequest(attacker=self.attacker, defender=target_id))
         except IllegalShoveError as error:
-            self.status.emit(f"Cannot shove: {error}")
+            self.say(f"Cannot shove: {error}")
             return
         self.target = target_id
         self._aim(setup.direction)
-        self.status.emit("Shove: aim with the pointer (the arrow snaps to allowed directions), "
+        self.say("Shove: aim with the pointer (the arrow snaps to allowed directions), "
                          "click to confirm")
 
     def move(self, event: ToolEvent) -> bool:
@@ -156,7 +158,7 @@ class ShoveTool(MapTool):
             return
         self.panel.begin(ShoveAction(self.request()))
         self._sent = True
-        self.status.emit("Shove: roll for it or type the dice in the Resolve panel")
+        self.say("Shove: roll for it or type the dice in the Resolve panel")
 
     def _panel_cleared(self) -> None:
         if self._sent:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -63,6 +64,25 @@ def drag(qtbot: QtBot, window: MainWindow) -> Callable[..., None]:
             qtbot.mouseMove(viewport, cell_point(window, *point))
         qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, modifier,
                            cell_point(window, *path[-1]))
+
+    return run
+
+
+@pytest.fixture
+def drag_to(qtbot: QtBot, window: MainWindow) -> Callable[..., AbstractContextManager[None]]:
+    """``with drag_to(start, end):`` a drag held over ``end`` (the preview shows inside
+    the block); it is dropped back where it started, so nothing moves."""
+
+    @contextmanager
+    def run(start: tuple[float, float], end: tuple[float, float]) -> Iterator[None]:
+        viewport = window.view.viewport()
+        qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         cell_point(window, *start))
+        qtbot.mouseMove(viewport, cell_point(window, *end))
+        yield
+        qtbot.mouseMove(viewport, cell_point(window, *start))
+        qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton,
+                           Qt.KeyboardModifier.NoModifier, cell_point(window, *start))
 
     return run
 

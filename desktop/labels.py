@@ -1,0 +1,93 @@
+"""Text on the map that stays readable at any zoom: drawn in screen pixels (it ignores the
+view's scale), on a rounded plate that stands out on light and dark floors alike.
+
+A label hangs off a point of the scene (its anchor) by a screen-pixel offset, so it can be
+placed beside a token instead of over it."""
+
+from __future__ import annotations
+
+from desktop import style
+from desktop.qt import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGraphicsItem,
+    QPainter,
+    QPen,
+    QPointF,
+    QRectF,
+    QStyleOptionGraphicsItem,
+    Qt,
+    QWidget,
+)
+
+PAD_PX = 4.0
+LABEL_PX = 13
+
+
+class ScreenLabel(QGraphicsItem):
+    """One line of text at a constant size on screen."""
+
+    def __init__(self, text: str = "", colour: QColor | None = None,
+                 parent: QGraphicsItem | None = None, size_px: int = LABEL_PX,
+                 bold: bool = True) -> None:
+        super().__init__(parent)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.font = QFont()
+        self.font.setBold(bold)
+        self.font.setPixelSize(round(size_px * style.ui_scale()))
+        self.colour = colour or QColor("#1d1d1d")
+        self.plate = QColor(255, 255, 255, 228)
+        self.offset = QPointF(0, 0)
+        self.centred = False
+        self._text = ""
+        self._rect = QRectF()
+        self.set_text(text)
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        self.prepareGeometryChange()
+        self._text = text
+        metrics = QFontMetricsF(self.font)
+        width = metrics.horizontalAdvance(text) + 2 * PAD_PX
+        height = metrics.height() + PAD_PX
+        left = self.offset.x() - (width / 2 if self.centred else 0)
+        self._rect = QRectF(left, self.offset.y() - height / 2, width, height)
+        self.update()
+
+    def place(self, anchor: QPointF, offset_px: QPointF, centred: bool = False) -> None:
+        """Hang the label ``offset_px`` screen pixels from ``anchor`` (scene or parent
+        coordinates), centred on that point or starting at it."""
+        self.offset, self.centred = offset_px, centred
+        self.setPos(anchor)
+        self.set_text(self._text)
+
+    def hang(self, anchor: QPointF, towards: tuple[float, float], gap_px: float = 4) -> None:
+        """Put the plate beside ``anchor``, ``gap_px`` away from it on the side the unit
+        vector ``towards`` points to (a label that must not cover what is at the anchor)."""
+        ux, uy = towards
+        half_w, half_h = self._rect.width() / 2, self._rect.height() / 2
+        self.place(anchor, QPointF(ux * (half_w + gap_px), uy * (half_h + gap_px)),
+                   centred=True)
+
+    def screen_rect(self) -> QRectF:
+        """The plate in screen pixels relative to the anchor (for tests and layout)."""
+        return QRectF(self._rect)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-1, -1, 1, 1)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if not self._text:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self.colour.darker(110), 1))
+        painter.setBrush(self.plate)
+        painter.drawRoundedRect(self._rect, 4, 4)
+        painter.setFont(self.font)
+        painter.setPen(self.colour)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)

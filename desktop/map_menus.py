@@ -1,0 +1,107 @@
+"""The right-click menus of the map: on a token (the tools' actions, damage or heal, the
+conditions, duplicate, delete, bring to front, centre) and on an empty cell (add a
+combatant there). Every entry is one undoable step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
+from core.model.combatant import Combatant, Condition
+from core.model.encounter import Token
+from core.model.grid import Cell
+from core.model.tables import SIZES
+from desktop.document import EncounterDocument
+from desktop.panels.combatant_form import CONDITION_LABELS
+from desktop.qt import QInputDialog, QMenu, QWidget
+
+Entry = tuple[str, Callable[[], None]]
+
+
+class TokenMenu(QMenu):
+    """Everything the GM can do to one token from the map."""
+
+    def __init__(self, document: EncounterDocument, token_id: str, tool_entries: list[Entry],
+                 parent: QWidget) -> None:
+        super().__init__(parent)
+        self.document, self.token_id = document, token_id
+        for text, run in tool_entries:
+            self.addAction(text, run)
+        self.addSeparator()
+        self.addAction("Damage…", lambda: self._change_hp(damage=True))
+        self.addAction("Heal…", lambda: self._change_hp(damage=False))
+        self._conditions(self.addMenu("Conditions"))
+        self.addSeparator()
+        self.addAction("Duplicate", self.duplicate)
+        self.addAction("Bring to front", lambda: document.push(RaiseToken(token_id)))
+        self.addAction("Delete", lambda: document.push(_named(RemoveToken(token_id),
+                                                              f"Delete {self._name()}")))
+
+    def _name(self) -> str:
+        return self.document.encounter.token(self.token_id).name
+
+    def _combatant(self) -> Combatant:
+        return self.document.encounter.token(self.token_id).combatant
+
+    def _change_hp(self, damage: bool) -> None:
+        verb = "Damage" if damage else "Heal"
+        amount, ok = QInputDialog.getInt(
+            self.parentWidget(), f"{verb} {self._name()}",
+            f"Hit points to {'take away' if damage else 'give back'}:", 1, 1, 9999)
+        if ok:
+            self.apply_hp(amount if damage else -amount)
+
+    def apply_hp(self, damage: int) -> None:
+        """Take ``damage`` hit points away (a negative amount heals), as one step."""
+        before = self._combatant()
+        after = before.hurt(damage) if damage >= 0 else before.healed(-damage)
+        label = (f"{before.name} takes {damage} damage" if damage >= 0
+                 else f"{before.name} heals {-damage}")
+        self.document.push(UpdateCombatant(self.token_id, after, label))
+
+    def _conditions(self, menu: QMenu) -> None:
+        held = self._combatant().conditions
+        for condition in Condition:
+            action = menu.addAction(CONDITION_LABELS[condition],
+                                    lambda c=condition: self.toggle(c))
+            action.setCheckable(True)
+            action.setChecked(condition in held)
+
+    def toggle(self, condition: Condition) -> None:
+        before = self._combatant()
+        verb = "loses" if condition in before.conditions else "gains"
+        self.document.push(UpdateCombatant(self.token_id, before.toggled(condition),
+                                           f"{before.name} {verb} {CONDITION_LABELS[condition]}"))
+
+    def duplicate(self) -> None:
+        """A copy on the nearest free space, numbered apart from the original."""
+        add_combatant(self.document, self._combatant(),
+                      self.document.encounter.token(self.token_id).cell)
+
+
+def add_combatant(document: EncounterDocument, template: Combatant, near: Cell) -> str | None:
+    """Add ``template`` on the free space nearest ``near``; same-named creatures are
+    numbered ("Skeleton 1", "Skeleton 2"). The new token's id, or None (and why, on the
+    document's ``refused``) when the map has no room."""
+    encounter = document.encounter
+    size = SIZES[template.size].footprint
+    cell = encounter.free_spot(size, near)
+    if cell is None:
+        document.refused.emit(f"No free {size}×{size} space on the map for {template.name}")
+        return None
+    name, renames = encounter.numbered_name(template.name)
+    # Token ids are ASCII; unique_id keeps any letter, so "Éowyn" would be refused.
+    token = Token(id=encounter.unique_id(name),
+                  combatant=template.model_copy(update={"name": name}), x=cell.x, y=cell.y)
+    with document.group(f"Add {name}"):
+        for token_id, new_name in renames.items():
+            old = encounter.token(token_id).combatant
+            document.push(UpdateCombatant(token_id, old.model_copy(update={"name": new_name}),
+                                          f"Rename {old.name} to {new_name}"))
+        document.push(AddToken(token))
+    return token.id if encounter.has_token(token.id) else None
+
+
+def _named(command: RemoveToken, label: str) -> RemoveToken:
+    command.label = label
+    return command

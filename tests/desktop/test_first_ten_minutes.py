@@ -1,0 +1,283 @@
+"""A GM's first ten minutes (issue 16): typing never becomes hotkeys, panels never go stale,
+labels stay readable, quick edits on the map."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import RaiseToken
+from core.io.fileio import load_encounter
+from core.model.combatant import Condition
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import BattleMap
+from desktop.help import ShortcutSheet
+from desktop.items import token_initials
+from desktop.mainwindow import MainWindow
+from desktop.map_menus import TokenMenu
+from desktop.platform_check import hint, missing_packages, uses_xcb
+from desktop.qt import (
+    QApplication,
+    QGraphicsItem,
+    QLabel,
+    QMessageBox,
+    QRectF,
+    Qt,
+    QWidgetAction,
+)
+from desktop.tools.ruler import RulerTool
+from desktop.tools.shove import ShoveTool
+
+DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
+
+
+def on_screen(window: MainWindow, item: QGraphicsItem) -> QRectF:
+    """Where an item is drawn in the viewport, in pixels (labels ignore the zoom)."""
+    return item.deviceTransform(window.view.viewportTransform()).mapRect(item.boundingRect())
+
+
+def test_typing_a_name_mid_round_fires_no_hotkey(qtbot: QtBot, window: MainWindow) -> None:
+    """Issue 16.1: Roll initiative, Next segment, New combatant, click Name, type "Goblin
+    Archer": it used to become "G", roll initiative again, step the segment and pick the
+    Erase walls tool."""
+    window.activateWindow()
+    qtbot.keyClick(window.view, Qt.Key.Key_I)          # the map has the focus: a hotkey
+    assert window.document.encounter.timeline.round_number == 1
+    qtbot.keyClick(window.view, Qt.Key.Key_N)
+    rolled = window.document.encounter.timeline.model_copy(deep=True)
+    qtbot.mouseClick(window.token_panel.new_button, Qt.MouseButton.LeftButton)
+    name = window.token_panel.form.edits["name"]
+    qtbot.mouseClick(name, Qt.MouseButton.LeftButton)
+    name.selectAll()
+    qtbot.keyClicks(name, "Goblin Archer")
+    assert QApplication.focusWidget() is name
+    token = window.document.encounter.token(window.token_panel.form.token_id or "")
+    assert token.name == "Goblin Archer"
+    assert window.document.encounter.timeline == rolled        # no re-roll, no next segment
+    assert window.tool_actions["select"].isChecked()           # "E" did not pick Erase walls
+    hp = window.token_panel.form.edits["hp"]
+    qtbot.mouseClick(hp, Qt.MouseButton.LeftButton)
+    hp.selectAll()
+    qtbot.keyClicks(hp, "12")
+    assert window.document.encounter.token(token.id).combatant.hp == 12
+    assert window.selection.ids == {token.id}
+
+
+def test_rolling_initiative_mid_round_asks_first_and_is_undoable(
+        window: MainWindow, answer_dialogs: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16.2: Roll initiative mid-round re-rolled with no confirmation."""
+    window.timeline_panel.roll()
+    first = window.document.encounter.timeline.model_copy(deep=True)
+    window.timeline_panel.roll()                       # answered "No" (the fixture's default)
+    assert answer_dialogs[-1].startswith("Roll initiative again?")
+    assert window.document.encounter.timeline == first
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *_: QMessageBox.StandardButton.Yes))
+    window.timeline_panel.roll()
+    assert window.document.encounter.timeline != first
+    window.document.undo()
+    assert window.document.encounter.timeline == first
+
+
+def test_the_path_label_is_whole_and_screen_sized_at_any_zoom(
+        drag_to: Callable[..., AbstractContextManager[None]], window: MainWindow) -> None:
+    """Issue 16.3: the label was clipped ("walls or cr…") and scaled with the map."""
+    label = window.scene.path_preview.label
+    widths = []
+    for zoom in (1.0, 0.35):
+        window.view.fit_map()
+        window.view.zoom_by(zoom)
+        with drag_to((10, 5), (14, 6)):                # Brannoc: walled off to the east
+            assert label.text == "no way there: walls or creatures block every path"
+            widths.append(on_screen(window, label).width())
+    assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+    assert widths[0] == widths[1] and widths[0] > 300   # the whole sentence, same size
+
+
+def test_opening_or_starting_anew_leaves_no_stale_state(qtbot: QtBot, window: MainWindow
+                                                         ) -> None:
+    """Issue 16.4: a stale "Last result", "No round yet" next to "Round under way", a new
+    map not fitted, segment boxes squeezed."""
+    window.settings.setValue("animation_ms", 0)
+    panel = window.resolve_panel
+    window.timeline_panel.roll()
+    assert panel.result.toPlainText().startswith("Round 1 initiative")
+    window.timeline_panel.seconds_left = 0
+    window.timeline_panel._show_timer()
+    assert window.timeline_panel.timer_label.text() == "Round under way"
+    window.files.new(Encounter(map=BattleMap(width=30, height=20)))
+    assert panel.result.toPlainText() == ""
+    assert window.timeline_panel.round_label.text() == "<b>No round yet</b>"
+    assert window.timeline_panel.timer_label.text() == ""
+    shown = window.view.mapFromScene(window.scene.renderer.map_rect(30, 20)).boundingRect()
+    viewport = window.view.viewport().rect()
+    assert viewport.contains(shown) or abs(shown.width() - viewport.width()) <= 2
+    assert min(c.minimumHeight() for c in window.timeline_panel.columns) >= 80
+
+
+def test_shove_odds_labels_are_readable_and_off_the_target(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """Issue 16.5: 8 px percentages, labels over the target token, the arrow over them."""
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(7, 8))
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(6, 9))
+    qtbot.mouseMove(viewport, points.cell(3, 9))
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool)
+    labels = tool.preview.labels
+    assert {label.text for label in labels} == {"53%", "47%"}
+    token_on_screen = on_screen(window, window.scene.tokens["mira"])
+    for label in labels:
+        assert label.font.pixelSize() >= 12
+        assert label.parentItem() is tool.preview        # drawn above the preview's arrow
+        assert not on_screen(window, label).intersects(
+            token_on_screen.adjusted(4, 4, -4, -4)), label.text
+
+
+def test_the_resolve_panel_keeps_its_width_names_tokens_and_rings_the_attacker(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """Issue 16.6: "ogre shoves mira W", a dock that widened, no mark on the attacker."""
+    dock = window.resolve_dock
+    width = dock.width()
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(7, 8))
+    window.select_tool("shove")
+    assert window.scene.focus_ring.isVisible()
+    ring = window.scene.focus_ring.sceneBoundingRect()
+    assert ring.contains(window.scene.tokens["ogre"].sceneBoundingRect().center())
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(6, 9))
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(3, 9))
+    assert "<b>Ogre shoves Mira W</b>" in window.resolve_panel.title.text()
+    window.resolve_panel.typed_mode.setChecked(True)
+    qtbot.keyClicks(window.resolve_panel.die_fields[-1], "9")
+    qtbot.keyClick(window.resolve_panel.die_fields[-1], Qt.Key.Key_Return)
+    window.select_tool("attack")
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(6, 9))
+    QApplication.processEvents()
+    assert dock.width() == width
+
+
+def test_a_second_skeleton_is_numbered_and_shows_its_number(window: MainWindow) -> None:
+    """Issue 16.7: two identical "Skeleton" / "S" tokens."""
+    skeleton = next(t for t in window.token_panel.templates if t.name == "Skeleton")
+    first = window.token_panel.add_combatant(skeleton)
+    second = window.token_panel.add_combatant(skeleton)
+    encounter = window.document.encounter
+    assert first is not None and second is not None
+    assert (encounter.token(first).name, encounter.token(second).name) == (
+        "Skeleton 1", "Skeleton 2")
+    assert token_initials("Skeleton 2") == "S2" and token_initials("Orc Warrior 2") == "OW2"
+    window.document.undo()
+    assert encounter.token(first).name == "Skeleton"   # one step: the add and the rename
+
+
+def test_labels_legend_sources_and_log_lines_are_readable(window: MainWindow) -> None:
+    """Issue 16.8: hazard labels cut after a pan and white on light floors, "000 Quick
+    Referenc…" sources, log lines ending in "…", no terrain legend."""
+    label = window.scene.hazard_items[0].label
+    assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
+    assert label.scene() is window.scene and label.zValue() > window.scene.tokens[
+        "mira"].zValue()
+    assert label.plate.alpha() > 200                   # a light plate under dark text
+    window.selection.set({"brannoc"})
+    hr = window.token_panel.ratings.items["hr"]
+    source = hr.child(0)
+    assert source.text(2) == "Quick Reference"
+    assert "Combat Ratings (seed 000)" in source.toolTip(0)
+    assert window.log_panel.tree.textElideMode() == Qt.TextElideMode.ElideNone
+    window.select_tool("terrain")
+    legends = [a.defaultWidget() for a in window.tools["terrain"].option_actions()
+               if isinstance(a, QWidgetAction) and isinstance(a.defaultWidget(), QLabel)]
+    assert any("difficult" in w.text() and "slippery" in w.text() for w in legends)
+
+
+# --- what every GM expects ----------------------------------------------------------------
+
+def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
+        window: MainWindow) -> None:
+    document = window.document
+    menu = TokenMenu(document, "mira", [], window)
+    menu.apply_hp(5)
+    assert document.encounter.token("mira").combatant.hp == 22 - 5
+    menu.apply_hp(-10)                                  # never above the maximum
+    assert document.encounter.token("mira").combatant.hp == 22
+    menu.toggle(Condition.STUNNED)
+    assert document.encounter.token("mira").combatant.has(Condition.STUNNED)
+    menu.duplicate()
+    names = sorted(t.name for t in document.encounter.tokens if t.name.startswith("Mira"))
+    assert names == ["Mira 1", "Mira 2"]
+    document.push(RaiseToken("pip"))
+    assert document.encounter.tokens[-1].id == "pip"
+    assert window.scene.tokens["pip"].zValue() > window.scene.tokens["ogre"].zValue()
+    steps = document.history.index
+    document.set_index(0)                               # every entry was one undo step
+    assert steps == 5 and document.encounter.token("mira").combatant.hp == 22
+    assert [t.id for t in document.encounter.tokens] == [t.id for t in load_encounter(
+        DEMO).tokens]
+
+
+def test_right_clicking_an_empty_cell_adds_a_combatant_there(window: MainWindow) -> None:
+    wolf = next(t for t in window.token_panel.templates if t.name == "Wolf")
+    window._add_at(wolf, Cell(14, 12))
+    token = next(t for t in window.document.encounter.tokens if t.name == "Wolf")
+    assert token.cell == Cell(14, 12) and window.selection.ids == {token.id}
+
+
+def test_the_ruler_measures_through_waypoints_and_esc_clears(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    window.select_tool("ruler")
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(2, 2))
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     points.cell(5, 5))                 # 3 diagonals: 5 + 10 + 5
+    qtbot.mouseMove(viewport, points.cell(9, 5))        # + 20 ft east
+    ruler = window.tools["ruler"]
+    assert isinstance(ruler, RulerTool)
+    assert ruler.readout.text == "40 ft · 8 seg" and ruler.readout.isVisible()
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert ruler.waypoints == [] and not ruler.readout.isVisible()
+    assert window.document.history.index == 0          # measuring changes nothing
+
+
+def test_the_dice_tray_rolls_any_expression_into_the_log(qtbot: QtBot, window: MainWindow
+                                                         ) -> None:
+    panel = window.resolve_panel
+    panel.typed_mode.setChecked(True)
+    qtbot.keyClicks(panel.tray, "2d6+3")
+    qtbot.keyClick(panel.tray, Qt.Key.Key_Return)
+    for value in (4, 6):
+        qtbot.keyClicks(panel.die_fields[-1], str(value))
+        qtbot.keyClick(panel.die_fields[-1], Qt.Key.Key_Return)
+    assert window.document.encounter.log[-1].summary == "Rolled 2d6+3: 13"
+    panel.tray.setText("2q6")
+    panel.roll_tray()
+    assert "bad token" in panel.message.text()
+
+
+def test_the_shortcut_sheet_lists_every_menu_and_tool_key(window: MainWindow) -> None:
+    rows = ShortcutSheet(window.menuBar(), window).rows()
+    assert rows["Roll initiative"] == "I" and rows["Ruler"] == "R"
+    assert rows["Keyboard shortcuts"] == "F1" and "Alt + drag" in rows.values()
+    assert "(R)" in window.tool_actions["ruler"].toolTip()
+
+
+def test_a_missing_x11_library_is_named_with_its_package() -> None:
+    assert uses_xcb({"DISPLAY": ":0"}, "linux") and not uses_xcb({}, "linux")
+    assert not uses_xcb({"DISPLAY": ":0", "QT_QPA_PLATFORM": "offscreen"}, "linux")
+    missing = missing_packages(lambda library: library != "libxcb-cursor.so.0")
+    assert missing == ["libxcb-cursor0"]
+    assert "sudo apt-get install libxcb-cursor0" in hint(missing)
