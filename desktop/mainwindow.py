@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             bar.addAction(action)
             self.tool_actions[name] = action
+        self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
         self.options_bar.setObjectName("tool-options")
 
