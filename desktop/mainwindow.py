@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from core.actions.base import Outcome
-from core.actions.commands import ResizeMap, SetBackground
+from core.actions.commands import ResizeMap, SetBackground, SetProfile
 from core.actions.shove import ShoveAction
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
@@ -47,6 +47,7 @@ from desktop.qt import (
     QVariantAnimation,
     QWidget,
 )
+from desktop.rules_dialog import RulesDialog
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
@@ -250,6 +251,8 @@ class MainWindow(QMainWindow):
             MenuItem("&View", "Zoom &out", std.ZoomOut, lambda: view.zoom_by(0.8)),
             MenuItem("&Map", "&Resize map…", "Ctrl+R", self.resize_map),
             MenuItem("&Map", "&Background image…", "Ctrl+B", self.edit_background),
+            MenuItem("&Map", "Rules &settings…", "Ctrl+,", self.edit_rules,
+                     "Every rules number and option, with its default and its source"),
             MenuItem("&Round", "&Roll initiative", "I", timeline.roll,
                      "Start a round: roll initiative"),
             MenuItem("&Round", "&Next segment", "N", timeline.next_segment,
@@ -347,6 +350,12 @@ class MainWindow(QMainWindow):
         dialog = BackgroundDialog(current, self)
         if dialog.exec() and dialog.result_background != current:
             self.document.push(SetBackground(dialog.result_background))
+
+    def edit_rules(self) -> None:
+        dialog = RulesDialog(self.document.encounter.profile, self)
+        if dialog.exec() and dialog.result_profile not in (None, self.document.encounter.profile):
+            assert dialog.result_profile is not None
+            self.document.push(SetProfile(dialog.result_profile))
 
     def surprise_check(self) -> None:
         levels = [a.name for a in self.document.encounter.profile.alertness]

@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar
 
+from pydantic import ValidationError
+
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell, Footprint
@@ -32,6 +34,7 @@ from core.model.mapmodel import (
     WallSegment,
     parse_cell_key,
 )
+from core.model.profile import RulesProfile
 from core.model.tables import SIZES
 from core.spatial.geometry import clip_segment
 
@@ -482,6 +485,40 @@ class SetBackground(Command):
     def revert(self, encounter: Encounter) -> ChangeSet:
         encounter.map.background = self.before
         return ChangeSet(map_shape=True)
+
+
+class SetProfile(Command):
+    """Replace the rules profile (the Rules settings dialog); refused when a combatant no
+    longer fits it (an ability score outside a new ability table)."""
+
+    label = "Rules settings"
+
+    def __init__(self, profile: RulesProfile) -> None:
+        self.after = profile
+        self.before: RulesProfile | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        for token in encounter.tokens:
+            try:
+                Combatant.model_validate(token.combatant.model_dump(),
+                                         context={"profile": self.after})
+            except ValidationError as error:
+                message = error.errors()[0]["msg"].removeprefix("Value error, ")
+                raise CommandRefusedError(f"{token.name} does not fit these rules: "
+                                          f"{message}") from None
+        self.before, encounter.profile = encounter.profile, self.after
+        return _everything(encounter)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        encounter.profile = self.before
+        return _everything(encounter)
+
+
+def _everything(encounter: Encounter) -> ChangeSet:
+    """Every number may have changed: redraw the map, every token and the round."""
+    return ChangeSet(tokens=frozenset(t.id for t in encounter.tokens), map_shape=True,
+                     timeline=True, log=True)
 
 
 class AppendLog(Command):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from core.actions.commands import SetProfile
 from core.model.grid import Cell
 from core.model.mapmodel import HazardKind
+from core.model.profile import AbilityBand, DiagonalRule, RulesProfile
+from core.model.profile_docs import FIELD_DOCS
 from desktop.dialogs import HazardDialog, MapSizeDialog, SurpriseDialog
 from desktop.mainwindow import MainWindow
+from desktop.qt import QLineEdit
+from desktop.rules_dialog import RulesDialog
 
 
 def test_hazard_dialog_refuses_bad_dice_and_builds_a_hazard(window: MainWindow) -> None:
@@ -30,3 +35,47 @@ def test_size_and_surprise_dialogs_offer_their_values(window: MainWindow) -> Non
     levels = [a.name for a in window.document.encounter.profile.alertness]
     surprise = SurpriseDialog(levels, window)
     assert surprise.alertness.count() == 4 and surprise.alertness.currentText() == levels[0]
+
+
+def test_the_rules_dialog_shows_every_field_with_its_source_and_round_trips(
+        window: MainWindow) -> None:
+    """Issue 14: "a Rules settings dialog that shows every profile field with its default
+    and the seed sentence it comes from"; what it shows comes back unchanged."""
+    profile = window.document.encounter.profile
+    dialog = RulesDialog(profile, window)
+    assert set(dialog.editors) == set(RulesProfile.model_fields) == set(FIELD_DOCS)
+    assert "Forceful Defense" in dialog.editors["double_success_prone"].toolTip()
+    dialog.accept_if_valid()
+    assert dialog.result_profile == profile
+    changed = RulesProfile(double_success_margin=8, falls_ignore_av=True,
+                           diagonal_rule=DiagonalRule.FIVE, ability_table=(
+                               AbilityBand(low=1, high=30, modifier=0),))
+    dialog.show_profile(changed)
+    dialog.accept_if_valid()
+    assert dialog.result_profile == changed
+
+
+def test_the_rules_dialog_refuses_bad_values_and_stays_open(window: MainWindow) -> None:
+    dialog = RulesDialog(window.document.encounter.profile, window)
+    editor = dialog.editors["die_chain_cap"]
+    assert isinstance(editor, QLineEdit)
+    editor.setText("3d7")
+    dialog.accept_if_valid()
+    assert dialog.result_profile is None and "die_chain_cap" in dialog.error.text()
+    table = dialog.editors["alertness"]
+    assert isinstance(table, QLineEdit)
+    table.setText("[{oops")
+    dialog.accept_if_valid()
+    assert "alertness: not a valid table" in dialog.error.text()
+
+
+def test_new_rules_apply_as_one_step_and_a_table_that_excludes_a_combatant_is_refused(
+        window: MainWindow, answer_dialogs: list[str]) -> None:
+    document = window.document
+    assert document.push(SetProfile(RulesProfile(double_success_margin=8)))
+    assert document.encounter.profile.double_success_margin == 8
+    narrow = RulesProfile(ability_table=(AbilityBand(low=3, high=15, modifier=0),))
+    assert not document.push(SetProfile(narrow))
+    assert "strength 17 is outside the ability table (3-15)" in answer_dialogs[-1]
+    document.undo()
+    assert document.encounter.profile == RulesProfile()

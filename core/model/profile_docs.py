@@ -1,0 +1,132 @@
+"""What each rules-profile field means and where its default comes from: the seed sentence
+(000 = Combat Ratings, 002 = Combat) or the rules-decisions item (RD). The Rules settings
+dialog shows it; a test checks every field has an entry.
+
+>>> FIELD_DOCS["double_success_margin"].section
+'Shove'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class FieldDoc(NamedTuple):
+    section: str
+    label: str
+    source: str
+
+
+SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT = (
+    "Shove", "Slams", "Hazards and falls", "Grid and movement", "Attack and damage",
+    "Round timeline", "Conditions", "Surprise", "Sight")
+
+FIELD_DOCS: dict[str, FieldDoc] = {
+    "ability_table": FieldDoc(GRID, "Ability modifier table",
+                              "RD Ability modifiers: the classic table 3: −3 … 18: +3"),
+    "size_penalty_per_category": FieldDoc(
+        SHOVE, "FR penalty per size category larger",
+        "000 Size and FR interaction: 'For every size category a target is larger than the "
+        "attacker apply a -4 penalty to FR rolls'"),
+    "mastery_reduction": FieldDoc(
+        SHOVE, "Mastery reduces the size penalty by",
+        "000: 'This penalty is reduced by Mastery rank as described in the Wrestling and "
+        "Shove sections' (missing from the seed); RD Shove 2: one category per rank"),
+    "double_success_margin": FieldDoc(SHOVE, "Margin for a Double Success",
+                                      "RD Shove 3: margin ≥ 10"),
+    "double_success_distance_ft": FieldDoc(
+        SHOVE, "Double Success distance (ft, at least)",
+        "000 Forceful Defense: 'the 10ft displacement and Prone result'; RD Shove 6"),
+    "double_success_prone": FieldDoc(SHOVE, "A Double Success knocks Prone",
+                                     "000 Forceful Defense: 'displacement and Prone result'"),
+    "die_chain": FieldDoc(SHOVE, "Shove die chain",
+                          "000 The Force Multiplier: 'd4 → d6 → d8 → d10 → d12 → 2d6 → 2d8'"),
+    "die_chain_cap": FieldDoc(SHOVE, "Largest shove die", "000 The Force Multiplier: 2d8"),
+    "fr_points_per_die_step": FieldDoc(
+        SHOVE, "FR points per shove die step",
+        "000: 'for every 3 points of FR bonus the attacker's Shove die increases one step'"),
+    "higher_ground_die_steps": FieldDoc(SHOVE, "Shove die steps from higher ground",
+                                        "000 Terrain: 'Attacker on higher ground | +1 to "
+                                        "Shove die'"),
+    "higher_ground_resist": FieldDoc(SHOVE, "Resist for a defender on higher ground",
+                                     "000 Terrain: '+2 to defender's Resist'"),
+    "difficult_terrain_resist": FieldDoc(SHOVE, "Resist on difficult terrain",
+                                         "000 Terrain: 'Difficult terrain (rubble, mud) | +2 "
+                                         "to Resist'"),
+    "slippery_bonus_ft": FieldDoc(SHOVE, "Extra feet on a slippery surface",
+                                  "000 Terrain: 'Slippery surface (ice, wet stone) | +2 to "
+                                  "all displacement distances'"),
+    "direction_spread_deg": FieldDoc(SHOVE, "Push directions allowed (° from straight away)",
+                                     "RD Shove 8: within 90°"),
+    "reach_required": FieldDoc(SHOVE, "A shove needs the target adjacent",
+                               "RD Shove 1: adjacent to the defender's footprint"),
+    "creature_collision": FieldDoc(SHOVE, "A creature in the way is",
+                                   "RD Shove 11: stop, no damage (option: solid)"),
+    "defensive_stance_fd_per_mastery": FieldDoc(
+        SHOVE, "FD per Mastery rank in Defensive Stance",
+        "000 FD Formula: '+ Mastery bonus (during Defensive Stance)'"),
+    "slam_rolls_per_fr_points": FieldDoc(
+        SLAM, "FR points per slam die",
+        "000 Terrain: 'take Shove Die damage per 2 points of attacker's FR'"),
+    "slam_min_rolls": FieldDoc(SLAM, "Slam dice at least", "RD Shove 10: max(1, ⌊FR / 2⌋)"),
+    "slam_min_unused_ft": FieldDoc(SLAM, "Unused feet that still slam",
+                                   "RD Shove 10: 'Any unused distance of 1 ft or more'"),
+    "slam_av_per_die": FieldDoc(SLAM, "Each slam die through AV separately",
+                                "RD Shove 10: one hit by default (option: AV per die)"),
+    "drop_hazard_ft": FieldDoc(HAZARDS, "A drop this deep is a cliff (ft)",
+                               "RD Shove 13: 10 ft or more lower"),
+    "fall_die": FieldDoc(HAZARDS, "Falling damage die", "RD Shove 13: 1d6 per 10 ft"),
+    "fall_feet_per_die": FieldDoc(HAZARDS, "Feet fallen per die", "RD Shove 13: per 10 ft"),
+    "falls_ignore_av": FieldDoc(HAZARDS, "Falls ignore armour",
+                                "000: 'AV applies to all physical damage'; RD Shove 13 option"),
+    "cell_size_ft": FieldDoc(GRID, "Feet per cell", "RD Sizes: a 5 ft grid"),
+    "diagonal_rule": FieldDoc(GRID, "Diagonal steps count", "RD Shove 9: 5-10-5"),
+    "movement_ft_per_segment": FieldDoc(GRID, "Feet moved per segment",
+                                        "002 Movement: 'approximately 5' per second'"),
+    "penetration_points": FieldDoc(ATTACK, "Damage that always gets through armour",
+                                   "000 AV: 'one point of damage always penetrates'"),
+    "cover_bonus_per_20_percent": FieldDoc(ATTACK, "Defence per 20% cover",
+                                           "002 Cover: 'A bonus of +1 ... for each 20% of "
+                                           "cover'"),
+    "initiative_die": FieldDoc(ROUND, "Initiative die",
+                               "RD Round timeline: d10 − DEX modifier + personal modifier"),
+    "initiative_min_segment": FieldDoc(ROUND, "First segment",
+                                       "002: 'Anything lower than 1 counts as zero'"),
+    "initiative_max_segment": FieldDoc(ROUND, "Last segment shown",
+                                       "002: 'anything higher than 10 counts as 11'"),
+    "last_attack_segment": FieldDoc(ROUND, "Last segment with an attack",
+                                    "002: 'If the total is greater than 10, no attack'"),
+    "scarper_initiative": FieldDoc(ROUND, "Scarpering initiative",
+                                   "002 Scarper: 'gain an initiative of 1'"),
+    "scarper_defence_bonus": FieldDoc(ROUND, "Scarpering defence bonus",
+                                      "002 Scarper: 'Use the defence +2 for not attacking'"),
+    "aiming_attack_bonus": FieldDoc(ROUND, "Bonus after a round of aiming",
+                                    "002 Aiming: 'Miss a round, +3 to attack'"),
+    "critical_event_die": FieldDoc(ROUND, "Critical event die", "002 Critical events: d30"),
+    "declaration_seconds": FieldDoc(ROUND, "Declaration time (seconds)",
+                                    "002: 'The round will start after 2 minutes'"),
+    "failure_levels": FieldDoc(ROUND, "Failure levels (failed by at least)",
+                               "RD Failure levels: 1–3 Unlucky, 4–6 Bad, 7–9 Dreadful, "
+                               "10–12 Appalling, 13+ Catastrophic"),
+    "dazed_penalty": FieldDoc(CONDITIONS, "Dazed: on every roll",
+                              "002 Stunning table: 'Dazed -2 on all skills'"),
+    "stunned_penalty": FieldDoc(CONDITIONS, "Stunned: on every roll",
+                                "002 Stunning table: 'Stunned -4 on all skills'"),
+    "knockdown_penalty": FieldDoc(CONDITIONS, "Knockdown: on every roll",
+                                  "002 Stunning table: 'Knockdown -6 on all skills'"),
+    "prone_defence_penalty": FieldDoc(CONDITIONS, "Prone: AC and FD",
+                                      "RD Conditions: −5 defence; 002 event 15 '(-5 Def)'"),
+    "ko_rounds": FieldDoc(CONDITIONS, "Knocked out for (rounds after this one)",
+                          "002: 'KO for 1 round then knockdown'"),
+    "catastrophic_ko_rounds": FieldDoc(CONDITIONS, "Catastrophic knock-out (rounds)",
+                                       "002 Stunning table: Catastrophic '5 minutes'"),
+    "surprise_spot_target": FieldDoc(SURPRISE, "Spot save against",
+                                     "002 Surprise: 'a standard (12) Spot saving throw'"),
+    "alertness": FieldDoc(SURPRISE, "States of alert", "002 Surprise: State of alert table"),
+    "surprise_hit_bonus": FieldDoc(SURPRISE, "Free attacks: to hit",
+                                   "002 Surprise: 'Attacks are +2 to hit'"),
+    "surprise_damage_per_level": FieldDoc(SURPRISE, "Free attacks: damage per level",
+                                          "002 Surprise: '+1 damage per failure level'"),
+    "dim_sight_ft": FieldDoc(SIGHT, "Sight in dim light (ft)",
+                             "docs/vision.md: every token sees this far in dim light"),
+}
