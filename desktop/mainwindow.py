@@ -116,7 +116,8 @@ class MainWindow(QMainWindow):
         self.tool_actions[name].setChecked(True)
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
-        self.options_bar.setVisible(bool(tool.option_actions()))
+        if not tool.option_actions():  # the bar stays, so the map never jumps
+            self.options_bar.addWidget(QLabel(f" {tool.label}: no options"))
         self.statusBar().showMessage(tool.tooltip, 6000)
 
     def _build_tool_bars(self) -> None:

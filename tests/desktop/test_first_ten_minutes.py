@@ -247,6 +247,7 @@ def test_the_ruler_measures_through_waypoints_and_esc_clears(
     qtbot.mouseMove(viewport, points.cell(9, 5))        # + 20 ft east
     ruler = window.tools["ruler"]
     assert isinstance(ruler, RulerTool)
+    assert ruler.route() == [Cell(2, 2), Cell(5, 5), Cell(9, 5)], ruler.route()
     assert ruler.readout.text == "40 ft · 8 seg" and ruler.readout.isVisible()
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
     assert ruler.waypoints == [] and not ruler.readout.isVisible()
