@@ -9,7 +9,11 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.model.limits import MAX_TERM, at_most
 
 
 class Term(BaseModel):
@@ -18,7 +22,7 @@ class Term(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    value: int
+    value: int = Field(ge=-MAX_TERM, le=MAX_TERM)
     source: str = ""
 
     def __init__(self, name: str, value: int, source: str = "") -> None:
@@ -30,7 +34,7 @@ class Breakdown(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    terms: tuple[Term, ...] = ()
+    terms: Annotated[tuple[Term, ...], at_most(100, "terms")] = ()
 
     @classmethod
     def of(cls, *terms: Term) -> Breakdown:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
+from core.model.limits import MAX_PATH_CHARS
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
@@ -88,7 +89,7 @@ class Combatant(BaseModel):
     conditions: frozenset[Condition] = frozenset()
     reach_ft: int = Field(5, ge=0, le=60)
     initiative_modifier: int = Field(0, ge=-10, le=10)
-    image: str | None = None
+    image: str | None = Field(None, max_length=MAX_PATH_CHARS)
 
     @field_validator("armour")
     @classmethod
@@ -104,6 +105,11 @@ class Combatant(BaseModel):
             choices = ", ".join([NO_SHIELD, *SHIELDS])
             raise ValueError(f"unknown shield {value!r}; choose one of {choices}")
         return value
+
+    @field_serializer("conditions")
+    def _in_order(self, conditions: frozenset[Condition]) -> list[Condition]:
+        """Sorted: a set's order follows PYTHONHASHSEED, and saved bytes must not."""
+        return sorted(conditions)
 
     @property
     def has_shield(self) -> bool:
