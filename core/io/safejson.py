@@ -1,0 +1,177 @@
+"""JSON from files that may be hostile: bounded memory and depth, and only values that
+write back as they were read.
+
+:func:`parse_json` refuses, before parsing, text with more objects and arrays than any
+encounter has (a few MB of ``[{},{},…]`` would take gigabytes as Python objects); then text
+that is not UTF-8; then invalid JSON, including nesting too deep for the parser. What
+:func:`check_values` then refuses is named by its path: a non-finite number (``NaN``,
+``Infinity``, or ``1e400``, which reads as infinity; saved, each would come back as
+``null``), an integer beyond ±2⁵³ (other programs' JSON readers round it), text with a lone
+surrogate (``"\\ud800"``: no UTF-8 encoding, so it cannot be saved), or nesting deeper
+than :data:`MAX_DEPTH`. Saving runs :func:`check_values` too, on the dumped model.
+
+>>> parse_json(b'{"a": [1, 2.5]}')
+{'a': [1, 2.5]}
+>>> parse_json(b'{"a": [1, NaN]}')
+Traceback (most recent call last):
+...
+core.io.safejson.JsonDocumentError: a.1 is not a finite number (nan)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+#: Objects and arrays: an encounter at every count limit (walls, hazard cells, log entries
+#: with their detail) has about 600,000; two million empty ones parse into ~150 MB.
+MAX_CONTAINERS = 2_000_000
+#: Commas, a cheap bound on the number of values (the largest encounter has about 3 million).
+MAX_COMMAS = 8_000_000
+#: Levels of nesting: an encounter needs about 10.
+MAX_DEPTH = 64
+#: The largest integer every JSON reader keeps exactly (2⁵³).
+MAX_INTEGER = 2**53
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_SUSPECT_NUMBER = re.compile(r"NaN|Infinity|\d{16}|[eE]\+?\d{3}")
+_OPENING, _CLOSING = np.frombuffer(b"[{", dtype=np.uint8), np.frombuffer(b"]}", dtype=np.uint8)
+_DIGITS = len(str(MAX_INTEGER)) + 1
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+Path = tuple[str | int, ...]
+
+
+class JsonDocumentError(ValueError):
+    """Text that is not a JSON document this program accepts. ``path`` locates the value
+    (empty for problems with the text as a whole); ``problem`` says what is wrong."""
+
+    def __init__(self, problem: str, path: Path = ()) -> None:
+        super().__init__(f"{dotted(path)} {problem}" if path else problem)
+        self.problem, self.path = problem, path
+
+
+class _LongInteger(int):
+    """An integer literal with too many digits to convert (Python refuses > 4,300)."""
+
+    digits: int
+
+
+def dotted(path: Iterable[str | int]) -> str:
+    """``map.walls.0.x1``: the path as pydantic writes locations."""
+    return ".".join(_part(part) for part in path)
+
+
+def _part(part: str | int) -> str:
+    text = str(part)
+    return text if text.isprintable() and len(text) <= 40 else repr(text[:40])
+
+
+def parse_json(raw: bytes | str) -> Any:
+    """The parsed document; JsonDocumentError for anything this module refuses."""
+    _check_size(raw)
+    text = raw if isinstance(raw, str) else _decode(raw)
+    try:
+        data = json.loads(text, parse_int=_integer)
+    except json.JSONDecodeError as error:
+        raise JsonDocumentError(f"not valid JSON: {error}") from None
+    except RecursionError:
+        raise JsonDocumentError("not valid JSON: nested too deeply to read") from None
+    if _may_hold_a_bad_value(text):
+        check_values(data)
+    return data
+
+
+def _may_hold_a_bad_value(text: str) -> bool:
+    """Whether the text could hold something :func:`check_values` refuses: a surrogate
+    escape; or, outside strings, a literal NaN or Infinity, a number with 16 or more digits
+    or a 3-digit exponent, or nesting deeper than MAX_DEPTH. Most files have none, and this
+    scan costs a fraction of a walk over every value."""
+    if _SURROGATE_ESCAPE.search(text):
+        return True
+    structure = _STRING.sub('""', text)
+    if _SUSPECT_NUMBER.search(structure):
+        return True
+    codes = np.frombuffer(structure.encode("ascii", "replace"), dtype=np.uint8)
+    steps = np.isin(codes, _OPENING).astype(np.int8) - np.isin(codes, _CLOSING)
+    return bool(steps.size) and int(np.cumsum(steps, dtype=np.int64).max()) > MAX_DEPTH
+
+
+def _check_size(raw: bytes | str) -> None:
+    if isinstance(raw, bytes):
+        containers, commas = raw.count(b"{") + raw.count(b"["), raw.count(b",")
+    else:
+        containers, commas = raw.count("{") + raw.count("["), raw.count(",")
+    if containers > MAX_CONTAINERS:
+        raise JsonDocumentError(f"too big: {containers:,} JSON objects and arrays; the limit "
+                                f"is {MAX_CONTAINERS:,}")
+    if commas > MAX_COMMAS:
+        raise JsonDocumentError(f"too big: {commas:,} values; the limit is {MAX_COMMAS:,}")
+
+
+def _decode(raw: bytes) -> str:
+    """Strict decoding (the json module itself lets UTF-8-encoded surrogates through)."""
+    try:
+        return raw.decode(json.detect_encoding(raw))
+    except UnicodeDecodeError as error:
+        raise JsonDocumentError(f"not UTF-8 text: {error.reason} at byte {error.start}"
+                                ) from None
+
+
+def _integer(literal: str) -> int:
+    if len(literal) <= _DIGITS:
+        return int(literal)
+    too_long = _LongInteger(0)
+    too_long.digits = len(literal.lstrip("-"))
+    return too_long
+
+
+def check_values(data: Any) -> None:
+    """Refuse (JsonDocumentError with the path) a value that would not be written back as
+    read."""
+    if not isinstance(data, _CONTAINERS):
+        _check_scalar(data, ())
+        return
+    stack: list[tuple[Any, Path]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            raise JsonDocumentError(f"is nested deeper than {MAX_DEPTH} levels", path[:8])
+        for key, item in _members(value):
+            if isinstance(key, str):
+                _check_text(key, path)
+            if isinstance(item, _CONTAINERS):
+                stack.append((item, (*path, key)))
+            else:
+                _check_scalar(item, (*path, key))
+
+
+def _members(value: dict[Any, Any] | Sequence[Any] | set[Any] | frozenset[Any]
+             ) -> Iterable[tuple[str | int, Any]]:
+    return value.items() if isinstance(value, dict) else enumerate(value)
+
+
+def _check_scalar(value: Any, path: Path) -> None:
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise JsonDocumentError(f"is not a finite number ({value})", path)
+    elif isinstance(value, _LongInteger):
+        raise JsonDocumentError(f"is a {value.digits}-digit integer, too large", path)
+    elif isinstance(value, int) and abs(value) > MAX_INTEGER:
+        raise JsonDocumentError(f"is {value}, beyond ±2^53", path)
+    elif isinstance(value, str):
+        _check_text(value, path)
+
+
+def _check_text(text: str, path: Path) -> None:
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise JsonDocumentError(f"has a lone surrogate (U+{ord(text[error.start]):04X}), "
+                                "which no UTF-8 file can hold", path) from None
