@@ -26,8 +26,6 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
-
 #: Objects and arrays: an encounter at every count limit (walls, hazard cells, log entries
 #: with their detail) has about 600,000; two million empty ones parse into ~150 MB.
 MAX_CONTAINERS = 2_000_000
@@ -38,9 +36,6 @@ MAX_DEPTH = 64
 #: The largest integer every JSON reader keeps exactly (2⁵³).
 MAX_INTEGER = 2**53
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_SUSPECT_NUMBER = re.compile(r"NaN|Infinity|\d{16}|[eE]\+?\d{3}")
-_OPENING, _CLOSING = np.frombuffer(b"[{", dtype=np.uint8), np.frombuffer(b"]}", dtype=np.uint8)
 _DIGITS = len(str(MAX_INTEGER)) + 1
 _CONTAINERS = (dict, list, tuple, set, frozenset)
 Path = tuple[str | int, ...]
@@ -76,29 +71,65 @@ def parse_json(raw: bytes | str) -> Any:
     _check_size(raw)
     text = raw if isinstance(raw, str) else _decode(raw)
     try:
-        data = json.loads(text, parse_int=_integer)
+        data = _loads(text)
     except json.JSONDecodeError as error:
         raise JsonDocumentError(f"not valid JSON: {error}") from None
     except RecursionError:
         raise JsonDocumentError("not valid JSON: nested too deeply to read") from None
-    if _may_hold_a_bad_value(text):
-        check_values(data)
+    if not _plainly_fine(data, texts=_SURROGATE_ESCAPE.search(text) is not None):
+        _find_bad_value(data)
     return data
 
 
-def _may_hold_a_bad_value(text: str) -> bool:
-    """Whether the text could hold something :func:`check_values` refuses: a surrogate
-    escape; or, outside strings, a literal NaN or Infinity, a number with 16 or more digits
-    or a 3-digit exponent, or nesting deeper than MAX_DEPTH. Most files have none, and this
-    scan costs a fraction of a walk over every value."""
-    if _SURROGATE_ESCAPE.search(text):
-        return True
-    structure = _STRING.sub('""', text)
-    if _SUSPECT_NUMBER.search(structure):
-        return True
-    codes = np.frombuffer(structure.encode("ascii", "replace"), dtype=np.uint8)
-    steps = np.isin(codes, _OPENING).astype(np.int8) - np.isin(codes, _CLOSING)
-    return bool(steps.size) and int(np.cumsum(steps, dtype=np.int64).max()) > MAX_DEPTH
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        if isinstance(error, json.JSONDecodeError):
+            raise
+        # an integer too long to convert: parse again, marking it, so its path is found
+        return json.loads(text, parse_int=_integer)
+
+
+def _plainly_fine(data: Any, texts: bool) -> bool:
+    """A fast :func:`check_values` that keeps no paths: True when it would pass (strings
+    are looked at only when ``texts``: the text had a surrogate escape)."""
+    if not isinstance(data, _CONTAINERS):
+        return _scalar_fine(data, texts)
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(value, dict):
+            if texts and not all(_scalar_fine(key, texts) for key in value):
+                return False
+            value = value.values()
+        for item in value:
+            if isinstance(item, _CONTAINERS):
+                stack.append((item, depth + 1))
+            elif not _scalar_fine(item, texts):
+                return False
+    return True
+
+
+def _scalar_fine(value: Any, texts: bool) -> bool:
+    kind = type(value)
+    if kind is float:
+        return bool(value - value == 0.0)  # NaN and ±infinity give NaN
+    if kind is int:
+        return bool(-MAX_INTEGER <= value <= MAX_INTEGER)
+    if kind is str:
+        return not texts or value.isascii() or _encodable(value)
+    return kind is not _LongInteger
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_size(raw: bytes | str) -> None:
@@ -133,6 +164,12 @@ def _integer(literal: str) -> int:
 def check_values(data: Any) -> None:
     """Refuse (JsonDocumentError with the path) a value that would not be written back as
     read."""
+    if not _plainly_fine(data, texts=True):
+        _find_bad_value(data)
+
+
+def _find_bad_value(data: Any) -> None:
+    """The slow half of :func:`check_values`: the path of the value at fault."""
     if not isinstance(data, _CONTAINERS):
         _check_scalar(data, ())
         return
@@ -168,10 +205,7 @@ def _check_scalar(value: Any, path: Path) -> None:
 
 
 def _check_text(text: str, path: Path) -> None:
-    if text.isascii():
-        return
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise JsonDocumentError(f"has a lone surrogate (U+{ord(text[error.start]):04X}), "
-                                "which no UTF-8 file can hold", path) from None
+    if not (text.isascii() or _encodable(text)):
+        lone = next(ch for ch in text if "\ud800" <= ch <= "\udfff")
+        raise JsonDocumentError(f"has a lone surrogate (U+{ord(lone):04X}), which no UTF-8 "
+                                "file can hold", path)
