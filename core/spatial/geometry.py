@@ -198,9 +198,10 @@ class MapGeometry:
             return
         segments = np.array([w.points for w in walls], dtype=np.float64)
         owner, xs, ys = self._candidate_cells(segments)
+        centre_x, centre_y = xs.astype(np.float64) + 0.5, ys.astype(np.float64) + 0.5
         for direction in _FORWARD:
             dx, dy = direction.delta
-            hit = _crosses(xs + 0.5, ys + 0.5, dx, dy, segments[owner])
+            hit = _crosses(centre_x, centre_y, dx, dy, segments[owner])
             nx, ny = xs + dx, ys + dy
             hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
             d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])
