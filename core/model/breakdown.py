@@ -9,11 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from pydantic import BaseModel, ConfigDict, Field
-
-from core.model.limits import MAX_TERM, at_most
+from pydantic import BaseModel, ConfigDict
 
 
 class Term(BaseModel):
@@ -22,7 +18,7 @@ class Term(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     name: str
-    value: int = Field(ge=-MAX_TERM, le=MAX_TERM)
+    value: int
     source: str = ""
 
     def __init__(self, name: str, value: int, source: str = "") -> None:
@@ -34,7 +30,7 @@ class Breakdown(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    terms: Annotated[tuple[Term, ...], at_most(100, "terms")] = ()
+    terms: tuple[Term, ...] = ()
 
     @classmethod
     def of(cls, *terms: Term) -> Breakdown:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.breakdown import Breakdown
 from core.model.combatant import Condition, Side
@@ -16,6 +16,7 @@ from core.model.limits import (
     MAX_FEET,
     MAX_ROUND,
     MAX_SEGMENT,
+    MAX_TERM,
     MAX_TIMERS,
     MAX_TOKENS,
     Bonus,
@@ -44,6 +45,18 @@ class InitiativeEntry(BaseModel):
     action_segments: int = Field(1, ge=1, le=MAX_SEGMENT)
     moved_ft: float = Field(0, ge=0, le=MAX_FEET)
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
+
+    @field_validator("terms")
+    @classmethod
+    def _terms_bounded(cls, terms: Breakdown) -> Breakdown:
+        """Bounded here, where a file supplies them (the rules' own terms are not capped)."""
+        if len(terms.terms) > 100:
+            raise ValueError(f"{len(terms.terms)} terms; at most 100")
+        for term in terms.terms:
+            if abs(term.value) > MAX_TERM:
+                raise ValueError(f"term {term.name[:40]!r} is {term.value}, beyond "
+                                 f"±{MAX_TERM:,}")
+        return terms
 
 
 class ConditionTimer(BaseModel):

@@ -14,6 +14,7 @@ DEMO = REPO / "assets" / "demo_encounter.json"
 RENDER_ON_A_FULL_DISK = """
 import resource, signal, sys
 from desktop.cli import main
+import desktop.render  # imported before the limit: no module is loaded or cached past it
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
 sys.exit(main(["render", sys.argv[1], "--out", sys.argv[2], "--size", "400x300"]))
@@ -25,7 +26,9 @@ def test_render_onto_a_full_disk_keeps_the_old_png_and_leaves_no_temp(tmp_path: 
     out.write_bytes(b"the previous render")
     done = subprocess.run([sys.executable, "-c", RENDER_ON_A_FULL_DISK, str(DEMO), str(out)],
                           cwd=REPO, capture_output=True, text=True, timeout=120, check=False,
-                          env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
+                          env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin",
+                               # a .pyc cut short by the limit would break later imports
+                               "PYTHONDONTWRITEBYTECODE": "1"})
     assert (done.returncode, done.stderr) == (2, f"battlemap: cannot write {out}: "
                                                  "File too large\n")
     assert out.read_bytes() == b"the previous render"
