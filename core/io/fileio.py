@@ -60,11 +60,15 @@ def _one_line(text: str) -> str:
 
 def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     try:
-        data = parse_json(text)
+        data = parse_json(text, checked=False)
     except JsonDocumentError as error:
-        where = f": {error}" if error.path else f" is {error}"
-        raise EncounterFileError(f"{origin}{where}") from None
-    return encounter_from_data(data, origin)
+        raise EncounterFileError(f"{origin} is {error}") from None
+    encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
+    try:
+        check_values(data)  # what the schema lets through: free-form detail, any text
+    except JsonDocumentError as error:
+        raise EncounterFileError(f"{origin}: {error}") from None
+    return encounter
 
 
 def encounter_from_data(data: Any, origin: str = "file") -> Encounter:

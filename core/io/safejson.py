@@ -66,8 +66,10 @@ def _part(part: str | int) -> str:
     return text if text.isprintable() and len(text) <= 40 else repr(text[:40])
 
 
-def parse_json(raw: bytes | str) -> Any:
-    """The parsed document; JsonDocumentError for anything this module refuses."""
+def parse_json(raw: bytes | str, checked: bool = True) -> Any:
+    """The parsed document; JsonDocumentError for anything this module refuses.
+    ``checked=False`` leaves :func:`check_values` to the caller (to run it after a cheaper
+    check, such as a schema's counts, has had its chance to refuse a huge file)."""
     _check_size(raw)
     text = raw if isinstance(raw, str) else _decode(raw)
     try:
@@ -76,7 +78,7 @@ def parse_json(raw: bytes | str) -> Any:
         raise JsonDocumentError(f"not valid JSON: {error}") from None
     except RecursionError:
         raise JsonDocumentError("not valid JSON: nested too deeply to read") from None
-    if not _plainly_fine(data, texts=_SURROGATE_ESCAPE.search(text) is not None):
+    if checked and not _plainly_fine(data, texts=_SURROGATE_ESCAPE.search(text) is not None):
         _find_bad_value(data)
     return data
 

@@ -174,17 +174,19 @@ def test_arbitrary_bytes_are_refused_cleanly(data: bytes) -> None:
 
 
 @pytest.mark.parametrize(("value", "message"), [
-    (RAW + "NaN", "map.lights.0.x is not a finite number (nan)"),
-    (RAW + "1e400", "map.lights.0.x is not a finite number (inf)"),
-    (RAW + "9" * 5000, "map.lights.0.x is a 5000-digit integer, too large"),
-    (2**53 + 1, "map.lights.0.x is 9007199254740993, beyond ±2^53"),
-    ("\ud800", "map.lights.0.x has a lone surrogate (U+D800)"),
-    (RAW + "[" * 70 + "]" * 70, "map.lights.0.x.0.0.0.0 is nested deeper than 64 levels"),
+    (RAW + "NaN", "log.0.detail.x is not a finite number (nan)"),
+    (RAW + "1e400", "log.0.detail.x is not a finite number (inf)"),
+    (RAW + "9" * 5000, "log.0.detail.x is a 5000-digit integer, too large"),
+    (2**53 + 1, "log.0.detail.x is 9007199254740993, beyond ±2^53"),
+    ("\ud800", "log.0.detail.x has a lone surrogate (U+D800)"),
+    (RAW + "[" * 70 + "]" * 70, "log.0.detail.x.0.0.0.0 is nested deeper than 64 levels"),
 ])
 def test_values_that_would_not_write_back_are_named_by_their_path(value: Any, message: str
                                                                   ) -> None:
+    # in the free-form detail, where only this check sees them (typed fields refuse
+    # non-finite and out-of-range numbers themselves, e.g. map.lights.0.x)
     document = copy.deepcopy(BASE)
-    document["map"]["lights"][0]["x"] = value
+    document["log"][0]["detail"]["x"] = value
     with pytest.raises(EncounterFileError) as refused:
         encounter_from_json(text_of(document), "x.json")
     assert str(refused.value).startswith(f"x.json: {message}")
