@@ -17,10 +17,9 @@ import os
 import stat
 from pathlib import Path
 
+from core.model.limits import MAX_IMAGE_BYTES
+
 MiB = 2**20
-#: Image files a map or a portrait may be read from (the embedded-image cap: an image this
-#: big still fits an encounter file once base64-encoded).
-MAX_IMAGE_BYTES = 40 * MiB
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
           (stat.S_ISSOCK, "a socket"))
@@ -49,7 +48,8 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int) -> bytes:
 
 def read_image_file(path: str | os.PathLike[str], max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
     """The bytes of a background or portrait image file (decode them with the GUI toolkit):
-    FileReadError for anything but a regular file of at most ``max_bytes``."""
+    FileReadError for anything but a regular file of at most ``max_bytes`` (by default the
+    embedded-image cap, so what is read can also be embedded in an encounter)."""
     return read_regular_file(path, max_bytes)
 
 
