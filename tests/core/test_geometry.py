@@ -320,3 +320,22 @@ def test_walls_stacked_past_the_int16_range_are_counted() -> None:
     assert g.blockers.max() == 33_000 and g.move_blocked(Cell(1, 1), Direction.E)
     g.remove_wall(wall)
     assert g.blockers.max() == 32_999
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(long_walls, max_size=6), st.lists(long_walls, max_size=6), st.data())
+def test_walls_added_and_removed_together_equal_a_rebuild(start: list[WallSegment],
+                                                          added: list[WallSegment],
+                                                          data: st.DataObject) -> None:
+    g = MapGeometry(BattleMap(width=9, height=7, walls=list(start)))
+    g.add_walls(added)
+    current = start + added
+    removed = data.draw(st.lists(st.sampled_from(current), unique_by=id, max_size=len(current))
+                        if current else st.just([]))
+    g.remove_walls(removed)
+    for wall in removed:
+        current.remove(wall)
+    rebuilt = MapGeometry(BattleMap(width=9, height=7, walls=current))
+    np.testing.assert_array_equal(g.blockers, rebuilt.blockers)
+    for line in [(0.5, 0.5, 8.5, 6.5), (0.5, 6.5, 8.5, 0.5), (4, -1, 4, 8)]:
+        assert set(g.walls_near(line)) == set(rebuilt.walls_near(line))
