@@ -23,7 +23,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.io.files import FileReadError, read_regular_file
-from core.io.safejson import JsonDocumentError, check_values, dotted, parse_json
+from core.io.safejson import (
+    JsonDocumentError,
+    check_values,
+    dotted,
+    may_hold_surrogates,
+    parse_json,
+)
 from core.model.encounter import SCHEMA, SCHEMA_VERSION, Encounter
 from core.model.profile import RulesProfile
 
@@ -61,14 +67,25 @@ def _one_line(text: str) -> str:
 def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     try:
         data = parse_json(text, checked=False)
-    except JsonDocumentError as error:
-        raise EncounterFileError(f"{origin} is {error}") from None
+    except JsonDocumentError as error:  # about the text, or an over-long integer's path
+        raise EncounterFileError(f"{origin}: {error}" if error.path else f"{origin} is {error}"
+                                 ) from None
     encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
     try:
-        check_values(data)  # what the schema lets through: free-form detail, any text
+        _check_what_the_schema_lets_through(data, may_hold_surrogates(text))
     except JsonDocumentError as error:
         raise EncounterFileError(f"{origin}: {error}") from None
     return encounter
+
+
+def _check_what_the_schema_lets_through(data: dict[str, Any], surrogates: bool) -> None:
+    """Typed fields refuse non-finite and out-of-range numbers themselves; the free-form
+    log detail does not, and any text may hold a lone surrogate."""
+    if surrogates:
+        check_values(data)
+        return
+    for index, entry in enumerate(data.get("log", ())):
+        check_values(entry.get("detail"), at=("log", index, "detail"), texts=False)
 
 
 def encounter_from_data(data: Any, origin: str = "file") -> Encounter:

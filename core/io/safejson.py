@@ -36,6 +36,7 @@ MAX_DEPTH = 64
 #: The largest integer every JSON reader keeps exactly (2⁵³).
 MAX_INTEGER = 2**53
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 _DIGITS = len(str(MAX_INTEGER)) + 1
 _CONTAINERS = (dict, list, tuple, set, frozenset)
 Path = tuple[str | int, ...]
@@ -78,7 +79,7 @@ def parse_json(raw: bytes | str, checked: bool = True) -> Any:
         raise JsonDocumentError(f"not valid JSON: {error}") from None
     except RecursionError:
         raise JsonDocumentError("not valid JSON: nested too deeply to read") from None
-    if checked and not _plainly_fine(data, texts=_SURROGATE_ESCAPE.search(text) is not None):
+    if checked and not _plainly_fine(data, texts=may_hold_surrogates(text)):
         _find_bad_value(data)
     return data
 
@@ -89,13 +90,24 @@ def _loads(text: str) -> Any:
     except ValueError as error:
         if isinstance(error, json.JSONDecodeError):
             raise
-        # an integer too long to convert: parse again, marking it, so its path is found
-        return json.loads(text, parse_int=_integer)
+    # an integer too long to convert: parse again, marking it, and name its path
+    data = json.loads(text, parse_int=_integer)
+    _find_bad_value(data)
+    return data
+
+
+def may_hold_surrogates(text: str | bytes) -> bool:
+    """Whether JSON text can hold a lone surrogate: only a ``\\uD800``-style escape makes
+    one (strict UTF-8 decoding refuses encoded ones)."""
+    found = (_SURROGATE_ESCAPE_BYTES.search(text) if isinstance(text, bytes)
+             else _SURROGATE_ESCAPE.search(text))
+    return found is not None
 
 
 def _plainly_fine(data: Any, texts: bool) -> bool:
     """A fast :func:`check_values` that keeps no paths: True when it would pass (strings
-    are looked at only when ``texts``: the text had a surrogate escape)."""
+    are looked at only when ``texts``). The common kinds are tested inline: this runs over
+    every value of every file loaded and saved."""
     if not isinstance(data, _CONTAINERS):
         return _scalar_fine(data, texts)
     stack: list[tuple[Any, int]] = [(data, 0)]
@@ -104,15 +116,31 @@ def _plainly_fine(data: Any, texts: bool) -> bool:
         if depth > MAX_DEPTH:
             return False
         if isinstance(value, dict):
-            if texts and not all(_scalar_fine(key, texts) for key in value):
+            if texts and not _keys_fine(value):
                 return False
             value = value.values()
         for item in value:
-            if isinstance(item, _CONTAINERS):
+            kind = type(item)
+            if kind is float:
+                if item - item != 0.0:  # NaN and ±infinity give NaN
+                    return False
+            elif kind is str:
+                if texts and not (item.isascii() or _encodable(item)):
+                    return False
+            elif kind is dict or kind is list or isinstance(item, _CONTAINERS):
                 stack.append((item, depth + 1))
             elif not _scalar_fine(item, texts):
                 return False
     return True
+
+
+def _keys_fine(mapping: dict[Any, Any]) -> bool:
+    try:
+        if "".join(mapping).isascii():
+            return True
+    except TypeError:  # a key that is not text
+        pass
+    return all(_scalar_fine(key, texts=True) for key in mapping)
 
 
 def _scalar_fine(value: Any, texts: bool) -> bool:
@@ -163,23 +191,24 @@ def _integer(literal: str) -> int:
     return too_long
 
 
-def check_values(data: Any) -> None:
-    """Refuse (JsonDocumentError with the path) a value that would not be written back as
-    read."""
-    if not _plainly_fine(data, texts=True):
-        _find_bad_value(data)
+def check_values(data: Any, at: Path = (), texts: bool = True) -> None:
+    """Refuse (JsonDocumentError with the path, ``at`` being where ``data`` is) a value that
+    would not be written back as read (strings are looked at only when ``texts``)."""
+    if not _plainly_fine(data, texts):
+        _find_bad_value(data, at)
 
 
-def _find_bad_value(data: Any) -> None:
+def _find_bad_value(data: Any, at: Path = ()) -> None:
     """The slow half of :func:`check_values`: the path of the value at fault."""
     if not isinstance(data, _CONTAINERS):
-        _check_scalar(data, ())
+        _check_scalar(data, at)
         return
-    stack: list[tuple[Any, Path]] = [(data, ())]
+    stack: list[tuple[Any, Path]] = [(data, at)]
     while stack:
         value, path = stack.pop()
-        if len(path) > MAX_DEPTH:
-            raise JsonDocumentError(f"is nested deeper than {MAX_DEPTH} levels", path[:8])
+        if len(path) - len(at) > MAX_DEPTH:
+            raise JsonDocumentError(f"is nested deeper than {MAX_DEPTH} levels",
+                                    path[:len(at) + 5])
         for key, item in _members(value):
             if isinstance(key, str):
                 _check_text(key, path)

@@ -404,10 +404,12 @@ def _once(walls: IntArray, xs: IntArray, ys: IntArray, repeated: bool
           ) -> tuple[IntArray, IntArray, IntArray]:
     """The (wall, x, y) triples without repeats (``repeated``: pieces of one wall overlap),
     in order of wall."""
-    if not repeated:
+    if not repeated or not len(walls):
         return walls, xs, ys
-    unique = np.unique(np.stack([walls, xs, ys]), axis=1)
-    return unique[0], unique[1], unique[2]
+    low_x, low_y = xs.min(), ys.min()
+    wide, high = xs.max() - low_x + 1, ys.max() - low_y + 1
+    keys = np.unique((walls * high + ys - low_y) * wide + xs - low_x)  # one sort of int64
+    return keys // (wide * high), keys % wide + low_x, keys // wide % high + low_y
 
 
 def _clip_all(segments: FloatArray, width: int, height: int) -> tuple[IntArray, FloatArray]:
