@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import PySide6
 from PySide6.QtCore import (
+    QBuffer,
     QByteArray,
     QEasingCurve,
     QEvent,
@@ -125,6 +126,7 @@ __all__ = [
     "QActionGroup",
     "QApplication",
     "QBrush",
+    "QBuffer",
     "QButtonGroup",
     "QByteArray",
     "QCheckBox",

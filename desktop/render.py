@@ -6,11 +6,11 @@ import os
 import re
 from pathlib import Path
 
-from core.io.fileio import EncounterFileError, load_encounter
+from core.io.fileio import EncounterFileError, load_encounter, write_atomic
 from core.model.encounter import Encounter
 from desktop.cli import CliError
 from desktop.document import EncounterDocument
-from desktop.qt import QImage, QPainter, QRectF
+from desktop.qt import QBuffer, QImage, QPainter, QRectF
 from desktop.runtime import application
 from desktop.scene import MapScene
 from desktop.style import BACKGROUND
@@ -52,10 +52,18 @@ def render_command(file: Path, out: Path, size: str) -> int:
         encounter = load_encounter(file)
     except EncounterFileError as error:
         raise CliError(str(error)) from None
-    image = render_encounter(encounter, width, height)
-    temp = out.with_name(f".{out.name}.tmp.png")
-    if not image.save(str(temp), "PNG"):
-        raise CliError(f"cannot write {out}")
-    os.replace(temp, out)
+    png = png_bytes(render_encounter(encounter, width, height))
+    try:  # atomic: a full disk leaves the old file (or none), never a partial one
+        write_atomic(out, png)
+    except OSError as error:
+        raise CliError(f"cannot write {out}: {error.strerror or error}") from None
     print(f"wrote {out} ({width}×{height})")
     return 0
+
+
+def png_bytes(image: QImage) -> bytes:
+    buffer = QBuffer()
+    buffer.open(QBuffer.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise CliError(f"cannot encode a {image.width()}×{image.height()} PNG")
+    return bytes(buffer.data().data())

@@ -1,49 +1,91 @@
 """Encounter files: JSON with a schema id and version (docs/file-format.md).
 
-Saves are atomic (write a temporary file beside the target, fsync, rename), so a crash
-never leaves half a file. Loading reports the first problems by path, and never returns a
-half-read encounter.
+One load path: :func:`load_encounter` reads only a regular file under the size cap
+(:mod:`core.io.files`), parses it under :mod:`core.io.safejson`'s bounds, and validates
+it; every failure is one :class:`EncounterFileError` and never a half-read encounter.
+
+Saves write only what loads again: :func:`encounter_to_bytes` refuses (with
+:class:`EncounterSaveError`, before any file is touched) an encounter holding a value that
+cannot be written as read (a non-finite number, unencodable text) or that the loader would
+refuse, by serialising it and validating the bytes. The write is atomic (a temporary file
+beside the target, fsync, rename), so a crash never leaves half a file; the temporary file
+is removed on every failure, and those left by a killed process are swept on the next save.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from core.io.files import FileReadError, read_regular_file
+from core.io.safejson import (
+    JsonDocumentError,
+    check_values,
+    dotted,
+    may_hold_surrogates,
+    parse_json,
+)
 from core.model.encounter import SCHEMA, SCHEMA_VERSION, Encounter
 from core.model.profile import RulesProfile
 
-MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_FILE_BYTES = 64 * 2**20
 
 
 class EncounterFileError(ValueError):
     """An encounter file could not be read; the message says what is wrong and where."""
 
 
-def describe_validation_error(error: ValidationError, limit: int = 3) -> str:
-    """Pydantic's errors as "where: what" lines, at most ``limit`` of them."""
+class EncounterSaveError(ValueError):
+    """The encounter cannot be saved as it is (the file was not touched); the message names
+    the value at fault."""
+
+
+def describe_validation_error(error: ValidationError, limit: int = 3,
+                              within: tuple[str, ...] = ()) -> str:
+    """Pydantic's errors as "where: what" on one line, at most ``limit`` of them
+    (``within``: the path of the validated part in the file)."""
     lines = []
     for item in error.errors()[:limit]:
-        where = ".".join(str(part) for part in item["loc"]) or "file"
+        where = dotted((*within, *item["loc"])) or "file"
         # pydantic's "Value error, " prefix tells a GM nothing
         lines.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
     more = len(error.errors()) - limit
     if more > 0:
         lines.append(f"... and {more} more problem(s)")
-    return "; ".join(lines)
+    return _one_line("; ".join(lines))
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s*[\r\n]+\s*", " ", text)
 
 
 def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise EncounterFileError(f"{origin} is not valid JSON: {error}") from None
-    return encounter_from_data(data, origin)
+        data = parse_json(text, checked=False)
+    except JsonDocumentError as error:  # about the text, or an over-long integer's path
+        raise EncounterFileError(f"{origin}: {error}" if error.path else f"{origin} is {error}"
+                                 ) from None
+    encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
+    try:
+        _check_what_the_schema_lets_through(data, may_hold_surrogates(text))
+    except JsonDocumentError as error:
+        raise EncounterFileError(f"{origin}: {error}") from None
+    return encounter
+
+
+def _check_what_the_schema_lets_through(data: dict[str, Any], surrogates: bool) -> None:
+    """Typed fields refuse non-finite and out-of-range numbers themselves; the free-form
+    log detail does not, and any text may hold a lone surrogate."""
+    if surrogates:
+        check_values(data)
+        return
+    for index, entry in enumerate(data.get("log", ())):
+        check_values(entry.get("detail"), at=("log", index, "detail"), texts=False)
 
 
 def encounter_from_data(data: Any, origin: str = "file") -> Encounter:
@@ -51,51 +93,73 @@ def encounter_from_data(data: Any, origin: str = "file") -> Encounter:
         raise EncounterFileError(f"{origin} is not a Battlemap encounter (expected a JSON object)")
     if data.get("schema") != SCHEMA:
         raise EncounterFileError(
-            f"{origin} is not a Battlemap encounter (\"schema\" is {data.get('schema')!r}, "
-            f"expected {SCHEMA!r})")
+            f"{origin} is not a Battlemap encounter (\"schema\" is "
+            f"{_short(data.get('schema'))}, expected {SCHEMA!r})")
     version = data.get("version")
     if version != SCHEMA_VERSION:
         raise EncounterFileError(
-            f"{origin} has encounter format version {version!r}; this Battlemap reads "
+            f"{origin} has encounter format version {_short(version)}; this Battlemap reads "
             f"version {SCHEMA_VERSION}")
     try:
         # Abilities are checked against the file's own profile (it may extend the table).
         profile = RulesProfile.model_validate(data.get("profile", {}))
+    except ValidationError as error:
+        problems = describe_validation_error(error, within=("profile",))
+        raise EncounterFileError(f"{origin}: {problems}") from None
+    try:
         return Encounter.model_validate(data, context={"profile": profile})
     except ValidationError as error:
         raise EncounterFileError(f"{origin}: {describe_validation_error(error)}") from None
     except ValueError as error:
-        raise EncounterFileError(f"{origin}: {error}") from None
+        raise EncounterFileError(_one_line(f"{origin}: {error}")) from None
+
+
+def _short(value: object) -> str:
+    return _one_line(repr(value)[:60])
 
 
 def load_encounter(path: str | os.PathLike[str]) -> Encounter:
     """Read an encounter file; EncounterFileError on any problem."""
-    file = Path(path)
     try:
-        size = file.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise EncounterFileError(f"{file.name} is {size // 2**20} MiB; the limit is "
-                                     f"{MAX_FILE_BYTES // 2**20} MiB")
-        raw = file.read_bytes()
-    except OSError as error:
-        raise EncounterFileError(f"cannot read {file}: {error.strerror or error}") from None
-    return encounter_from_json(raw, file.name)
+        raw = read_regular_file(path, MAX_FILE_BYTES)
+    except FileReadError as error:
+        raise EncounterFileError(str(error)) from None
+    return encounter_from_json(raw, Path(path).name)
 
 
 def encounter_to_json(encounter: Encounter) -> str:
     return encounter.model_dump_json(by_alias=True, indent=1)
 
 
+def encounter_to_bytes(encounter: Encounter) -> bytes:
+    """The encounter file's bytes; EncounterSaveError when they would not load again."""
+    try:
+        check_values(encounter.model_dump(by_alias=True))
+    except JsonDocumentError as error:
+        raise EncounterSaveError(f"cannot save: {error}") from None
+    data = encounter_to_json(encounter).encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        raise EncounterSaveError(f"cannot save: the file would be {len(data) // 2**20} MiB; "
+                                 f"the limit is {MAX_FILE_BYTES // 2**20} MiB")
+    try:
+        encounter_from_json(data, "the saved file")
+    except EncounterFileError as error:
+        raise EncounterSaveError(f"cannot save: {error}") from None
+    return data
+
+
 def save_encounter(encounter: Encounter, path: str | os.PathLike[str]) -> None:
-    """Write atomically: temp file in the same folder, fsync, rename over the target."""
-    write_atomic(Path(path), encounter_to_json(encounter).encode("utf-8"))
+    """Check, then write atomically: temp file in the same folder, fsync, rename."""
+    write_atomic(Path(path), encounter_to_bytes(encounter))
 
 
 def write_atomic(target: Path, data: bytes) -> None:
     """Replace ``target`` with ``data`` all at once, keeping the old file's permissions
-    (a new file gets the usual umask-based ones, not mkstemp's 0600)."""
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
+    (a new file gets the usual umask-based ones, not mkstemp's 0600). The temporary file's
+    name carries this process's id, so a later save can tell one left by a killed process."""
+    _sweep_orphans(target)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.",
+                                         suffix=".tmp", dir=target.parent)
     try:
         os.chmod(temp_name, _mode_for(target))
         with os.fdopen(handle, "wb") as temp:
@@ -106,6 +170,29 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+
+
+def _sweep_orphans(target: Path) -> None:
+    """Remove temporary files of earlier saves of ``target`` whose process is gone."""
+    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.\w+\.tmp")
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match and not _alive(int(match[1])):
+            Path(target.parent, name).unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but is not ours to signal
+        return True
+    return True
 
 
 def _mode_for(target: Path) -> int:

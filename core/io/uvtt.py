@@ -24,20 +24,30 @@ from __future__ import annotations
 import base64
 import binascii
 import itertools
-import json
 import math
+import os
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from core.io.fileio import MAX_FILE_BYTES, EncounterSaveError, encounter_to_bytes
+from core.io.files import FileReadError, read_regular_file
+from core.io.safejson import JsonDocumentError, parse_json
 from core.model.encounter import Encounter
-from core.model.mapmodel import MAX_MAP_CELLS, Background, BattleMap, Light, WallKind, WallSegment
+from core.model.limits import (
+    MAX_COORDINATE,
+    MAX_IMAGE_BYTES,
+    MAX_MAP_CELLS,
+    MAX_PX_PER_CELL,
+    MIN_PX_PER_CELL,
+)
+from core.model.mapmodel import Background, BattleMap, Light, WallKind, WallSegment
 from core.spatial.geometry import clip_segment
 
 KNOWN_FORMATS = (0.2, 0.3, 1.0)
-MAX_COORDINATE = 1e6
+MAX_FILE_COORDINATE = 1e6  # absolute squares in the file, before the origin is subtracted
 WINDOW_WIDTH = (0.70, 0.86)  # squares; Dungeondraft windows are 0.76-0.78 wide
 Segment = tuple[float, float, float, float]
 
@@ -48,10 +58,12 @@ class UvttImportError(ValueError):
 
 @dataclass(frozen=True)
 class ImportLimits:
-    """Caps against hostile or broken files."""
+    """Caps against hostile or broken files. The image cap is the encounter's embedded-image
+    cap, so what is imported also saves (base64 grows it by 4/3: 40 MiB → 53.3 MiB, within
+    the 64 MiB encounter file cap with room for 20,000 wall points)."""
 
-    max_file_bytes: int = 128 * 2**20
-    max_image_bytes: int = 64 * 2**20
+    max_file_bytes: int = MAX_FILE_BYTES
+    max_image_bytes: int = MAX_IMAGE_BYTES
     max_megapixels: float = 64.0
     max_wall_points: int = 20_000
 
@@ -97,8 +109,8 @@ def _number(value: object, where: str) -> float:
         raise UvttImportError(f"{where} should be a number, not {_kind(value)}")
     if isinstance(value, float) and not math.isfinite(value):
         raise UvttImportError(f"{where} is not a finite number")
-    if abs(value) > MAX_COORDINATE:  # before float(): huge JSON integers overflow it
-        raise UvttImportError(f"{where} is too large ({MAX_COORDINATE:g} at most)")
+    if abs(value) > MAX_FILE_COORDINATE:  # before float(): huge JSON integers overflow it
+        raise UvttImportError(f"{where} is too large ({MAX_FILE_COORDINATE:g} at most)")
     return float(value)
 
 
@@ -203,9 +215,11 @@ def _light(value: object, where: str, frame: _Frame) -> Light | None:
     x, y = x - frame.ox, y - frame.oy
     if not (0 <= x <= frame.width and 0 <= y <= frame.height):
         return None
-    return Light(x=x, y=y, range_cells=max(0.0, _number(light.get("range", 0), f"{where}.range")),
+    reach = _number(light.get("range", 0), f"{where}.range")
+    intensity = _number(light.get("intensity", 1), f"{where}.intensity")
+    return Light(x=x, y=y, range_cells=min(max(reach, 0.0), MAX_COORDINATE),
                  colour=_colour(light.get("color", "ffffffff"), f"{where}.color"),
-                 intensity=_number(light.get("intensity", 1), f"{where}.intensity"))
+                 intensity=min(max(intensity, -1000), 1000))
 
 
 def image_size(raw: bytes) -> tuple[str, tuple[int, int] | None] | None:
@@ -264,7 +278,7 @@ def _background(data: dict[str, object], resolution: dict[str, object], frame: _
     if not isinstance(text, str):
         raise UvttImportError(f"image should be a base64 string, not {_kind(text)}")
     text = "".join(text.split())
-    if len(text) // 4 * 3 > limits.max_image_bytes:
+    if len(text) // 4 * 3 - (len(text) - len(text.rstrip("="))) > limits.max_image_bytes:
         raise UvttImportError(f"the image is over {limits.max_image_bytes // 2**20} MiB")
     try:
         raw = base64.b64decode(text, validate=True)
@@ -291,19 +305,22 @@ def _px_per_cell(resolution: dict[str, object], image_width: int, frame: _Frame,
                  warnings: list[str]) -> float:
     if resolution.get("pixels_per_grid") is not None:
         ppg = _number(resolution["pixels_per_grid"], "resolution.pixels_per_grid")
-        if ppg > 0:
+        if MIN_PX_PER_CELL <= ppg <= MAX_PX_PER_CELL:
             return ppg
     warnings.append("no usable pixels_per_grid; taken from the image width")
-    return max(image_width, 1) / frame.width
+    return min(max(image_width / frame.width, MIN_PX_PER_CELL), MAX_PX_PER_CELL)
 
 
 def _parse(data: bytes, limits: ImportLimits) -> dict[str, object]:
     if len(data) > limits.max_file_bytes:
         raise UvttImportError(f"the file is over {limits.max_file_bytes // 2**20} MiB")
     try:
-        parsed = json.loads(data)
-    except (ValueError, RecursionError) as error:  # JSONDecodeError, UnicodeDecodeError
-        raise UvttImportError(f"not valid JSON ({str(error)[:80]})") from None
+        parsed = parse_json(data)
+    except JsonDocumentError as error:
+        where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
+                        for part in error.path).lstrip(".")
+        raise UvttImportError(f"{where} {error.problem}" if where else error.problem[:120]
+                              ) from None
     return _object(parsed, "the file")
 
 
@@ -332,20 +349,24 @@ def import_uvtt(data: bytes, name: str = "file", limits: ImportLimits = ImportLi
                 ) -> UvttImport:
     """Import a Universal VTT file's bytes; ``name`` names the encounter and the errors."""
     try:
-        return _build(_parse(data, limits), name, limits)
+        imported = _build(_parse(data, limits), name, limits)
+        encounter_to_bytes(imported.encounter)  # what is imported must save and reopen
     except UvttImportError as error:
         raise UvttImportError(f"{name}: {error}") from None
     except ValidationError as error:
         raise UvttImportError(f"{name}: {error.errors()[0]['msg']}") from None
+    except EncounterSaveError as error:
+        raise UvttImportError(f"{name}: {error}") from None
+    return imported
 
 
 def import_uvtt_file(path: str | Path, limits: ImportLimits = ImportLimits()) -> UvttImport:
     """Read and import a .dd2vtt / .uvtt / .df2vtt file (the encounter is named after it)."""
     file = Path(path)
     try:
-        if file.stat().st_size > limits.max_file_bytes:
-            raise UvttImportError(f"{file.name} is over {limits.max_file_bytes // 2**20} MiB")
-        data = file.read_bytes()
-    except OSError as error:
-        raise UvttImportError(f"cannot read {file}: {error.strerror or error}") from None
-    return import_uvtt(data, file.stem, limits)
+        data = read_regular_file(file, limits.max_file_bytes)
+    except FileReadError as error:
+        raise UvttImportError(str(error)) from None
+    # A file name that is not UTF-8 decodes to lone surrogates, which no encounter can hold.
+    name = os.fsencode(file.stem).decode("utf-8", "replace")
+    return import_uvtt(data, name, limits)

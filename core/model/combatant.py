@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
+from core.model.limits import MAX_PATH_CHARS
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
@@ -96,7 +97,7 @@ class Combatant(BaseModel):
     initiative_modifier: int = Field(0, ge=-10, le=10)
     darkvision_ft: int = Field(0, ge=0, le=MAX_SIGHT_FT,
                                description="Sees unlit cells this near (docs/vision.md)")
-    image: str | None = None
+    image: str | None = Field(None, max_length=MAX_PATH_CHARS)
 
     @field_validator("armour")
     @classmethod
@@ -112,6 +113,11 @@ class Combatant(BaseModel):
             choices = ", ".join([NO_SHIELD, *SHIELDS])
             raise ValueError(f"unknown shield {value!r}; choose one of {choices}")
         return value
+
+    @field_serializer("conditions")
+    def _in_order(self, conditions: frozenset[Condition]) -> list[Condition]:
+        """Sorted: a set's order follows PYTHONHASHSEED, and saved bytes must not."""
+        return sorted(conditions)
 
     @property
     def has_shield(self) -> bool:

@@ -15,20 +15,28 @@
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
+from typing import Annotated, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_CHAIN: tuple[str, ...] = ("d2", "d4", "d6", "d8", "d10", "d12", "2d6", "2d8")
 
 _TOKEN = re.compile(r"\s*([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))\s*")
-MAX_DICE = 100
+MAX_DICE = 100  # in one expression, all groups together
 MAX_FACES = 1000
+MAX_MODIFIER = 10_000
+MAX_EXPRESSION_CHARS = 100
+#: The exact-odds budget: a distribution with more possible totals than this (e.g. 2d1000,
+#: 100d1000) is not enumerated exactly but binned (:meth:`DiceExpression.outcomes`).
+EXACT_OUTCOMES = 1_000
 
 
 class DiceError(ValueError):
@@ -50,6 +58,13 @@ class DiceExhaustedError(DiceError):
         super().__init__(f"no die value left for {purpose} (needs a d{faces})")
         self.faces = faces
         self.purpose = purpose
+
+
+class Outcomes(NamedTuple):
+    """A distribution of totals, and why it is approximate ("" when it is exact)."""
+
+    probabilities: dict[int, Fraction]
+    approximation: str
 
 
 class DiceExpression(BaseModel):
@@ -77,9 +92,28 @@ class DiceExpression(BaseModel):
     def maximum(self) -> int:
         return sum(self.dice) + self.modifier
 
+    @property
+    def support_size(self) -> int:
+        """How many different totals the expression can roll."""
+        return self.maximum - self.minimum + 1
+
     def distribution(self) -> dict[int, Fraction]:
-        """Exact probability of each total."""
+        """Exact probability of each total; DiceError above the :data:`EXACT_OUTCOMES`
+        budget (the enumeration would take seconds to minutes)."""
+        if self.support_size > EXACT_OUTCOMES:
+            raise DiceError(f"{self} has {self.support_size:,} possible totals; exact odds "
+                            f"enumerate at most {EXACT_OUTCOMES:,}")
         return dict(_sum_distribution(self.dice, self.modifier))
+
+    def outcomes(self) -> Outcomes:
+        """The exact distribution within the budget; above it, the distribution binned into
+        at most :data:`EXACT_OUTCOMES` totals, each bin at its mean (computed in floating
+        point, so within ~1e-12 of exact, then binned: labelled approximate)."""
+        if self.support_size <= EXACT_OUTCOMES:
+            return Outcomes(self.distribution(), "")
+        return Outcomes(dict(_binned_distribution(self.dice, self.modifier)),
+                        f"{self.support_size:,} possible totals binned into "
+                        f"{EXACT_OUTCOMES:,} (the exact-odds budget)")
 
     def mean(self) -> Fraction:
         return sum((Fraction(faces + 1, 2) for faces in self.dice), Fraction(self.modifier))
@@ -91,7 +125,7 @@ class DiceExpression(BaseModel):
         return text or str(self.modifier)
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _parse_cached(text: str) -> DiceExpression:
     groups: list[tuple[int, int]] = []
     modifier = 0
@@ -99,6 +133,9 @@ def _parse_cached(text: str) -> DiceExpression:
     source = text.strip()
     if not source:
         raise DiceSyntaxError("empty dice expression")
+    if len(source) > MAX_EXPRESSION_CHARS:
+        raise DiceSyntaxError(f"dice expression {source[:20]!r}... is longer than "
+                              f"{MAX_EXPRESSION_CHARS} characters")
     while position < len(source):
         match = _TOKEN.match(source, position)
         if match is None or match.end() == position:
@@ -113,6 +150,11 @@ def _parse_cached(text: str) -> DiceExpression:
         else:
             groups.append(_dice_group(count, faces, negative, text))
         position = match.end()
+    dice = sum(count for count, _ in groups)
+    if dice > MAX_DICE:
+        raise DiceSyntaxError(f"{text!r} rolls {dice} dice; at most {MAX_DICE}")
+    if abs(modifier) > MAX_MODIFIER:
+        raise DiceSyntaxError(f"the constant in {text!r} is beyond ±{MAX_MODIFIER:,}")
     return DiceExpression(groups=tuple(groups), modifier=modifier)
 
 
@@ -127,16 +169,54 @@ def _dice_group(count: str, faces: str, negative: bool, text: str) -> tuple[int,
     return n, f
 
 
-@cache
+@lru_cache(maxsize=128)
 def _sum_distribution(dice: tuple[int, ...], modifier: int) -> tuple[tuple[int, Fraction], ...]:
-    totals: dict[int, Fraction] = {modifier: Fraction(1)}
+    """Exact: the number of ways to roll each total (whole numbers), die by die as a running
+    window sum, then divided by the number of combinations."""
+    ways = [1]
     for faces in dice:
-        step: dict[int, Fraction] = {}
-        for total, p in totals.items():
-            for value in range(1, faces + 1):
-                step[total + value] = step.get(total + value, Fraction(0)) + p / faces
-        totals = step
-    return tuple(sorted(totals.items()))
+        ways = _add_die(ways, faces)
+    combinations = math.prod(dice)
+    return tuple((len(dice) + modifier + i, Fraction(n, combinations))
+                 for i, n in enumerate(ways))
+
+
+def _add_die(ways: list[int], faces: int) -> list[int]:
+    """Ways to roll each total after one more die: the sum of the last ``faces`` entries."""
+    window, result = 0, []
+    for i in range(len(ways) + faces - 1):
+        window += ways[i] if i < len(ways) else 0
+        window -= ways[i - faces] if i >= faces else 0
+        result.append(window)
+    return result
+
+
+@lru_cache(maxsize=16)
+def _binned_distribution(dice: tuple[int, ...], modifier: int
+                         ) -> tuple[tuple[int, Fraction], ...]:
+    """The distribution in floating point (the same window sum, vectorised), binned into at
+    most EXACT_OUTCOMES equal ranges of totals, each at its probability-weighted mean; the
+    probabilities are fractions of 10¹² that sum to exactly 1."""
+    p = np.ones(1)
+    for faces in dice:
+        running = np.concatenate(([0.0], np.cumsum(p)))
+        k = np.arange(len(p) + faces - 1)
+        p = np.maximum(running[np.minimum(k + 1, len(p))] - running[np.maximum(k + 1 - faces, 0)],
+                       0) / faces
+    width = -(-len(p) // EXACT_OUTCOMES)
+    padded = np.zeros(width * EXACT_OUTCOMES)
+    padded[:len(p)] = p
+    bins = padded.reshape(EXACT_OUTCOMES, width)
+    mass = bins.sum(axis=1)
+    offsets = (bins * np.arange(width)).sum(axis=1) / np.where(mass > 0, mass, 1)
+    totals = len(dice) + modifier + np.arange(EXACT_OUTCOMES) * width + np.rint(offsets)
+    scale = 10**12
+    shares = {int(total): round(share * scale)
+              for total, share in zip(totals.tolist(), mass.tolist(), strict=True)}
+    shares = {total: share for total, share in shares.items() if share}
+    largest = max(shares, key=shares.__getitem__)
+    shares[largest] += scale - sum(shares.values())
+    return tuple((total, Fraction(share, scale)) for total, share in sorted(shares.items()))
 
 
 def step_die(die: str, steps: int, chain: tuple[str, ...], cap: str) -> str:
@@ -156,9 +236,9 @@ class RollRecord(BaseModel):
 
     purpose: str
     expression: str
-    faces: tuple[int, ...]
-    values: tuple[int, ...]
-    modifier: int = 0
+    faces: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
+    values: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
+    modifier: int = Field(0, ge=-MAX_MODIFIER, le=MAX_MODIFIER)
 
     @property
     def total(self) -> int:

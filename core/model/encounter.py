@@ -14,13 +14,21 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, cast
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from core.model.combatant import Combatant
 from core.model.fog import FogState
 from core.model.grid import Cell, Footprint, ring
+from core.model.limits import (
+    MAX_LOG_ENTRIES,
+    MAX_MAP_CELLS,
+    MAX_NAME_CHARS,
+    MAX_ROUND,
+    MAX_TOKENS,
+    at_most,
+)
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.model.round import RoundState
@@ -57,8 +65,8 @@ class Token(BaseModel):
 
     id: str = Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
     combatant: Combatant
-    x: int = Field(ge=0)
-    y: int = Field(ge=0)
+    x: int = Field(ge=0, lt=MAX_MAP_CELLS)
+    y: int = Field(ge=0, lt=MAX_MAP_CELLS)
     gm_only: bool = False
 
     @property
@@ -90,7 +98,7 @@ class LogEntry(BaseModel):
     summary: str
     text: str = Field("", description="Every roll and modifier, one per line")
     detail: dict[str, Any] = Field(default_factory=dict)
-    round: int | None = None
+    round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
 
 class Encounter(BaseModel):
@@ -100,12 +108,13 @@ class Encounter(BaseModel):
 
     schema_id: Literal["battlemap.encounter"] = Field("battlemap.encounter", alias="schema")
     version: Literal[1] = 1
-    name: str = "Untitled encounter"
+    name: str = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
     profile: RulesProfile = RulesProfile()
     map: BattleMap = Field(default_factory=BattleMap)
     weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS), max_length=200)
-    tokens: list[Token] = Field(default_factory=list)
-    log: list[LogEntry] = Field(default_factory=list)
+    tokens: Annotated[list[Token], at_most(MAX_TOKENS, "tokens")] = Field(default_factory=list)
+    log: Annotated[list[LogEntry], at_most(MAX_LOG_ENTRIES, "log entries")] = Field(
+        default_factory=list)
     timeline: RoundState = Field(default_factory=RoundState)
     fog: FogState = Field(default_factory=FogState)
 
@@ -177,6 +186,14 @@ class Encounter(BaseModel):
             self._derived.clear()
         else:
             self._derived.pop(kind, None)
+
+    @model_validator(mode="after")
+    def _timeline_names_tokens(self) -> Encounter:
+        """The round refers only to tokens on the map (a stray id broke Next round)."""
+        problem = self.timeline.stray_token({token.id for token in self.tokens})
+        if problem:
+            raise ValueError(problem)
+        return self
 
     def token(self, key: str) -> Token:
         """The token with this id, or whose combatant has this name (case-insensitive)."""

@@ -10,14 +10,31 @@ Terrain is a table (:data:`TERRAINS`), not a chain of ifs: a new kind is one row
 
 from __future__ import annotations
 
-import math
+import binascii
+import re
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.model.grid import Cell, Footprint
-
-MAX_MAP_CELLS = 300
+from core.model.limits import (
+    MAX_COORDINATE,
+    MAX_FEET,
+    MAX_HAZARD_CELLS,
+    MAX_HAZARDS,
+    MAX_IMAGE_BYTES,
+    MAX_LIGHTS,
+    MAX_MAP_CELLS,
+    MAX_PATH_CHARS,
+    MAX_PIXELS,
+    MAX_PX_PER_CELL,
+    MAX_WALLS,
+    MIN_PX_PER_CELL,
+    Coordinate,
+    Feet,
+    at_most,
+)
 
 
 class Terrain(StrEnum):
@@ -59,23 +76,17 @@ class WallKind(StrEnum):
 
 
 class WallSegment(BaseModel):
-    """A line obstacle between two points in grid units (cell corners are integers)."""
+    """A line obstacle between two points in grid units (cell corners are integers). The
+    ends may lie off the map, within ±MAX_COORDINATE: the geometry clips walls to the map."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
-    x1: float
-    y1: float
-    x2: float
-    y2: float
+    x1: Coordinate
+    y1: Coordinate
+    x2: Coordinate
+    y2: Coordinate
     kind: WallKind = WallKind.WALL
     open: bool = False
-
-    @field_validator("x1", "y1", "x2", "y2")
-    @classmethod
-    def _finite(cls, value: float) -> float:
-        if not math.isfinite(value):
-            raise ValueError("wall coordinates must be finite numbers")
-        return value
 
     @property
     def blocks_movement(self) -> bool:
@@ -108,9 +119,10 @@ class HazardEffect(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     damage: str | None = None
-    damage_type: str = ""
+    damage_type: str = Field("", max_length=60)
     through_armour: bool = False
-    fall_ft: int = Field(0, ge=0, description="Depth fallen on entering (pits, cliffs)")
+    fall_ft: int = Field(0, ge=0, le=MAX_FEET,
+                         description="Depth fallen on entering (pits, cliffs)")
     save_target: int | None = Field(None, ge=2, le=20,
                                     description="d20 ≥ this on the hazard's own save")
     save_halves: bool = True
@@ -134,38 +146,55 @@ class Hazard(BaseModel):
 
     name: str = Field(min_length=1, max_length=60)
     kind: HazardKind = HazardKind.CUSTOM
-    cells: tuple[Cell, ...] = Field(min_length=1)
+    cells: Annotated[tuple[Cell, ...], at_most(MAX_MAP_CELLS**2, "cells")] = Field(min_length=1)
     effect: HazardEffect = HazardEffect()
     gm_only: bool = False
+
+    @field_validator("cells")
+    @classmethod
+    def _each_cell_once(cls, cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+        seen: set[Cell] = set()
+        for cell in cells:
+            if cell in seen:
+                raise ValueError(f"cell {tuple(cell)} is listed twice")
+            seen.add(cell)
+        return cells
 
 
 class Background(BaseModel):
     """A map image aligned to the grid: ``offset`` px of the grid origin, ``px_per_cell``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
-    path: str | None = None
-    data_base64: str | None = None
-    format: str = "png"
-    offset_x: float = 0
-    offset_y: float = 0
-    px_per_cell: float = Field(70, gt=0)
+    path: str | None = Field(None, max_length=MAX_PATH_CHARS)
+    data_base64: str | None = Field(None, max_length=(MAX_IMAGE_BYTES + 2) // 3 * 4)
+    format: str = Field("png", max_length=10)
+    offset_x: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
+    offset_y: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
+    px_per_cell: float = Field(70, ge=MIN_PX_PER_CELL, le=MAX_PX_PER_CELL)
 
-
-MAX_LIGHT_RANGE = 1e6  # the Universal VTT importer's coordinate limit
+    @field_validator("data_base64")
+    @classmethod
+    def _base64(cls, text: str | None) -> str | None:
+        if text:
+            try:
+                binascii.a2b_base64(text, strict_mode=True)
+            except binascii.Error as error:
+                raise ValueError(f"not valid base64 ({error})") from None
+        return text
 
 
 class Light(BaseModel):
     """A light source (position in grid units, on the map): it lights the cells whose centre
     lies within ``range_cells`` of it and in its line of sight (docs/vision.md)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
     x: float = Field(ge=0, le=MAX_MAP_CELLS)
     y: float = Field(ge=0, le=MAX_MAP_CELLS)
-    range_cells: float = Field(ge=0, le=MAX_LIGHT_RANGE)
-    colour: str = "ffffffff"
-    intensity: float = Field(1.0, ge=-MAX_LIGHT_RANGE, le=MAX_LIGHT_RANGE)
+    range_cells: float = Field(ge=0, le=MAX_COORDINATE)
+    colour: str = Field("ffffffff", pattern=r"^[0-9A-Fa-f]{8}$")
+    intensity: float = Field(1.0, ge=-1000, le=1000)
 
 
 class Darkness(StrEnum):
@@ -184,15 +213,26 @@ class BattleMap(BaseModel):
 
     width: int = Field(20, ge=1, le=MAX_MAP_CELLS)
     height: int = Field(15, ge=1, le=MAX_MAP_CELLS)
-    terrain_rows: list[str] = Field(default_factory=list)
-    elevation: dict[str, int] = Field(default_factory=dict,
-                                      description='"x,y" → feet, only non-zero cells')
-    ceiling_ft: int | None = Field(None, ge=1)
-    walls: list[WallSegment] = Field(default_factory=list)
-    hazards: list[Hazard] = Field(default_factory=list)
+    terrain_rows: Annotated[list[str], at_most(MAX_MAP_CELLS, "terrain rows")] = Field(
+        default_factory=list)
+    elevation: Annotated[dict[str, Feet], at_most(MAX_MAP_CELLS**2, "elevation cells")] = Field(
+        default_factory=dict, description='"x,y" → feet, only non-zero cells')
+    ceiling_ft: int | None = Field(None, ge=1, le=MAX_FEET)
+    walls: Annotated[list[WallSegment], at_most(MAX_WALLS, "walls")] = Field(
+        default_factory=list)
+    hazards: Annotated[list[Hazard], at_most(MAX_HAZARDS, "hazards")] = Field(
+        default_factory=list)
     background: Background | None = None
-    lights: list[Light] = Field(default_factory=list)
+    lights: Annotated[list[Light], at_most(MAX_LIGHTS, "lights")] = Field(default_factory=list)
     darkness: Darkness = Darkness.DAYLIGHT
+
+    @field_validator("elevation")
+    @classmethod
+    def _one_key_per_cell(cls, elevation: dict[str, int]) -> dict[str, int]:
+        for key in elevation:
+            if cell_key(parse_cell_key(key)) != key:
+                raise ValueError(f'elevation key {key[:20]!r} is not written "x,y"')
+        return elevation
 
     @model_validator(mode="after")
     def _shape(self) -> BattleMap:
@@ -214,6 +254,9 @@ class BattleMap(BaseModel):
         for hazard in self.hazards:
             for cell in hazard.cells:
                 self._check_cell(cell, f"hazard {hazard.name!r}")
+        cells = sum(len(hazard.cells) for hazard in self.hazards)
+        if cells > MAX_HAZARD_CELLS:
+            raise ValueError(f"the hazards have {cells:,} cells; at most {MAX_HAZARD_CELLS:,}")
         return self
 
     def _check_cell(self, cell: Cell, what: str) -> None:
@@ -258,8 +301,7 @@ def cell_key(cell: Cell) -> str:
 
 def parse_cell_key(key: str) -> Cell:
     """The cell of an elevation key "x,y"."""
-    try:
-        x, y = (int(part) for part in key.split(","))
-    except ValueError:
-        raise ValueError(f'elevation key {key!r} is not "x,y"') from None
-    return Cell(x, y)
+    match = re.fullmatch(r"(-?\d{1,6}),(-?\d{1,6})", key)
+    if match is None:
+        raise ValueError(f'elevation key {key[:20]!r} is not "x,y"')
+    return Cell(int(match[1]), int(match[2]))

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 from enum import StrEnum
 from itertools import pairwise
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.model.dice import DEFAULT_CHAIN, DiceExpression
+from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
+
+#: A count, a step or a distance in the rules: 0 or more, far beyond any table.
+Steps = Annotated[int, Field(ge=0, le=MAX_BONUS)]
+PositiveSteps = Annotated[int, Field(ge=1, le=MAX_BONUS)]
+Distance = Annotated[int, Field(ge=1, le=MAX_FEET)]
 
 
 class DiagonalRule(StrEnum):
@@ -48,9 +55,9 @@ class AbilityBand(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    low: int
-    high: int
-    modifier: int
+    low: int = Field(ge=0, le=MAX_BONUS)
+    high: int = Field(ge=0, le=MAX_BONUS)
+    modifier: Bonus
 
 
 class FailureLevel(BaseModel):
@@ -58,8 +65,8 @@ class FailureLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str
-    min_margin: int = Field(ge=1)
+    name: str = Field(max_length=60)
+    min_margin: PositiveSteps
 
 
 CLASSIC_ABILITY_TABLE: tuple[AbilityBand, ...] = (
@@ -77,8 +84,8 @@ class AlertnessLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str
-    bonus: int
+    name: str = Field(max_length=60)
+    bonus: Bonus
 
 
 DEFAULT_ALERTNESS: tuple[AlertnessLevel, ...] = (
@@ -104,68 +111,68 @@ class RulesProfile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     # Ability modifiers (rules-decisions "Ability modifiers")
-    ability_table: tuple[AbilityBand, ...] = CLASSIC_ABILITY_TABLE
+    ability_table: tuple[AbilityBand, ...] = Field(CLASSIC_ABILITY_TABLE, max_length=101)
 
     # Shove (rules-decisions "Shove")
-    size_penalty_per_category: int = Field(4, ge=0)
-    double_success_margin: int = Field(10, ge=1)
-    die_chain: tuple[str, ...] = DEFAULT_CHAIN
+    size_penalty_per_category: Steps = 4
+    double_success_margin: PositiveSteps = 10
+    die_chain: tuple[str, ...] = Field(DEFAULT_CHAIN, min_length=1, max_length=20)
     die_chain_cap: str = "2d8"
-    fr_points_per_die_step: int = Field(3, ge=1)
-    higher_ground_die_steps: int = Field(1, ge=0)
-    higher_ground_resist: int = 2
-    difficult_terrain_resist: int = 2
-    slippery_bonus_ft: int = 2
-    double_success_distance_ft: int = Field(10, ge=0)
+    fr_points_per_die_step: PositiveSteps = 3
+    higher_ground_die_steps: Steps = 1
+    higher_ground_resist: Bonus = 2
+    difficult_terrain_resist: Bonus = 2
+    slippery_bonus_ft: Bonus = 2
+    double_success_distance_ft: int = Field(10, ge=0, le=MAX_FEET)
     double_success_prone: bool = True
     direction_spread_deg: int = Field(90, ge=0, le=180)
-    slam_rolls_per_fr_points: int = Field(2, ge=1)
-    slam_min_rolls: int = Field(1, ge=0)
-    slam_min_unused_ft: int = Field(1, ge=1)
+    slam_rolls_per_fr_points: PositiveSteps = 2
+    slam_min_rolls: int = Field(1, ge=0, le=20)
+    slam_min_unused_ft: int = Field(1, ge=1, le=MAX_FEET)
     slam_av_per_die: bool = False
     falls_ignore_av: bool = False
     mastery_reduction: MasteryReduction = MasteryReduction.CATEGORY
     creature_collision: CreatureCollision = CreatureCollision.STOP
-    drop_hazard_ft: int = Field(10, ge=1)
+    drop_hazard_ft: Distance = 10
     fall_die: str = "d6"
-    fall_feet_per_die: int = Field(10, ge=1)
+    fall_feet_per_die: Distance = 10
     reach_required: bool = True
-    defensive_stance_fd_per_mastery: int = Field(1, ge=0)
+    defensive_stance_fd_per_mastery: Steps = 1
 
     # Grid (rules-decisions "Shove" 9)
-    cell_size_ft: int = Field(5, ge=1)
+    cell_size_ft: int = Field(5, ge=1, le=100)
     diagonal_rule: DiagonalRule = DiagonalRule.FIVE_TEN_FIVE
 
     # Attack and damage
-    penetration_points: int = Field(1, ge=0)
-    cover_bonus_per_20_percent: int = 1
+    penetration_points: Steps = 1
+    cover_bonus_per_20_percent: Bonus = 1
 
     # Round timeline (002 and rules-decisions "Round timeline")
     initiative_die: str = "d10"
-    initiative_min_segment: int = 0
-    initiative_max_segment: int = 11
-    movement_ft_per_segment: int = Field(5, ge=1)
-    last_attack_segment: int = 10
-    scarper_initiative: int = 1
-    scarper_defence_bonus: int = 2
-    aiming_attack_bonus: int = 3
+    initiative_min_segment: Segment = 0
+    initiative_max_segment: Segment = 11
+    movement_ft_per_segment: Distance = 5
+    last_attack_segment: Segment = 10
+    scarper_initiative: Segment = 1
+    scarper_defence_bonus: Bonus = 2
+    aiming_attack_bonus: Bonus = 3
     critical_event_die: str = "d30"
-    declaration_seconds: int = Field(120, ge=0)
-    failure_levels: tuple[FailureLevel, ...] = DEFAULT_FAILURE_LEVELS
+    declaration_seconds: int = Field(120, ge=0, le=86_400)
+    failure_levels: tuple[FailureLevel, ...] = Field(DEFAULT_FAILURE_LEVELS, max_length=20)
 
     # Conditions (rules-decisions "Conditions"; 002 stunning table)
-    dazed_penalty: int = Field(-2, le=0)
-    stunned_penalty: int = Field(-4, le=0)
-    knockdown_penalty: int = Field(-6, le=0)
-    prone_defence_penalty: int = Field(-5, le=0)
+    dazed_penalty: int = Field(-2, ge=-100, le=0)
+    stunned_penalty: int = Field(-4, ge=-100, le=0)
+    knockdown_penalty: int = Field(-6, ge=-100, le=0)
+    prone_defence_penalty: int = Field(-5, ge=-100, le=0)
     ko_rounds: int = Field(1, ge=1, le=100)
     catastrophic_ko_rounds: int = Field(30, ge=1, le=1000)
 
     # Surprise (002 "Surprise"; the reading of the bonuses is rules-decisions-style default)
     surprise_spot_target: int = Field(12, ge=2, le=30)
-    alertness: tuple[AlertnessLevel, ...] = DEFAULT_ALERTNESS
-    surprise_hit_bonus: int = 2
-    surprise_damage_per_level: int = 1
+    alertness: tuple[AlertnessLevel, ...] = Field(DEFAULT_ALERTNESS, max_length=20)
+    surprise_hit_bonus: Bonus = 2
+    surprise_damage_per_level: Bonus = 1
 
     # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
     dim_sight_ft: int = Field(30, ge=0, le=1000)
@@ -199,6 +206,13 @@ class RulesProfile(BaseModel):
     def _cap_on_chain(self) -> RulesProfile:
         if self.die_chain_cap not in self.die_chain:
             raise ValueError(f"die_chain_cap {self.die_chain_cap!r} is not in die_chain")
+        return self
+
+    @model_validator(mode="after")
+    def _segments_ordered(self) -> RulesProfile:
+        if self.initiative_min_segment >= self.initiative_max_segment:
+            raise ValueError(f"initiative_min_segment {self.initiative_min_segment} must be "
+                             f"below initiative_max_segment {self.initiative_max_segment}")
         return self
 
     @property

@@ -5,11 +5,24 @@ The rules that fill it in are :mod:`core.rules.timeline`.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.breakdown import Breakdown
 from core.model.combatant import Condition, Side
 from core.model.dice import RollRecord
+from core.model.limits import (
+    MAX_FEET,
+    MAX_ROUND,
+    MAX_SEGMENT,
+    MAX_TERM,
+    MAX_TIMERS,
+    MAX_TOKENS,
+    Bonus,
+    Segment,
+    at_most,
+)
 
 
 class InitiativeEntry(BaseModel):
@@ -17,23 +30,36 @@ class InitiativeEntry(BaseModel):
     shared roll is :attr:`RoundState.opposition_roll` (002: "one general roll for the
     opposition")."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     token_id: str
     side: Side = Side.PARTY
     roll: RollRecord | None = None
     terms: Breakdown = Breakdown()
-    segment: int = 0
+    segment: Segment = 0
     overridden: bool = False
     scarpering: bool = False
     aiming: bool = False
-    attack_bonus: int = 0
-    defence_bonus: int = 0
-    action_segments: int = Field(1, ge=1)
-    moved_ft: float = Field(0, ge=0)
-    no_action: str = Field("", description="Why the combatant takes no action this round")
+    attack_bonus: Bonus = 0
+    defence_bonus: Bonus = 0
+    action_segments: int = Field(1, ge=1, le=MAX_SEGMENT)
+    moved_ft: float = Field(0, ge=0, le=MAX_FEET)
+    no_action: str = Field("", max_length=200,
+                           description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
-    notes: tuple[str, ...] = ()
+    notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
+
+    @field_validator("terms")
+    @classmethod
+    def _terms_bounded(cls, terms: Breakdown) -> Breakdown:
+        """Bounded here, where a file supplies them (the rules' own terms are not capped)."""
+        if len(terms.terms) > 100:
+            raise ValueError(f"{len(terms.terms)} terms; at most 100")
+        for term in terms.terms:
+            if abs(term.value) > MAX_TERM:
+                raise ValueError(f"term {term.name[:40]!r} is {term.value}, beyond "
+                                 f"±{MAX_TERM:,}")
+        return terms
 
 
 class ConditionTimer(BaseModel):
@@ -43,7 +69,7 @@ class ConditionTimer(BaseModel):
 
     token_id: str
     condition: Condition
-    rounds: int = Field(ge=1)
+    rounds: int = Field(ge=1, le=MAX_ROUND)
 
 
 class RoundState(BaseModel):
@@ -51,13 +77,29 @@ class RoundState(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    round_number: int = Field(0, ge=0)
-    current_segment: int = 0
-    entries: list[InitiativeEntry] = Field(default_factory=list)
+    round_number: int = Field(0, ge=0, le=MAX_ROUND)
+    current_segment: Segment = 0
+    entries: Annotated[list[InitiativeEntry], at_most(MAX_TOKENS, "entries")] = Field(
+        default_factory=list)
     opposition_roll: RollRecord | None = None
-    timers: list[ConditionTimer] = Field(default_factory=list)
-    aimed_last_round: list[str] = Field(default_factory=list)
-    declaration_seconds: int = Field(120, ge=0)
+    timers: Annotated[list[ConditionTimer], at_most(MAX_TIMERS, "timers")] = Field(
+        default_factory=list)
+    aimed_last_round: Annotated[list[str], at_most(MAX_TOKENS, "tokens")] = Field(
+        default_factory=list)
+    declaration_seconds: int = Field(120, ge=0, le=86_400)
+
+    def stray_token(self, token_ids: set[str]) -> str | None:
+        """Where the round names a token not in ``token_ids``, as a message; else None."""
+        named = [(f"timeline.entries.{i}.token_id", entry.token_id)
+                 for i, entry in enumerate(self.entries)]
+        named += [(f"timeline.timers.{i}.token_id", timer.token_id)
+                  for i, timer in enumerate(self.timers)]
+        named += [(f"timeline.aimed_last_round.{i}", token_id)
+                  for i, token_id in enumerate(self.aimed_last_round)]
+        for where, token_id in named:
+            if token_id not in token_ids:
+                return f"{where}: no token has the id {token_id[:60]!r}"
+        return None
 
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:

@@ -4,6 +4,11 @@ Every dice outcome is enumerated with exact fractions (no sampling): the d20, th
 die's distribution, the Pit-Stop save, hazard damage and saves, slam damage. The walk itself
 is :func:`core.rules.shove.plan_push`, the same function the resolver uses, so the odds and a
 resolution with any scripted dice always agree.
+
+The cost is bounded: a dice expression with more possible totals than the exact-odds budget
+(:data:`core.model.dice.EXACT_OUTCOMES`, e.g. hazard damage ``100d1000``) is binned instead
+(:meth:`DiceExpression.outcomes`), and the result says so: ``approximate`` is true and
+``approximations`` says which dice and why.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from core.model.dice import DiceExpression
@@ -60,6 +66,12 @@ class ShoveOdds:
     hazard_cells: dict[Cell, Fraction] = field(default_factory=dict)
     prone: Fraction = Fraction(0)
     expected_damage: Fraction = Fraction(0)
+    approximations: list[str] = field(default_factory=list)
+
+    @property
+    def approximate(self) -> bool:
+        """Whether some distribution was binned (over the exact-odds budget)."""
+        return bool(self.approximations)
 
     def total(self) -> Fraction:
         return sum(self.landing.values(), Fraction(0))
@@ -78,6 +90,7 @@ class ShoveOdds:
             "slam": num(self.slam), "hazard_reached": num(self.hazard_reached),
             "hazards_entered": {k: num(v) for k, v in self.hazards_entered.items()},
             "prone": num(self.prone), "expected_damage": num(self.expected_damage),
+            "approximate": self.approximate, "approximations": self.approximations,
         }
 
 
@@ -107,7 +120,7 @@ def _distance_branches(setup: ShoveSetup, odds: ShoveOdds, profile: RulesProfile
     """P(distance, prone) over the d20 and the shove die; records the level odds."""
     levels: dict[SuccessLevel, Fraction] = defaultdict(Fraction)
     branches: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
-    die = DiceExpression.parse(setup.shove_die).distribution()
+    pushed = _success_distances(setup, _outcomes(odds, "shove die", setup.shove_die), profile)
     for d20 in range(1, 21):
         level, capped = success_level(setup, d20, profile)
         levels[level] += D20
@@ -119,10 +132,29 @@ def _distance_branches(setup: ShoveSetup, odds: ShoveOdds, profile: RulesProfile
             distance = push_distance(setup, level, None, profile).value
             branches[(distance, profile.double_success_prone)] += D20
         else:
-            for total, p in die.items():
-                branches[(push_distance(setup, level, total, profile).value, False)] += D20 * p
+            for distance, p in pushed.items():
+                branches[(distance, False)] += D20 * p
     odds.levels = {level: levels[level] for level in SuccessLevel}
     return branches
+
+
+def _success_distances(setup: ShoveSetup, die: dict[int, Fraction], profile: RulesProfile
+                       ) -> dict[int, Fraction]:
+    """P(distance) on a standard success: the shove die's totals mapped through the distance
+    formula once (not once per d20 face)."""
+    distances: dict[int, Fraction] = defaultdict(Fraction)
+    for total, p in die.items():
+        distances[push_distance(setup, SuccessLevel.SUCCESS, total, profile).value] += p
+    return distances
+
+
+def _outcomes(odds: ShoveOdds, what: str, expression: str) -> dict[int, Fraction]:
+    """The distribution of ``expression``, noting on ``odds`` when it had to be binned."""
+    outcomes = DiceExpression.parse(expression).outcomes()
+    note = f"{what} {expression}: {outcomes.approximation}"
+    if outcomes.approximation and note not in odds.approximations:
+        odds.approximations.append(note)
+    return outcomes.probabilities
 
 
 def _add_push(odds: ShoveOdds, setup: ShoveSetup, push: Push, p: Fraction,
@@ -142,7 +174,11 @@ def _add_push(odds: ShoveOdds, setup: ShoveSetup, push: Push, p: Fraction,
     name = push.hazard.name
     odds.hazards_entered[name] = odds.hazards_entered.get(name, Fraction(0)) + falls_in
     odds.hazard_cells[push.hazard_cell] = odds.hazard_cells.get(push.hazard_cell, 0) + falls_in
-    odds.expected_damage += falls_in * _mean_hazard_damage(push.hazard.effect, setup, profile)
+    effect = push.hazard.effect
+    if effect.damage:
+        _outcomes(odds, "hazard damage", effect.damage)
+    odds.expected_damage += falls_in * _mean_hazard_damage(
+        effect, setup.defender_av, save_modifier(setup), profile)
 
 
 def _land(odds: ShoveOdds, cell: Cell, p: Fraction) -> None:
@@ -167,24 +203,25 @@ def _mean_slam(setup: ShoveSetup, profile: RulesProfile) -> Fraction:
 
 def _mean_through(dice: DiceExpression, av: int, profile: RulesProfile) -> Fraction:
     return sum((p * damage_after_armour(total, av, profile).value
-                for total, p in dice.distribution().items()), Fraction(0))
+                for total, p in dice.outcomes().probabilities.items()), Fraction(0))
 
 
-def _mean_hazard_damage(effect: HazardEffect, setup: ShoveSetup, profile: RulesProfile
-                        ) -> Fraction:
+@lru_cache(maxsize=64)
+def _mean_hazard_damage(effect: HazardEffect, av: int, save_bonus: int,
+                        profile: RulesProfile) -> Fraction:
+    """Expected damage of falling in (kept: every walk into the same hazard reuses it)."""
     mean = Fraction(0)
     if effect.damage:
-        needed = (effect.save_target or 0) - save_modifier(setup)
+        needed = (effect.save_target or 0) - save_bonus
         own = ((None, Fraction(1)),) if effect.save_target is None else (
             (True, 1 - _fails(needed)), (False, _fails(needed)))
-        for raw, p in DiceExpression.parse(effect.damage).distribution().items():
+        for raw, p in DiceExpression.parse(effect.damage).outcomes().probabilities.items():
             for passed, q in own:
-                terms = hazard_damage_terms(raw, passed, effect, setup.defender_av, profile)
+                terms = hazard_damage_terms(raw, passed, effect, av, profile)
                 mean += p * q * sum(t.value for t in terms)
     fall = fall_dice(effect.fall_ft, profile)
     if fall:
-        mean += sum((p * sum(t.value for t in fall_terms(effect.fall_ft, total,
-                                                           setup.defender_av, profile))
-                     for total, p in DiceExpression.parse(fall).distribution().items()),
+        mean += sum((p * sum(t.value for t in fall_terms(effect.fall_ft, total, av, profile))
+                     for total, p in DiceExpression.parse(fall).outcomes().probabilities.items()),
                     Fraction(0))
     return mean

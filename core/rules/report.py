@@ -68,6 +68,7 @@ def format_odds(odds: ShoveOdds) -> str:
         lines.append(f"  Forceful Defense caps a double: {_pct(odds.forceful_defense_caps)}")
     lines.append(f"  Slam into a wall: {_pct(odds.slam)}; Prone: {_pct(odds.prone)}; "
                  f"expected damage {float(odds.expected_damage):.2f}")
+    lines += [f"  Approximate: {note}" for note in odds.approximations]
     for name, p in odds.hazards_entered.items():
         lines.append(f"  Into {name}: {_pct(p)}")
     lines.append("  Landing cells:")

@@ -5,6 +5,11 @@ or removing one wall touches only the cells around it. A move from a cell to its
 blocked when the segment between the two cell centres meets a movement-blocking wall
 (touching counts: a diagonal cannot squeeze past a wall's end at the corner).
 
+Every cost is bounded by the map, not by a wall's coordinates: walls are clipped to the map
+and a margin of :data:`MARGIN` cells (the area every step and sight line lies in) before they
+are bucketed or counted, and a long wall is handled in pieces of at most :data:`PIECE` cells,
+so a diagonal across the whole map costs its length, not its bounding box's area.
+
 >>> from core.model.mapmodel import BattleMap, WallSegment
 >>> m = BattleMap(width=4, height=4, walls=[WallSegment(x1=2, y1=0, x2=2, y2=4)])
 >>> g = MapGeometry(m)
@@ -28,12 +33,16 @@ from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment, parse_c
 
 BUCKET = 4
 EPS = 1e-9
+MARGIN = 2  # cells around the map that the wall index covers
+PIECE = 4  # cells: the longest piece of a wall whose surroundings are counted at once
 DIRECTIONS = tuple(Direction)
 _FORWARD = (Direction.E, Direction.S, Direction.SE, Direction.SW)
 _OPPOSITE = {d: Direction.from_bearing(d.bearing + 180) for d in Direction}
 
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+Segment = tuple[float, float, float, float]
 
 
 def segments_intersect(a: tuple[float, float, float, float],
@@ -79,10 +88,14 @@ def _crosses(px: FloatArray, py: FloatArray, rx: int, ry: int, walls: FloatArray
     t = (wx * sy - wy * sx) / safe
     u = (wx * ry - wy * rx) / safe
     result: BoolArray = ~parallel & (t >= -EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
-    # Parallel pairs meet only when on one line (rare: grid-snapped walls never lie on a
-    # line through cell centres); those few go through the exact scalar test.
-    for i in np.flatnonzero(parallel & (np.abs(wx * ry - wy * rx) <= EPS)):
-        result[i] = _collinear_overlap((rx, ry), (wx[i], wy[i]), (sx[i], sy[i]))
+    # Parallel pairs meet only when on one line and overlapping (:func:`_collinear_overlap`,
+    # vectorised: a file may put thousands of walls on lines through cell centres).
+    collinear = parallel & (np.abs(wx * ry - wy * rx) <= EPS)
+    if collinear.any():
+        length = rx * rx + ry * ry
+        t0 = (wx * rx + wy * ry) / length
+        t1 = t0 + (sx * rx + sy * ry) / length
+        result |= collinear & (np.maximum(t0, t1) >= -EPS) & (np.minimum(t0, t1) <= 1 + EPS)
     return result
 
 
@@ -92,14 +105,15 @@ class MapGeometry:
     def __init__(self, battle_map: BattleMap) -> None:
         self.map = battle_map
         self.width, self.height = battle_map.width, battle_map.height
-        self.blockers = np.zeros((8, self.height, self.width), dtype=np.int16)
-        self._buckets: dict[tuple[int, int], list[int]] = {}
+        # int32: a file may stack 100,000 walls on one step
+        self.blockers = np.zeros((8, self.height, self.width), dtype=np.int32)
+        # bucket → wall ids in insertion order (a dict: removing one is O(1))
+        self._buckets: dict[tuple[int, int], dict[int, None]] = {}
         self._walls: dict[int, WallSegment] = {}
         self._next_id = 0
         self._ids_by_wall: dict[WallSegment, list[int]] = {}
         self._sight: FloatArray | None = None
-        for wall in battle_map.walls:
-            self._index(wall)
+        self._index(battle_map.walls)
         self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
         self.refresh_cells()
 
@@ -131,77 +145,127 @@ class MapGeometry:
                cells: bool) -> None:
         """Follow an edit of the map: walls added and removed (adds first, so a wall added
         and removed by the same edit is never missing), and the cell arrays if ``cells``."""
-        for wall in added:
-            self.add_wall(wall)
-        for wall in removed:
-            self.remove_wall(wall)
+        if added:
+            self.add_walls(list(added))
+        if removed:
+            self.remove_walls(list(removed))
         if cells:
             self.refresh_cells()
 
     # --- walls -----------------------------------------------------------------------
     def add_wall(self, wall: WallSegment) -> None:
-        self._index(wall)
-        if wall.blocks_movement:
-            self._count_blocks([wall], +1)
+        self.add_walls([wall])
 
-    def _index(self, wall: WallSegment) -> None:
+    def add_walls(self, walls: list[WallSegment]) -> None:
+        """Index and count many walls at once (one wall costs ~1 ms of numpy calls: a
+        thousand added one by one take a second, at once a few ms)."""
+        self._index(walls)
+        self._count_blocks([wall for wall in walls if wall.blocks_movement], +1)
+
+    def _index(self, walls: list[WallSegment]) -> None:
         self._sight = None
-        wall_id = self._next_id
-        self._next_id += 1
-        self._walls[wall_id] = wall
-        self._ids_by_wall.setdefault(wall, []).append(wall_id)
-        for bucket in self._buckets_of(wall):
-            self._buckets.setdefault(bucket, []).append(wall_id)
+        first = self._next_id
+        self._next_id += len(walls)
+        for wall_id, wall in enumerate(walls, first):
+            self._walls[wall_id] = wall
+            self._ids_by_wall.setdefault(wall, []).append(wall_id)
+        rows, xs, ys = self._wall_buckets(walls)
+        order = np.lexsort((rows, ys, xs))  # by bucket, then by wall
+        cuts = np.flatnonzero(np.diff(xs[order]) | np.diff(ys[order])) + 1
+        for group in np.split(order, cuts) if len(order) else ():
+            bucket = self._buckets.setdefault((int(xs[group[0]]), int(ys[group[0]])), {})
+            bucket.update(dict.fromkeys((rows[group] + first).tolist()))
 
     def remove_wall(self, wall: WallSegment) -> None:
+        self.remove_walls([wall])
+
+    def remove_walls(self, walls: list[WallSegment]) -> None:
+        """Forget many walls at once (each must be in the map's index)."""
+        ids = [self._forget(wall) for wall in walls]
+        rows, xs, ys = self._wall_buckets(walls)
+        for row, x, y in zip(rows.tolist(), xs.tolist(), ys.tolist(), strict=True):
+            del self._buckets[(x, y)][ids[row]]
+        self._count_blocks([wall for wall in walls if wall.blocks_movement], -1)
+
+    def _forget(self, wall: WallSegment) -> int:
         wall_id = self._ids_by_wall[wall].pop()
         if not self._ids_by_wall[wall]:
             del self._ids_by_wall[wall]
         del self._walls[wall_id]
         self._sight = None
-        for bucket in self._buckets_of(wall):
-            self._buckets[bucket].remove(wall_id)
-        if wall.blocks_movement:
-            self._count_blocks([wall], -1)
+        return wall_id
 
-    def _buckets_of(self, wall: WallSegment) -> Iterator[tuple[int, int]]:
-        x0 = math.floor((min(wall.x1, wall.x2) - EPS) / BUCKET)
-        y0 = math.floor((min(wall.y1, wall.y2) - EPS) / BUCKET)
-        x1 = math.floor((max(wall.x1, wall.x2) + EPS) / BUCKET)
-        y1 = math.floor((max(wall.y1, wall.y2) + EPS) / BUCKET)
-        for by in range(y0, y1 + 1):
-            for bx in range(x0, x1 + 1):
-                yield bx, by
+    def _wall_buckets(self, walls: list[WallSegment]) -> tuple[IntArray, IntArray, IntArray]:
+        """(wall, bucket x, bucket y) once for every bucket within EPS of each wall's part in
+        the indexed area: the closed bounding boxes of its pieces, so a wall on a bucket
+        boundary is in both buckets. One wall or many, the arithmetic is the same."""
+        segments = np.array([w.points for w in walls], dtype=np.float64).reshape(-1, 4)
+        kept, clipped = _clip_all(segments, self.width, self.height)
+        owner, pieces = _piece_ends(clipped, BUCKET)
+        ends = pieces.reshape(-1, 2, 2)
+        low = np.floor((ends.min(axis=1) - EPS) / BUCKET).astype(np.int64)
+        high = np.floor((ends.max(axis=1) + EPS) / BUCKET).astype(np.int64) + 1
+        box, xs, ys = _cells_in_boxes(low[:, 0], low[:, 1], high[:, 0], high[:, 1])
+        return _once(kept[owner[box]], xs, ys, repeated=len(pieces) > len(clipped))
+
+    def _in_area(self, segment: Segment) -> Segment | None:
+        """The segment clipped to the map and its margin (as given when already inside)."""
+        x1, y1, x2, y2 = segment
+        if (min(x1, x2) >= -MARGIN and min(y1, y2) >= -MARGIN
+                and max(x1, x2) <= self.width + MARGIN and max(y1, y2) <= self.height + MARGIN):
+            return segment
+        return clip_segment(segment, self.width, self.height, MARGIN)
 
     def _count_blocks(self, walls: list[WallSegment], delta: int) -> None:
         """Add ``delta`` to the blocker count of every step between cell centres that each
-        wall meets: all walls' candidate cells (their bounding box plus a margin) at once."""
+        wall meets: all walls' candidate cells at once."""
         if not walls:
             return
         segments = np.array([w.points for w in walls], dtype=np.float64)
-        x0 = np.clip(np.floor(segments[:, [0, 2]].min(axis=1)) - 2, 0, self.width).astype(int)
-        y0 = np.clip(np.floor(segments[:, [1, 3]].min(axis=1)) - 2, 0, self.height).astype(int)
-        x1 = np.clip(np.ceil(segments[:, [0, 2]].max(axis=1)) + 1, 0, self.width).astype(int)
-        y1 = np.clip(np.ceil(segments[:, [1, 3]].max(axis=1)) + 1, 0, self.height).astype(int)
-        wide, high = np.maximum(x1 - x0, 0), np.maximum(y1 - y0, 0)
-        counts = wide * high
-        owner = np.repeat(np.arange(len(walls)), counts)
-        local = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        xs = x0[owner] + local % np.maximum(wide[owner], 1)
-        ys = y0[owner] + local // np.maximum(wide[owner], 1)
+        owner, xs, ys = self._candidate_cells(segments)
+        centre_x, centre_y = xs.astype(np.float64) + 0.5, ys.astype(np.float64) + 0.5
         for direction in _FORWARD:
             dx, dy = direction.delta
-            hit = _crosses(xs + 0.5, ys + 0.5, dx, dy, segments[owner])
+            hit = _crosses(centre_x, centre_y, dx, dy, segments[owner])
             nx, ny = xs + dx, ys + dy
             hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
             d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])
-            np.add.at(self.blockers[d], (ys[hit], xs[hit]), delta)
-            np.add.at(self.blockers[o], (ny[hit], nx[hit]), delta)
+            self._add(self.blockers[d], xs[hit], ys[hit], delta)
+            self._add(self.blockers[o], nx[hit], ny[hit], delta)
+
+    def _add(self, counts: npt.NDArray[np.int32], xs: IntArray, ys: IntArray, delta: int
+             ) -> None:
+        """``np.add.at(counts, (ys, xs), delta)``, fast both for a few cells (one wall
+        edited) and for millions (a map loaded): a tally of the whole map only when the
+        cells outnumber it."""
+        cells = ys * self.width + xs
+        flat = counts.reshape(-1)
+        if len(cells) > flat.size:
+            flat += (delta * np.bincount(cells, minlength=flat.size)).astype(np.int32)
+        else:
+            listed, times = np.unique(cells, return_counts=True)
+            flat[listed] += (delta * times).astype(np.int32)
+
+    def _candidate_cells(self, segments: FloatArray) -> tuple[IntArray, IntArray, IntArray]:
+        """(wall, x, y) once for every cell whose forward steps a wall may meet: the cells
+        around each piece of the wall clipped to the map (bounding box plus a margin)."""
+        kept, clipped = _clip_all(segments, self.width, self.height)
+        owner, pieces = _piece_ends(clipped, PIECE)
+        x0 = np.clip(np.floor(pieces[:, [0, 2]].min(axis=1)) - 2, 0, self.width).astype(int)
+        y0 = np.clip(np.floor(pieces[:, [1, 3]].min(axis=1)) - 2, 0, self.height).astype(int)
+        x1 = np.clip(np.ceil(pieces[:, [0, 2]].max(axis=1)) + 1, 0, self.width).astype(int)
+        y1 = np.clip(np.ceil(pieces[:, [1, 3]].max(axis=1)) + 1, 0, self.height).astype(int)
+        piece, xs, ys = _cells_in_boxes(x0, y0, x1, y1)
+        return _once(kept[owner[piece]], xs, ys, repeated=len(pieces) > len(clipped))
 
     def walls_near(self, segment: tuple[float, float, float, float]) -> Iterator[WallSegment]:
-        """Walls in the index buckets the segment passes through (each once)."""
+        """Walls in the index buckets the segment passes through (each once). The index
+        covers the map and its margin: walls met only outside that area are not found."""
+        inside = self._in_area(segment)
+        if inside is None:
+            return
         seen: set[int] = set()
-        for bucket in _buckets_along(segment):
+        for bucket in _buckets_along(inside):
             for wall_id in self._buckets.get(bucket, ()):
                 if wall_id not in seen:
                     seen.add(wall_id)
@@ -298,9 +362,10 @@ def point_segment_distance(point: tuple[float, float],
     return math.hypot(x - (x1 + t * dx), y - (y1 + t * dy))
 
 
-def clip_segment(segment: tuple[float, float, float, float], width: float, height: float
-                 ) -> tuple[float, float, float, float] | None:
-    """The part of a segment inside [0, width] × [0, height] (Liang-Barsky), or None.
+def clip_segment(segment: tuple[float, float, float, float], width: float, height: float,
+                 margin: float = 0) -> tuple[float, float, float, float] | None:
+    """The part of a segment inside [-margin, width + margin] × [-margin, height + margin]
+    (Liang-Barsky), or None.
 
     >>> clip_segment((-2, 1, 4, 1), 3, 3)
     (0.0, 1.0, 3.0, 1.0)
@@ -308,7 +373,8 @@ def clip_segment(segment: tuple[float, float, float, float], width: float, heigh
     x1, y1, x2, y2 = segment
     dx, dy = x2 - x1, y2 - y1
     low, high = 0.0, 1.0
-    for p, q in ((-dx, x1), (dx, width - x1), (-dy, y1), (dy, height - y1)):
+    for p, q in ((-dx, x1 + margin), (dx, width + margin - x1), (-dy, y1 + margin),
+                 (dy, height + margin - y1)):
         if abs(p) < EPS:
             if q < 0:
                 return None
@@ -343,3 +409,60 @@ def _buckets_along(segment: tuple[float, float, float, float]) -> Iterator[tuple
             bx, t_x = bx + step_x, t_x + t_dx
         else:
             by, t_y = by + step_y, t_y + t_dy
+
+
+def _cells_in_boxes(x0: IntArray, y0: IntArray, x1: IntArray, y1: IntArray
+                    ) -> tuple[IntArray, IntArray, IntArray]:
+    """(box, x, y) for every cell of every half-open box x0 ≤ x < x1, y0 ≤ y < y1."""
+    wide, high = np.maximum(x1 - x0, 0), np.maximum(y1 - y0, 0)
+    counts = wide * high
+    box = np.repeat(np.arange(len(x0)), counts)
+    local = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    return box, x0[box] + local % np.maximum(wide[box], 1), y0[box] + local // np.maximum(
+        wide[box], 1)
+
+
+def _once(walls: IntArray, xs: IntArray, ys: IntArray, repeated: bool
+          ) -> tuple[IntArray, IntArray, IntArray]:
+    """The (wall, x, y) triples without repeats (``repeated``: pieces of one wall overlap),
+    in order of wall."""
+    if not repeated or not len(walls):
+        return walls, xs, ys
+    low_x, low_y = xs.min(), ys.min()
+    wide, high = xs.max() - low_x + 1, ys.max() - low_y + 1
+    keys = np.unique((walls * high + ys - low_y) * wide + xs - low_x)  # one sort of int64
+    return keys // (wide * high), keys % wide + low_x, keys // wide % high + low_y
+
+
+def _clip_all(segments: FloatArray, width: int, height: int) -> tuple[IntArray, FloatArray]:
+    """:func:`clip_segment` of every row (x1, y1, x2, y2) to the map and its margin: the
+    indices of the rows that meet that area, and their clipped rows."""
+    x1, y1, x2, y2 = segments.T
+    dx, dy = x2 - x1, y2 - y1
+    low, high = np.zeros(len(segments)), np.ones(len(segments))
+    keep = np.ones(len(segments), dtype=bool)
+    for p, q in ((-dx, x1 + MARGIN), (dx, width + MARGIN - x1), (-dy, y1 + MARGIN),
+                 (dy, height + MARGIN - y1)):
+        flat = np.abs(p) < EPS
+        keep &= ~flat | (q >= 0)
+        t = q / np.where(flat, 1.0, p)
+        low = np.where(~flat & (p < 0), np.maximum(low, t), low)
+        high = np.where(~flat & (p > 0), np.minimum(high, t), high)
+    keep &= low <= high
+    clipped = np.stack([x1 + low * dx, y1 + low * dy, x1 + high * dx, y1 + high * dy], axis=1)
+    return np.flatnonzero(keep), clipped[keep]
+
+
+def _piece_ends(segments: FloatArray, longest: float) -> tuple[IntArray, FloatArray]:
+    """Each segment cut into equal pieces at most ``longest`` long on either axis: the
+    index of the segment each piece comes from, and the pieces' ends (one row each)."""
+    x1, y1, x2, y2 = segments.T
+    span = np.maximum(np.abs(x2 - x1), np.abs(y2 - y1))
+    count = np.maximum(np.ceil(span / longest), 1).astype(np.int64)
+    owner = np.repeat(np.arange(len(segments)), count)
+    index = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    start, end = index / count[owner], (index + 1) / count[owner]
+    dx, dy = (x2 - x1)[owner], (y2 - y1)[owner]
+    ends = np.stack([x1[owner] + start * dx, y1[owner] + start * dy,
+                     x1[owner] + end * dx, y1[owner] + end * dy], axis=1)
+    return owner, ends

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 from core.model.dice import (
     DEFAULT_CHAIN,
+    EXACT_OUTCOMES,
+    DiceError,
     DiceExhaustedError,
     DiceExpression,
     DiceSyntaxError,
@@ -156,3 +159,44 @@ def test_seeded_dice_replay_the_same_sequence_for_the_same_seed() -> None:
     assert totals(42) == totals(42)
     assert totals(42) != totals(43)
     assert all(1 <= total <= 20 for total in totals(7))
+
+
+# --- bounds and the exact-odds budget ------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("60d6+41d8", "rolls 101 dice; at most 100"),
+    ("+".join(["1d6"] * 101), "is longer than 100 characters"),
+    ("d6+10001", "the constant in 'd6+10001' is beyond ±10,000"),
+    ("d6" + "+1" * 60, "is longer than 100 characters"),
+    ("1" * 5000 + "d6", "is longer than 100 characters"),
+])
+def test_expressions_past_the_bounds_are_refused(text: str, message: str) -> None:
+    with pytest.raises(DiceSyntaxError, match=re.escape(message)):
+        DiceExpression.parse(text)
+
+
+def test_the_exact_distribution_stops_at_the_budget() -> None:
+    assert DiceExpression.parse("100d10").support_size == 901 <= EXACT_OUTCOMES
+    assert sum(DiceExpression.parse("100d10").distribution().values()) == 1
+    with pytest.raises(DiceError, match="2d1000 has 1,999 possible totals; exact odds "
+                                        "enumerate at most 1,000"):
+        DiceExpression.parse("2d1000").distribution()
+
+
+def test_outcomes_are_exact_within_the_budget() -> None:
+    outcomes = DiceExpression.parse("3d6+2").outcomes()
+    assert outcomes.approximation == ""
+    assert outcomes.probabilities == DiceExpression.parse("3d6+2").distribution()
+
+
+@pytest.mark.parametrize("text", ["2d1000", "100d1000", "20d100+7"])
+def test_outcomes_past_the_budget_are_binned_and_say_so(text: str) -> None:
+    expression = DiceExpression.parse(text)
+    outcomes = expression.outcomes()
+    assert outcomes.approximation.endswith("binned into 1,000 (the exact-odds budget)")
+    assert len(outcomes.probabilities) <= EXACT_OUTCOMES
+    assert sum(outcomes.probabilities.values()) == 1
+    assert expression.minimum <= min(outcomes.probabilities) <= max(outcomes.probabilities) \
+        <= expression.maximum
+    mean = sum(total * p for total, p in outcomes.probabilities.items())
+    assert abs(mean - expression.mean()) <= 1  # each bin sits at its mean, rounded

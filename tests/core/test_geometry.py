@@ -269,3 +269,73 @@ def test_touching_a_sight_line_counts_as_blocking() -> None:
     g = geometry_of(10, 10, seg(5, 0, 5, 5))
     assert not g.line_of_sight((0.5, 5), (9.5, 5))
     assert g.line_of_sight((0.5, Fraction(51, 10).__float__()), (9.5, 5.1))
+
+
+# --- cost bounded by the map, not by the walls' coordinates -------------------------------
+
+far = st.one_of(st.integers(-60, 60).map(float), st.sampled_from([-1e4, 1e4, -9999.5, 9999.5]))
+long_walls = st.builds(seg, far, far, far, far, kind=wall_kinds, is_open=st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.lists(long_walls, max_size=5))
+def test_long_and_far_walls_block_exactly_the_steps_they_meet(touches: Touches, width: int,
+                                                              height: int,
+                                                              wall_list: list[WallSegment]
+                                                              ) -> None:
+    # walls far beyond the map are clipped to it (and long ones cut in pieces) before the
+    # index and the counts see them: the counts still equal the exact oracle's
+    battle_map = BattleMap(width=width, height=height, walls=wall_list)
+    np.testing.assert_array_equal(MapGeometry(battle_map).blockers,
+                                  brute_blockers(battle_map, touches))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(long_walls, min_size=1, max_size=6), quarter, quarter, quarter, quarter)
+def test_the_index_finds_long_and_far_walls_a_sight_line_meets(wall_list: list[WallSegment],
+                                                               ax: float, ay: float, bx: float,
+                                                               by: float) -> None:
+    g = MapGeometry(BattleMap(width=40, height=40, walls=wall_list))
+    near = set(g.walls_near((ax, ay, bx, by)))
+    assert all(wall in near for wall in wall_list
+               if segments_intersect((ax, ay, bx, by), wall.points))
+
+
+def test_a_wall_far_away_or_across_everything_is_indexed_by_the_map_only() -> None:
+    away = seg(5000, 5000, 1e4, 1e4)
+    across = seg(-1e4, -1e4, 1e4, 1e4)  # the map's diagonal and 9,980 cells either side
+    g = geometry_of(20, 20, away, across)
+    entries = sum(len(ids) for ids in g._buckets.values())  # one per (wall, bucket)
+    assert entries <= (20 // 4 + 2) * 3  # the diagonal's buckets across the map, no more
+    assert g.move_blocked(Cell(0, 1), Direction.NE) and not g.move_blocked(Cell(0, 2), Direction.E)
+    g.remove_wall(across)
+    g.remove_wall(away)
+    assert not g._buckets or not any(g._buckets.values())
+    assert not g.blockers.any()
+
+
+def test_walls_stacked_past_the_int16_range_are_counted() -> None:
+    wall = seg(2, 0, 2, 3)
+    g = geometry_of(4, 3, *[wall] * 33_000)
+    assert g.blockers.max() == 33_000 and g.move_blocked(Cell(1, 1), Direction.E)
+    g.remove_wall(wall)
+    assert g.blockers.max() == 32_999
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(long_walls, max_size=6), st.lists(long_walls, max_size=6), st.data())
+def test_walls_added_and_removed_together_equal_a_rebuild(start: list[WallSegment],
+                                                          added: list[WallSegment],
+                                                          data: st.DataObject) -> None:
+    g = MapGeometry(BattleMap(width=9, height=7, walls=list(start)))
+    g.add_walls(added)
+    current = start + added
+    removed = data.draw(st.lists(st.sampled_from(current), unique_by=id, max_size=len(current))
+                        if current else st.just([]))
+    g.remove_walls(removed)
+    for wall in removed:
+        current.remove(wall)
+    rebuilt = MapGeometry(BattleMap(width=9, height=7, walls=current))
+    np.testing.assert_array_equal(g.blockers, rebuilt.blockers)
+    for line in [(0.5, 0.5, 8.5, 6.5), (0.5, 6.5, 8.5, 0.5), (4, -1, 4, 8)]:
+        assert set(g.walls_near(line)) == set(rebuilt.walls_near(line))

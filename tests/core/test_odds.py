@@ -227,3 +227,22 @@ def test_odds_refuse_an_illegal_shove_like_the_resolver(make_encounter: MakeEnco
     enc = make_encounter("A . B")
     with pytest.raises(IllegalShoveError, match="not adjacent"):
         shove_odds(enc, REQUEST)
+
+
+def test_odds_past_the_exact_budget_are_labelled_approximate(make_encounter: MakeEncounter
+                                                             ) -> None:
+    # as the pit, with 100d1000 damage: exact enumeration ran for minutes
+    huge = Hazard(name="Pit", kind=HazardKind.PIT, cells=(Cell(2, 0),),
+                  effect=HazardEffect(damage="100d1000"))
+    enc = make_encounter("A B . .", {"A": PUSHER, "B": Combatant(name="B", death_ray_save=12)},
+                         hazards=[huge])
+    odds = shove_odds(enc, REQUEST)
+    entered = Fraction(8, 20) * Fraction(11, 20)  # as in test_hand_worked_pit_odds
+    assert odds.approximate
+    assert odds.approximations == ["hazard damage 100d1000: 99,901 possible totals binned into "
+                                   "1,000 (the exact-odds budget)"]
+    assert odds.hazards_entered == {"Pit": entered}  # what does not depend on the damage
+    assert abs(odds.expected_damage - entered * 50_050) < 1  # mean of 100d1000 is 50,050
+    data = odds.to_json()
+    assert data["approximate"] is True and data["approximations"] == odds.approximations
+    assert not shove_odds(scene_pit(make_encounter), REQUEST).approximate

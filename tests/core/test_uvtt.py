@@ -21,6 +21,7 @@ import base64
 import contextlib
 import json
 import math
+import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.io.fileio import load_encounter
+from core.io.fileio import load_encounter, save_encounter
 from core.io.uvtt import (
     ImportLimits,
     UvttImport,
@@ -306,3 +307,31 @@ def test_cli_import_refuses_a_broken_file(tmp_path: Path,
     err = capsys.readouterr().err
     assert err.startswith("battlemap: bad: not valid JSON") and err.count("\n") == 1
     assert not (tmp_path / "x.json").exists()
+
+
+# --- what is imported must save and reopen ----------------------------------------------------
+def test_odd_lights_and_scales_are_brought_within_the_encounter_limits() -> None:
+    data = _file(lights=[{"position": {"x": 2, "y": 2}, "range": 1e6, "intensity": -5e5}],
+                 image=base64.b64encode(_png(40, 30)).decode())
+    data["resolution"]["pixels_per_grid"] = 0.001
+    result = import_uvtt(_bytes(data))
+    light = result.encounter.map.lights[0]
+    assert (light.range_cells, light.intensity) == (10_000, -1000)
+    assert result.encounter.map.background is not None
+    assert result.encounter.map.background.px_per_cell == 10  # 40 px / 4 squares
+    assert "no usable pixels_per_grid; taken from the image width" in result.warnings
+
+
+def test_a_file_name_that_is_not_utf8_still_names_a_savable_encounter(tmp_path: Path) -> None:
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/crypt\xff.dd2vtt"))
+    path.write_bytes(SMALL)
+    encounter = import_uvtt_file(path).encounter
+    assert encounter.name == "crypt\ufffd"
+    save_encounter(encounter, tmp_path / "crypt.json")
+    assert load_encounter(tmp_path / "crypt.json").name == "crypt\ufffd"
+
+
+def test_a_fifo_is_not_imported(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.dd2vtt")
+    with pytest.raises(UvttImportError, match=r"pipe\.dd2vtt is not a regular file \(a FIFO\)"):
+        import_uvtt_file(tmp_path / "pipe.dd2vtt")

@@ -1,0 +1,155 @@
+"""The ``hostile`` benchmark group: every file of the hostile corpus through the headless
+commands, each in its own process under a time and memory limit; seconds and peak memory.
+
+    python benchmarks/run.py --only hostile
+    python benchmarks/hostile.py [--repo DIR] [--timeout S] [--memory-mib M]   (another checkout)
+
+The small files are ``tests/hostile/corpus/``; the big ones are written by
+``tests/hostile/make_corpus.py --big`` into a temporary folder. :func:`run_limited` is also
+what the hostile-file tests use, so a regression fails there instead of hanging CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "hostile" / "corpus"
+MAKE_CORPUS = ROOT / "tests" / "hostile" / "make_corpus.py"
+CLI = "import sys; from desktop.cli import main; sys.exit(main())"
+LOAD = ("import sys; from core.io.fileio import EncounterFileError, load_encounter\n"
+        "try:\n    load_encounter(sys.argv[1])\n"
+        "except EncounterFileError as error:\n    print(error, file=sys.stderr); sys.exit(2)")
+LIMIT = ("import os, resource, sys; limit = int(sys.argv[1]); "
+         "resource.setrlimit(resource.RLIMIT_AS, (limit, limit)); "
+         "os.execv(sys.argv[2], sys.argv[2:])")
+MiB = 2**20
+
+
+@dataclass(frozen=True)
+class Run:
+    """How one bounded process ended: exit code (negative: killed by that signal, None:
+    timed out), its output, wall seconds and peak resident memory."""
+
+    code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_mib: float
+
+
+def run_limited(argv: list[str], cwd: Path, timeout: float, memory_mib: int) -> Run:
+    """Run ``argv`` with at most ``memory_mib`` of address space (RLIMIT_AS, set by a small
+    Python that then execs ``argv``: safe from threads, unlike preexec_fn) and kill it after
+    ``timeout`` seconds; its peak RSS comes from wait4, so it is this child's own."""
+    limited = [sys.executable, "-c", LIMIT, str(memory_mib * MiB), *argv]
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(limited, cwd=cwd, stdout=out, stderr=err, env=env,
+                                   start_new_session=True)
+        code, peak_kib = _wait(process, timeout)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        return Run(code, out.read().decode(errors="replace"),
+                   err.read().decode(errors="replace"), seconds, peak_kib / 1024)
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> tuple[int | None, int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage.ru_maxrss
+        time.sleep(0.01)
+    os.killpg(process.pid, signal.SIGKILL)
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = -signal.SIGKILL
+    return None, usage.ru_maxrss
+
+
+def commands(entry: dict[str, Any], path: Path, scratch: Path) -> dict[str, list[str]]:
+    """The headless commands a corpus file goes through, by name."""
+    python = sys.executable
+    if entry["kind"] == "uvtt":
+        return {"import": [python, "-c", CLI, "import", str(path), "--out",
+                           str(scratch / f"{path.stem}.json")]}
+    shove = ["shove", str(path), "--attacker", "a", "--target", "b"]
+    return {"load": [python, "-c", LOAD, str(path)],
+            "resolve": [python, "-c", CLI, "resolve", *shove, "--seed", "1"],
+            "odds": [python, "-c", CLI, "odds", *shove],
+            "render": [python, "-c", CLI, "render", str(path), "--out",
+                       str(scratch / f"{path.stem}.png"), "--size", "320x200"]}
+
+
+def manifest(folder: Path) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = json.loads((folder / "MANIFEST.json").read_text("utf-8"))
+    return entries
+
+
+def measure(repo: Path, folders: list[Path], timeout: float, memory_mib: int
+            ) -> dict[str, Any]:
+    """Figures for every file and command: exit code, seconds, peak MiB, first stderr line."""
+    figures: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for folder in folders:
+            for entry in manifest(folder):
+                path = folder / entry["file"]
+                print(f"  {entry['file']}", file=sys.stderr, flush=True)
+                figures[entry["file"]] = {
+                    name: _summary(run_limited(argv, repo, timeout, memory_mib))
+                    for name, argv in commands(entry, path, Path(scratch)).items()}
+    return figures
+
+
+def _summary(run: Run) -> dict[str, Any]:
+    lines = run.stderr.strip().splitlines()
+    outcome = {None: "timeout"}.get(run.code, f"exit {run.code}")
+    return {"outcome": outcome, "s": round(run.seconds, 2), "peak_mib": round(run.peak_mib),
+            "stderr_lines": len(lines), "stderr_last": lines[-1][:160] if lines else ""}
+
+
+def make_big(folder: Path, repo: Path = ROOT) -> None:
+    subprocess.run([sys.executable, str(MAKE_CORPUS), "--big", str(folder)], cwd=repo,
+                   check=True)
+
+
+def run(seed: int, repo: Path = ROOT, timeout: float = 30, memory_mib: int = 1024
+        ) -> dict[str, Any]:
+    """The benchmark group (``seed`` is unused: the corpus is fixed)."""
+    with tempfile.TemporaryDirectory() as big:
+        make_big(Path(big))
+        files = measure(repo, [CORPUS, Path(big)], timeout, memory_mib)
+    worst = max((c for f in files.values() for c in f.values()), key=lambda c: c["s"])
+    return {"limits": {"timeout_s": timeout, "memory_mib": memory_mib}, "files": files,
+            "slowest_s": worst["s"],
+            "targets": {"every_command_under_5_s": {
+                "met": all(c["s"] < 5 and c["outcome"] != "timeout"
+                           for f in files.values() for c in f.values()), "target_s": 5}}}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, default=ROOT,
+                        help="checkout whose code runs the corpus (default: this one)")
+    parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--memory-mib", type=int, default=1024)
+    args = parser.parse_args()
+    print(json.dumps(run(0, args.repo.resolve(), args.timeout, args.memory_mib), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

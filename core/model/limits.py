@@ -1,0 +1,55 @@
+"""The limits of the encounter format, in one place (docs/file-format.md, "Limits").
+
+Each is far beyond any real map and keeps every algorithm bounded: the wall index, the odds,
+the timeline and the GUI cost what the map costs, never what a number in a file claims.
+Counts are checked before a list's items are validated, so a million walls are refused in
+microseconds:
+
+>>> at_most(2, "walls").func([1, 2, 3])
+Traceback (most recent call last):
+...
+ValueError: 3 walls; at most 2
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+
+MAX_MAP_CELLS = 300  # cells on each side of a map
+MAX_COORDINATE = 10_000  # grid units, either sign: wall ends and lights (a map is ≤ 300)
+MAX_WALLS = 100_000
+MAX_HAZARDS = 1_000
+MAX_HAZARD_CELLS = 100_000  # all hazards together (a whole 300 × 300 map is 90,000)
+MAX_LIGHTS = 10_000
+MAX_TOKENS = 1_000
+MAX_LOG_ENTRIES = 10_000
+MAX_TIMERS = 10_000
+MAX_FEET = 10_000  # elevation (either sign), fall depth, ceiling height
+MAX_PIXELS = 1_000_000  # background offsets, either sign
+MIN_PX_PER_CELL, MAX_PX_PER_CELL = 1, 10_000
+MAX_IMAGE_BYTES = 40 * 2**20  # an embedded image: base64 of it still fits a 64 MiB file
+MAX_ROUND = 1_000_000
+MAX_SEGMENT = 100  # initiative segments, either sign
+MAX_BONUS = 100  # a bonus or penalty (rules profile, timeline), either sign
+MAX_TERM = 1_000_000  # one term of a breakdown, either sign
+MAX_PATH_CHARS = 4096  # image file paths
+MAX_NAME_CHARS = 255  # the encounter's name (a file name may become one)
+
+Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
+Feet = Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET)]
+Segment = Annotated[int, Field(ge=-MAX_SEGMENT, le=MAX_SEGMENT)]
+Bonus = Annotated[int, Field(ge=-MAX_BONUS, le=MAX_BONUS)]
+
+
+def at_most(limit: int, noun: str) -> BeforeValidator:
+    """A check, run before any item is validated, that a list or object has at most
+    ``limit`` items; the message counts them as ``noun``."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, list | tuple | dict) and len(value) > limit:
+            raise ValueError(f"{len(value):,} {noun}; at most {limit:,}")
+        return value
+
+    return BeforeValidator(check)
