@@ -10,7 +10,8 @@ from pydantic import ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.model.grid import Cell
-from core.model.mapmodel import MAX_MAP_CELLS, Background, Hazard, HazardEffect, HazardKind
+from core.model.limits import MAX_MAP_CELLS
+from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind
 from desktop.qt import (
     QCheckBox,
     QComboBox,

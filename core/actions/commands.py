@@ -35,6 +35,7 @@ from core.model.mapmodel import (
     parse_cell_key,
 )
 from core.model.profile import RulesProfile
+from core.model.round import RoundState
 from core.model.tables import SIZES
 from core.spatial.geometry import clip_segment
 
@@ -189,21 +190,28 @@ class AddToken(Command):
 
 
 class RemoveToken(Command):
+    """Take a token off the map, and out of the round: its initiative, timers and aim go
+    with it (a round naming a missing token could not be saved)."""
+
     label = "Remove token"
 
     def __init__(self, token_id: str) -> None:
         self.token_id = token_id
-        self.removed: tuple[int, Token] | None = None
+        self.removed: tuple[int, Token, RoundState] | None = None
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        self.removed = encounter.remove_token(self.token_id)
-        return ChangeSet(tokens=frozenset({self.token_id}))
+        round_before = encounter.timeline
+        index, token = encounter.remove_token(self.token_id)
+        self.removed = index, token, round_before
+        encounter.timeline = round_before.without_token(token.id)
+        return ChangeSet(tokens=frozenset({token.id}), timeline=True)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.removed is not None
-        index, token = self.removed
+        index, token, round_before = self.removed
         encounter.add_token(token, index)
-        return ChangeSet(tokens=frozenset({self.token_id}))
+        encounter.timeline = round_before
+        return ChangeSet(tokens=frozenset({token.id}), timeline=True)
 
 
 class RaiseToken(Command):

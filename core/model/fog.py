@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
-from core.model.mapmodel import MAX_MAP_CELLS
+from core.model.limits import MAX_MAP_CELLS
 
 BoolArray = npt.NDArray[np.bool_]
 Run = tuple[int, int, int]

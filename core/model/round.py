@@ -101,6 +101,13 @@ class RoundState(BaseModel):
                 return f"{where}: no token has the id {token_id[:60]!r}"
         return None
 
+    def without_token(self, token_id: str) -> RoundState:
+        """A copy that no longer mentions ``token_id``: its initiative, timers and aim."""
+        return self.model_copy(update={
+            "entries": [e for e in self.entries if e.token_id != token_id],
+            "timers": [t for t in self.timers if t.token_id != token_id],
+            "aimed_last_round": [i for i in self.aimed_last_round if i != token_id]})
+
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:
             if entry.token_id == token_id:

@@ -29,11 +29,13 @@ from core.actions.commands import (
 )
 from core.actions.history import History
 from core.actions.shove import ShoveAction
+from core.io.fileio import encounter_from_json, encounter_to_json
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, Terrain, WallKind, WallSegment
+from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.model.tables import Size
 from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
@@ -310,3 +312,22 @@ def test_change_sets_combine() -> None:
     assert a | b == ChangeSet(tokens=frozenset({"A", "B"}), cells=frozenset({Cell(1, 1)}),
                               walls_added=(wall,), walls_removed=(wall,), log=True)
     assert (a | b).walls and not ChangeSet(log=True).walls
+
+
+def test_removing_a_token_mid_round_takes_it_out_of_the_round(encounter: Encounter) -> None:
+    """A removed token's initiative, timers and aim go with it, so the encounter still
+    saves and loads; undo puts all of it back."""
+    encounter.timeline = RoundState(
+        round_number=2,
+        entries=[InitiativeEntry(token_id=t.id, segment=3) for t in encounter.tokens],
+        timers=[ConditionTimer(token_id="B", condition=Condition.DAZED, rounds=1)],
+        aimed_last_round=["B", "A"])
+    history = History(encounter)
+    history.push(RemoveToken("B"))
+    assert [e.token_id for e in encounter.timeline.entries] == ["A", "C"]
+    assert encounter.timeline.timers == [] and encounter.timeline.aimed_last_round == ["A"]
+    assert encounter_from_json(encounter_to_json(encounter)).timeline == encounter.timeline
+    history.undo()
+    assert [e.token_id for e in encounter.timeline.entries] == ["A", "B", "C"]
+    assert encounter.timeline.timers[0].token_id == "B"
+    assert encounter.timeline.aimed_last_round == ["B", "A"]
