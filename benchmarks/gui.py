@@ -93,7 +93,7 @@ def _autosave_gui_time(window: MainWindow, token_id: str) -> float:
     """Seconds the GUI thread spends in one autosave (the JSON; the write is a thread)."""
     token = window.document.encounter.token(token_id)
     window.document.push(MoveToken(token_id, Cell(token.x + 1, token.y)))
-    seconds, pending = timed(window.files.autosave)
+    seconds, pending = timed(window.files.autosaver.autosave)
     if pending is not None:
         pending.result()
     return seconds

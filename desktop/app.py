@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
 
 from core.io.fileio import EncounterFileError, load_encounter
 from core.model.encounter import Encounter
+from desktop.autosave import orphaned_recoveries
 from desktop.mainwindow import MainWindow
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
@@ -31,6 +33,32 @@ def open_window(path: Path, demo: Path) -> MainWindow:
     return window
 
 
+def offer_recovery(window: MainWindow, recoveries: list[Path]) -> None:
+    """Offer the newest unsaved work of a window that did not close normally; No deletes it.
+    Older ones stay for the next start (nothing is thrown away unasked)."""
+    if not recoveries:
+        return
+    newest = recoveries[0]
+    more = f"\n\n{len(recoveries) - 1} older one(s) will be offered next time." \
+        if len(recoveries) > 1 else ""
+    answer = QMessageBox.question(
+        window, "Restore unsaved work?",
+        "Battlemap did not close normally last time. Restore the unsaved changes "
+        f"(autosaved {_age(newest)})?{more}")
+    if answer == QMessageBox.StandardButton.Yes:
+        window.files.restore_recovery(newest)
+    else:
+        newest.unlink(missing_ok=True)
+
+
+def _age(path: Path) -> str:
+    try:
+        stamp = datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:
+        return "at an unknown time"
+    return stamp.strftime("%d %b %Y %H:%M")
+
+
 def run_app(path: Path) -> int:
     from desktop.cli import DEMO
 
@@ -42,13 +70,6 @@ def run_app(path: Path) -> int:
     app = application()
     window = open_window(path, DEMO)
     window.show()
-    if window.files.recovery_available():
-        answer = QMessageBox.question(
-            window, "Restore unsaved work?",
-            "Battlemap did not close normally last time. Restore the unsaved changes?")
-        if answer == QMessageBox.StandardButton.Yes:
-            window.files.restore_recovery()
-        else:
-            window.files.discard_recovery()
+    offer_recovery(window, orphaned_recoveries(data_dir()))
     QTimer.singleShot(0, window.view.fit_map)
     return app.exec()

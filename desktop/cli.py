@@ -23,7 +23,12 @@ from pydantic import RootModel
 
 from core.actions.base import Outcome, plan
 from core.actions.history import History
-from core.io.fileio import EncounterFileError, load_encounter, save_encounter
+from core.io.fileio import (
+    EncounterFileError,
+    EncounterSaveError,
+    load_encounter,
+    save_encounter,
+)
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from core.model.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
 from core.model.encounter import Encounter
@@ -101,6 +106,8 @@ def _load(path: Path) -> Encounter:
 def _save(encounter: Encounter, path: Path) -> None:
     try:
         save_encounter(encounter, path)
+    except EncounterSaveError as error:
+        raise CliError(f"not saved to {path}: {error}") from None
     except OSError as error:
         raise CliError(f"cannot write {path}: {error.strerror or error}") from None
 

@@ -1,27 +1,19 @@
-"""File handling for the window: open, save, save as, recent files, autosave and recovery.
+"""File handling for the window: open, save, save as, recent files, recovery.
 
-Saves are atomic (core.io.fileio.write_atomic). A failed open shows why and leaves the open
-encounter untouched. Autosave writes a recovery file every minute while there are unsaved
-changes; the JSON is made on the GUI thread (a few ms even for a 200×200 map, see
-benchmarks) and written and fsynced on a worker thread.
+Saves are atomic (core.io.fileio.write_atomic) and refuse, with a dialog, what would not load
+again. A failed open shows why and leaves the open encounter untouched. Autosave and the
+recovery files: :mod:`desktop.autosave`.
 """
 
 from __future__ import annotations
 
-import json
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from core.io.fileio import (
-    EncounterFileError,
-    encounter_from_data,
-    encounter_to_json,
-    load_encounter,
-    save_encounter,
-    write_atomic,
-)
+from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounter, save_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from core.model.encounter import Encounter
+from desktop.autosave import Autosaver, RecoveryError, read_recovery
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QApplication,
@@ -32,7 +24,6 @@ from desktop.qt import (
     QProgressDialog,
     QSettings,
     Qt,
-    QTimer,
     QWidget,
     Signal,
 )
@@ -42,8 +33,6 @@ FILE_FILTER = ("Battlemap encounters (*.json);;Universal VTT maps (*.dd2vtt *.uv
 UVTT_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
 UVTT_SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
 MAX_RECENT = 8
-AUTOSAVE_MS = 60_000
-RECOVERY_NAME = "recovery.json"
 
 
 class FileController(QObject):
@@ -56,15 +45,9 @@ class FileController(QObject):
                  settings: QSettings) -> None:
         super().__init__(parent)
         self.document, self.window, self.settings = document, parent, settings
-        self.data_dir = data_dir
-        self.recovery_path = data_dir / RECOVERY_NAME
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-io")
-        self._autosaved = self._state()
-        self._pending: Future[None] | None = None
-        self.timer = QTimer(self)
-        self.timer.setInterval(AUTOSAVE_MS)
-        self.timer.timeout.connect(self.autosave)
-        self.timer.start()
+        self.autosaver = Autosaver(document, data_dir, self)
+        self.autosaver.status.connect(self.message)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-import")
 
     # --- open ----------------------------------------------------------------------------
     def open_path(self, path: Path) -> bool:
@@ -79,7 +62,7 @@ class FileController(QObject):
                                 f"{error}\n\nThe open encounter was left as it was.")
             return False
         self.document.replace(encounter, path)
-        self._autosaved = self._state()
+        self.autosaver.mark_written()
         self.add_recent(path)
         self.message.emit(f"Opened {path.name}")
         return True
@@ -145,14 +128,15 @@ class FileController(QObject):
     def save_to(self, path: Path) -> bool:
         try:
             save_encounter(self.document.encounter, path)
-        except OSError as error:
+        except (OSError, EncounterSaveError) as error:
+            reason = error.strerror or error if isinstance(error, OSError) else error
             QMessageBox.warning(self.window, "Cannot save",
-                                f"Saving to {path} failed: {error.strerror or error}.\n"
+                                f"Saving to {path} failed: {reason}.\n"
                                 "Nothing was overwritten.")
             return False
         self.document.mark_saved(path)
         self.add_recent(path)
-        self.discard_recovery()
+        self.autosaver.discard()
         self.message.emit(f"Saved {path.name}")
         return True
 
@@ -185,48 +169,20 @@ class FileController(QObject):
         recent = self.recent()
         return recent[0].parent if recent else Path.home()
 
-    # --- autosave and recovery -------------------------------------------------------------
-    def autosave(self) -> Future[None] | None:
-        """Write the recovery file if anything changed since the last autosave."""
-        state = self._state()
-        if not self.document.modified or state == self._autosaved:
-            return None
-        self._autosaved = state
-        source = json.dumps(str(self.document.path or ""))
-        encounter = encounter_to_json(self.document.encounter)
-        payload = f'{{"source": {source}, "encounter": {encounter}}}'
-
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        self._pending = self._worker.submit(write_atomic, self.recovery_path,
-                                            payload.encode("utf-8"))
-        return self._pending
-
-    def _state(self) -> tuple[int, int]:
-        """Which encounter and which revision of it: every applied, undone or merged edit
-        (a keystroke, a brush step) makes a new revision."""
-        return id(self.document.history), self.document.revision
-
-    def discard_recovery(self) -> None:
-        if self._pending is not None:
-            self._pending.result()
-        self.recovery_path.unlink(missing_ok=True)
-
-    def recovery_available(self) -> bool:
-        return self.recovery_path.exists()
-
-    def restore_recovery(self) -> bool:
-        """Load the recovery file as an unsaved encounter; False (and a message) if broken."""
+    # --- recovery ------------------------------------------------------------------------
+    def restore_recovery(self, recovery: Path) -> bool:
+        """Open a recovery file as an unsaved encounter, which this window then keeps
+        autosaving; False (and a message) if it cannot be restored."""
         try:
-            data = json.loads(self.recovery_path.read_text("utf-8"))
-            encounter = encounter_from_data(data["encounter"], "the recovery file")
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            encounter, source = read_recovery(recovery)
+        except RecoveryError as error:
             QMessageBox.warning(self.window, "Cannot restore", f"{error}")
             return False
-        source = Path(data["source"]) if data.get("source") else None
         self.document.replace(encounter, source, saved=False)
+        self.autosaver.claim(recovery)
         self.message.emit("Restored the unsaved changes from the last session")
         return True
 
     def shutdown(self) -> None:
-        self.timer.stop()
+        self.autosaver.shutdown()
         self._worker.shutdown(wait=True)

@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
         if not self.files.confirm_discard():
             event.ignore()
             return
-        self.files.discard_recovery()
+        self.files.autosaver.discard()
         self.files.shutdown()
         event.accept()
 

@@ -181,11 +181,12 @@ def _sweep_orphans(target: Path) -> None:
         return
     for name in names:
         match = pattern.fullmatch(name)
-        if match and not _alive(int(match[1])):
+        if match and not process_alive(int(match[1])):
             Path(target.parent, name).unlink(missing_ok=True)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id is running (owning a temporary or recovery file)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

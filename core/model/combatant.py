@@ -17,6 +17,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
 from core.model.limits import MAX_PATH_CHARS
+from core.model.portrait import PORTRAIT_KEY
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
@@ -97,7 +98,10 @@ class Combatant(BaseModel):
     initiative_modifier: int = Field(0, ge=-10, le=10)
     darkvision_ft: int = Field(0, ge=0, le=MAX_SIGHT_FT,
                                description="Sees unlit cells this near (docs/vision.md)")
-    image: str | None = Field(None, max_length=MAX_PATH_CHARS)
+    image: str | None = Field(None, max_length=MAX_PATH_CHARS,
+                              description="An image file's path (older files; see portrait)")
+    portrait: str | None = Field(None, pattern=PORTRAIT_KEY,
+                                 description="Key of the encounter's embedded portrait")
 
     @field_validator("armour")
     @classmethod

@@ -25,11 +25,13 @@ from core.model.limits import (
     MAX_LOG_ENTRIES,
     MAX_MAP_CELLS,
     MAX_NAME_CHARS,
+    MAX_PORTRAITS,
     MAX_ROUND,
     MAX_TOKENS,
     at_most,
 )
 from core.model.mapmodel import BattleMap
+from core.model.portrait import PORTRAIT_KEY, Portrait
 from core.model.profile import RulesProfile
 from core.model.round import RoundState
 from core.model.tables import SIZES
@@ -117,6 +119,8 @@ class Encounter(BaseModel):
         default_factory=list)
     timeline: RoundState = Field(default_factory=RoundState)
     fog: FogState = Field(default_factory=FogState)
+    portraits: Annotated[dict[Annotated[str, Field(pattern=PORTRAIT_KEY)], Portrait],
+                         at_most(MAX_PORTRAITS, "portraits")] = Field(default_factory=dict)
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
     _index: _TokenIndex | None = PrivateAttr(None)
@@ -140,7 +144,7 @@ class Encounter(BaseModel):
                 raise ValueError(f"two tokens have the id {token.id!r}")
             seen.add(token.id)
             self._check_on_map(token)
-            self._check_weapons(token.combatant)
+            self._check_references(token.combatant)
             for cell in token.footprint.cells():
                 other = owner.setdefault(cell, token)
                 if other is not token:
@@ -148,12 +152,16 @@ class Encounter(BaseModel):
                                      f"({other.x}, {other.y})")
         return self
 
-    def _check_weapons(self, combatant: Combatant) -> None:
+    def _check_references(self, combatant: Combatant) -> None:
+        """The combatant's weapons are in the weapon table and its portrait is embedded."""
         known = {w.name for w in self.weapons}
         unknown = [name for name in combatant.weapons if name not in known]
         if unknown:
             raise ValueError(f"{combatant.name} carries {', '.join(map(repr, unknown))}, not in "
                              "the encounter's weapon table")
+        if combatant.portrait is not None and combatant.portrait not in self.portraits:
+            raise ValueError(f"{combatant.name}'s portrait {combatant.portrait} is not among "
+                             "the encounter's portraits")
 
     def weapon(self, name: str) -> Weapon:
         """The weapon of the table with this name (any case); KeyError when none."""
@@ -252,7 +260,7 @@ class Encounter(BaseModel):
         """Add a token; ValueError when it does not fit or its id is taken."""
         if self.has_token(token.id):
             raise ValueError(f"a token with id {token.id!r} already exists")
-        self._check_weapons(token.combatant)
+        self._check_references(token.combatant)
         self.check_placement(token)
         self.tokens.insert(len(self.tokens) if index is None else index, token)
         self._tokens().add(token)
@@ -279,7 +287,7 @@ class Encounter(BaseModel):
         if problem:
             raise ValueError(problem)
         for token in tokens:
-            self._check_weapons(token.combatant)
+            self._check_references(token.combatant)
         index = self._tokens()
         old = [index.by_id[t.id] for t in tokens]
         for token in old:

@@ -30,6 +30,8 @@ MAX_FEET = 10_000  # elevation (either sign), fall depth, ceiling height
 MAX_PIXELS = 1_000_000  # background offsets, either sign
 MIN_PX_PER_CELL, MAX_PX_PER_CELL = 1, 10_000
 MAX_IMAGE_BYTES = 40 * 2**20  # an embedded image: base64 of it still fits a 64 MiB file
+MAX_PORTRAIT_BYTES = 256 * 2**10  # one token portrait (the app stores 256 × 256 PNGs)
+MAX_PORTRAITS = 200  # different portraits in one encounter (tokens may share one)
 MAX_ROUND = 1_000_000
 MAX_SEGMENT = 100  # initiative segments, either sign
 MAX_BONUS = 100  # a bonus or penalty (rules profile, timeline), either sign
@@ -41,6 +43,11 @@ Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Feet = Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET)]
 Segment = Annotated[int, Field(ge=-MAX_SEGMENT, le=MAX_SEGMENT)]
 Bonus = Annotated[int, Field(ge=-MAX_BONUS, le=MAX_BONUS)]
+
+
+def base64_of_at_most(size: int) -> int:
+    """The length of the base64 text of ``size`` bytes."""
+    return (size + 2) // 3 * 4
 
 
 def at_most(limit: int, noun: str) -> BeforeValidator:

@@ -10,7 +10,6 @@ Terrain is a table (:data:`TERRAINS`), not a chain of ifs: a new kind is one row
 
 from __future__ import annotations
 
-import binascii
 import re
 from enum import StrEnum
 from typing import Annotated
@@ -34,7 +33,9 @@ from core.model.limits import (
     Coordinate,
     Feet,
     at_most,
+    base64_of_at_most,
 )
+from core.model.portrait import checked_base64
 
 
 class Terrain(StrEnum):
@@ -167,7 +168,7 @@ class Background(BaseModel):
     model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
     path: str | None = Field(None, max_length=MAX_PATH_CHARS)
-    data_base64: str | None = Field(None, max_length=(MAX_IMAGE_BYTES + 2) // 3 * 4)
+    data_base64: str | None = Field(None, max_length=base64_of_at_most(MAX_IMAGE_BYTES))
     format: str = Field("png", max_length=10)
     offset_x: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
     offset_y: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
@@ -176,12 +177,7 @@ class Background(BaseModel):
     @field_validator("data_base64")
     @classmethod
     def _base64(cls, text: str | None) -> str | None:
-        if text:
-            try:
-                binascii.a2b_base64(text, strict_mode=True)
-            except binascii.Error as error:
-                raise ValueError(f"not valid base64 ({error})") from None
-        return text
+        return checked_base64(text) if text else text
 
 
 class Light(BaseModel):

@@ -20,7 +20,7 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
-from desktop.cli import main
+from desktop.cli import CliError, _save, main
 
 MakeEncounter = Callable[..., Encounter]
 REPO = Path(__file__).resolve().parents[2]
@@ -264,3 +264,13 @@ def test_headless_commands_import_no_qt(encounter_file: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_an_unsaveable_result_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """A result the loader would refuse is never written; the CLI says why in one line."""
+    encounter = Encounter()
+    encounter.name = "Crypt \udc80"  # assignment is not validated: how a result can carry it
+    with pytest.raises(CliError, match=r"not saved to .*out\.json: cannot save: name has a "
+                                       r"lone surrogate"):
+        _save(encounter, tmp_path / "out.json")
+    assert list(tmp_path.iterdir()) == []

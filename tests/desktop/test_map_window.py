@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +12,6 @@ from pytestqt.qtbot import QtBot
 
 from core.actions.commands import MoveToken
 from core.io.fileio import load_encounter, save_encounter
-from core.model.encounter import Encounter
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import Terrain, WallKind, WallSegment
 from core.spatial.geometry import geometry_of
@@ -166,21 +164,6 @@ def test_corrupt_file_leaves_the_encounter_untouched(
     assert not window.files.open_path(broken)
     assert window.document.encounter.model_dump() == before
     assert answer_dialogs and "not valid JSON" in answer_dialogs[0]
-
-
-def test_autosave_writes_a_recovery_file_that_restores(window: MainWindow, tmp_path: Path) -> None:
-    drag_target = Cell(7, 12)
-    window.document.push(MoveToken("mira", drag_target))
-    pending = window.files.autosave()
-    assert pending is not None
-    pending.result(timeout=10)
-    data = json.loads(window.files.recovery_path.read_text("utf-8"))
-    restored = Encounter.model_validate(data["encounter"])
-    assert restored.token("mira").cell == drag_target
-    window.document.undo()
-    assert window.files.restore_recovery()
-    assert window.document.encounter.token("mira").cell == drag_target
-    assert window.document.modified
 
 
 def test_render_writes_a_png_of_the_requested_size(tmp_path: Path) -> None:

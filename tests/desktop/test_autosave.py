@@ -1,0 +1,184 @@
+"""Autosave and recovery: every change is autosaved, each window has its own recovery file,
+failures are shown and retried, and start-up offers what a crashed window left."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import MoveToken, UpdateCombatant
+from core.io.fileio import load_encounter
+from core.model.grid import Cell
+from desktop.app import offer_recovery
+from desktop.autosave import RETRY_MS, orphaned_recoveries
+from desktop.document import EncounterDocument
+from desktop.mainwindow import MainWindow
+from desktop.qt import QMessageBox, QSettings
+
+from .conftest import DEMO
+
+
+def autosaved(window: MainWindow) -> dict[str, object]:
+    """Autosave now (it must write) and return the recovery file's encounter."""
+    job = window.files.autosaver.autosave()
+    assert job is not None, "nothing was autosaved"
+    job.result(timeout=30)
+    data = json.loads(window.files.autosaver.path.read_text("utf-8"))
+    encounter: dict[str, object] = data["encounter"]
+    return encounter
+
+
+def token_name(encounter: dict[str, object], index: int) -> str:
+    tokens = encounter["tokens"]
+    assert isinstance(tokens, list)
+    return str(tokens[index]["combatant"]["name"])
+
+
+def rename(document: EncounterDocument, token_id: str, name: str, merge_key: int) -> None:
+    combatant = document.encounter.token(token_id).combatant.model_copy(update={"name": name})
+    assert document.push(UpdateCombatant(token_id, combatant), merge_key)
+
+
+def test_edits_merged_into_one_step_are_autosaved(window: MainWindow) -> None:
+    """Typing a name is one undo step of many keystrokes: each keystroke is autosaved."""
+    document = window.document
+    first = document.encounter.tokens[0].id
+    key = document.new_merge_key()
+    rename(document, first, "Mir", key)
+    assert token_name(autosaved(window), 0) == "Mir"
+    rename(document, first, "Mira the Bold", key)
+    assert document.history.index == 1
+    assert token_name(autosaved(window), 0) == "Mira the Bold"
+
+
+def test_an_edit_after_an_undo_is_autosaved(window: MainWindow) -> None:
+    document = window.document
+    document.push(MoveToken("mira", Cell(7, 12)))
+    autosaved(window)
+    document.undo()
+    document.push(MoveToken("mira", Cell(8, 12)))  # the same undo index as before
+    tokens = autosaved(window)["tokens"]
+    assert isinstance(tokens, list)
+    assert [(t["x"], t["y"]) for t in tokens if t["id"] == "mira"] == [(8, 12)]
+
+
+def test_nothing_is_written_without_a_change(window: MainWindow) -> None:
+    assert window.files.autosaver.autosave() is None
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    autosaved(window)
+    assert window.files.autosaver.autosave() is None
+
+
+def second_window(qtbot: QtBot, tmp_path: Path, data_dir: Path) -> MainWindow:
+    settings = QSettings(str(tmp_path / "second.ini"), QSettings.Format.IniFormat)
+    other = MainWindow(load_encounter(DEMO), None, data_dir, settings)
+    qtbot.addWidget(other)
+    return other
+
+
+def test_two_windows_keep_separate_recovery_files(window: MainWindow, qtbot: QtBot,
+                                                  tmp_path: Path) -> None:
+    other = second_window(qtbot, tmp_path, window.files.autosaver.path.parent)
+    assert other.files.autosaver.path != window.files.autosaver.path
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    other.document.push(MoveToken("mira", Cell(9, 12)))
+    autosaved(window)
+    autosaved(other)
+    assert orphaned_recoveries(window.files.autosaver.path.parent) == []  # both alive
+    other.document.history.mark_clean()
+    other.close()
+    assert not other.files.autosaver.path.exists()
+    assert window.files.autosaver.path.exists()
+
+
+def dead_process_id() -> int:
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    return int(ended.stdout)
+
+
+def crashed_recovery(window: MainWindow, data_dir: Path) -> Path:
+    """The recovery file a window of an ended process left: mira moved to (7, 12)."""
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    autosaved(window)
+    left = data_dir / f"recovery-{dead_process_id()}-1.json"
+    window.files.autosaver.path.replace(left)
+    window.document.undo()
+    return left
+
+
+def test_start_up_offers_a_crashed_windows_work(window: MainWindow, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    data_dir = window.files.autosaver.path.parent
+    left = crashed_recovery(window, data_dir)
+    legacy = data_dir / "recovery.json"
+    legacy.write_text("{}")
+    os.utime(legacy, (1, 1))  # older
+    assert orphaned_recoveries(data_dir) == [left, legacy]
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *_args: QMessageBox.StandardButton.Yes))
+    offer_recovery(window, orphaned_recoveries(data_dir))
+    assert window.document.encounter.token("mira").cell == Cell(7, 12)
+    assert window.document.modified
+    assert not left.exists() and window.files.autosaver.path.exists()  # claimed
+    assert orphaned_recoveries(data_dir) == [legacy]
+
+
+def test_declining_the_offer_deletes_that_file_only(window: MainWindow,
+                                                    answer_dialogs: list[str]) -> None:
+    data_dir = window.files.autosaver.path.parent
+    left = crashed_recovery(window, data_dir)
+    before = window.document.encounter.model_dump()
+    offer_recovery(window, [left, data_dir / "recovery.json"])
+    assert "1 older one(s) will be offered next time" in answer_dialogs[-1]
+    assert not left.exists()
+    assert window.document.encounter.model_dump() == before
+
+
+def test_a_broken_recovery_file_is_reported_and_kept(window: MainWindow,
+                                                     answer_dialogs: list[str]) -> None:
+    broken = window.files.autosaver.path.parent / "recovery-1-1.json"
+    broken.parent.mkdir(parents=True, exist_ok=True)
+    broken.write_text('{"encounter": {"tokens": 5}}')
+    before = window.document.encounter.model_dump()
+    assert not window.files.restore_recovery(broken)
+    assert "cannot be restored" in answer_dialogs[-1]
+    assert window.document.encounter.model_dump() == before
+    assert broken.exists()
+
+
+def test_a_failed_autosave_is_shown_and_retried(window: MainWindow, qtbot: QtBot) -> None:
+    saver = window.files.autosaver
+    if saver.path.parent.exists():
+        saver.path.parent.rmdir()
+    saver.path.parent.write_text("a file where the data folder should be")
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    with qtbot.waitSignal(saver.status, timeout=10_000) as failed:
+        saver.autosave()
+    assert "Autosave failed: cannot write the recovery file" in failed.args[0]
+    assert saver.timer.interval() == RETRY_MS
+    saver.path.parent.unlink()
+    with qtbot.waitSignal(saver.status, timeout=10_000) as recovered:
+        saver.timer.timeout.emit()  # the retry
+    assert recovered.args == ["Autosave works again"]
+    assert saver.path.exists() and saver.timer.interval() > RETRY_MS
+
+
+def test_content_no_file_can_hold_waits_for_the_next_edit(window: MainWindow,
+                                                          qtbot: QtBot) -> None:
+    saver = window.files.autosaver
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    window.document.encounter.name = "Crypt \udc80"  # e.g. a name pasted from a bad file name
+    with qtbot.waitSignal(saver.status, timeout=10_000) as failed:
+        saver.autosave()
+    assert "tries again after the next edit" in failed.args[0]
+    assert saver.autosave() is None  # the same content: not retried
+    window.document.encounter.name = "Crypt"
+    window.document.push(MoveToken("mira", Cell(8, 12)))
+    assert autosaved(window)["name"] == "Crypt"
