@@ -131,9 +131,9 @@ class Autosaver(QObject):
             self._on_finished(state, RecoveryError(str(error)))
             return None
         source = str(self.document.path or "")
+        self._submitted = state  # before the callback, which runs at once if it is done
         job = self._worker.submit(_check_and_write, self.path, source, encounter_json)
         job.add_done_callback(lambda done: self._finished.emit(state, done.exception()))
-        self._submitted = state
         self._pending = job
         return job
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from core.io.fileio import describe_validation_error
+from core.io.files import FileReadError, read_image_file
 from core.model.grid import Cell
 from core.model.limits import MAX_MAP_CELLS
 from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind
@@ -179,9 +180,9 @@ class BackgroundDialog(QDialog):
         """Read an image file; False (and a message) if it is not a PNG, JPEG or WebP."""
         image_format = IMAGE_FORMATS.get(path.suffix.lower())
         try:
-            raw = path.read_bytes()
-        except OSError as error:
-            self.error.setText(f"Cannot read {path.name}: {error.strerror or error}")
+            raw = read_image_file(path)
+        except FileReadError as error:
+            self.error.setText(f"Cannot read it: {error}")
             return False
         if image_format is None or QImage.fromData(raw).isNull():
             self.error.setText(f"{path.name} is not a PNG, JPEG or WebP image")

@@ -32,7 +32,8 @@ Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 class TokenItem(QGraphicsObject):
     """A round token: side ring, initials, HP bar, condition badges, selection highlight."""
 
-    def __init__(self, token: Token, renderer: MapRenderer) -> None:
+    def __init__(self, token: Token, renderer: MapRenderer,
+                 portrait: QPixmap | None = None) -> None:
         super().__init__()
         self.token_id = token.id
         self.renderer = renderer
@@ -40,12 +41,13 @@ class TokenItem(QGraphicsObject):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
-        self.sync(token)
+        self.sync(token, portrait)
 
-    def sync(self, token: Token) -> None:
-        """Take position and looks from the model."""
+    def sync(self, token: Token, portrait: QPixmap | None = None) -> None:
+        """Take position and looks from the model (and the decoded portrait, if any)."""
         self.prepareGeometryChange()
         self.token = token
+        self.portrait = portrait
         self.side_px = self.renderer.length(token.footprint.size)
         self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
         c = token.combatant
@@ -71,7 +73,7 @@ class TokenItem(QGraphicsObject):
         painter.setPen(QPen(ring, self.side_px * 0.08))
         painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else QColor("#9a948a"))
         painter.drawEllipse(disc)
-        portrait = _portrait(combatant.image)
+        portrait = self.portrait
         if portrait is None:
             self._paint_initials(painter, disc, ring)
         else:
@@ -298,17 +300,3 @@ class PathPreview(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawPath(self._path)
-
-
-_PORTRAITS: dict[str, QPixmap | None] = {}
-
-
-def _portrait(path: str | None) -> QPixmap | None:
-    """The token image at ``path`` (loaded once); None when unset or unreadable, so the
-    token shows its initials instead."""
-    if not path:
-        return None
-    if path not in _PORTRAITS:
-        pixmap = QPixmap(path)
-        _PORTRAITS[path] = None if pixmap.isNull() else pixmap
-    return _PORTRAITS[path]

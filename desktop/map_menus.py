@@ -1,5 +1,5 @@
 """The right-click menus of the map: on a token (the tools' actions, damage or heal, the
-conditions, duplicate, delete, bring to front, centre) and on an empty cell (add a
+conditions, portrait, duplicate, delete, bring to front, centre) and on an empty cell (add a
 combatant there). Every entry is one undoable step."""
 
 from __future__ import annotations
@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
+from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Token
 from core.model.grid import Cell
 from core.model.tables import SIZES
 from desktop.document import EncounterDocument
 from desktop.panels.combatant_form import CONDITION_LABELS
+from desktop.portraits import choose_portrait
 from desktop.qt import QInputDialog, QMenu, QWidget
 
 Entry = tuple[str, Callable[[], None]]
@@ -31,6 +33,10 @@ class TokenMenu(QMenu):
         self.addAction("Damage…", lambda: self._change_hp(damage=True))
         self.addAction("Heal…", lambda: self._change_hp(damage=False))
         self._conditions(self.addMenu("Conditions"))
+        self.addAction("Portrait…", lambda: choose_portrait(document, token_id, parent))
+        if self._combatant().portrait or self._combatant().image:
+            self.addAction("Remove portrait",
+                           lambda: document.push(SetPortrait(token_id, None)))
         self.addSeparator()
         self.addAction("Duplicate", self.duplicate)
         self.addAction("Bring to front", lambda: document.push(RaiseToken(token_id)))

@@ -10,7 +10,8 @@ from core.io.fileio import EncounterFileError, load_encounter, write_atomic
 from core.model.encounter import Encounter
 from desktop.cli import CliError
 from desktop.document import EncounterDocument
-from desktop.qt import QBuffer, QImage, QPainter, QRectF
+from desktop.portraits import png_bytes
+from desktop.qt import QImage, QPainter, QRectF
 from desktop.runtime import application
 from desktop.scene import MapScene
 from desktop.style import BACKGROUND
@@ -53,17 +54,11 @@ def render_command(file: Path, out: Path, size: str) -> int:
     except EncounterFileError as error:
         raise CliError(str(error)) from None
     png = png_bytes(render_encounter(encounter, width, height))
+    if png is None:
+        raise CliError(f"cannot encode a {width}×{height} PNG")
     try:  # atomic: a full disk leaves the old file (or none), never a partial one
         write_atomic(out, png)
     except OSError as error:
         raise CliError(f"cannot write {out}: {error.strerror or error}") from None
     print(f"wrote {out} ({width}×{height})")
     return 0
-
-
-def png_bytes(image: QImage) -> bytes:
-    buffer = QBuffer()
-    buffer.open(QBuffer.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise CliError(f"cannot encode a {image.width()}×{image.height()} PNG")
-    return bytes(buffer.data().data())

@@ -9,13 +9,14 @@ import base64
 import numpy as np
 
 from core.actions.commands import ChangeSet
-from core.model.encounter import Encounter
+from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import TERRAIN_BY_CODE
 from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
 from desktop.qt import (
     QColor,
     QFont,
@@ -62,6 +63,7 @@ class MapScene(QGraphicsScene):
         self._edges_of: np.ndarray | None = None
         self._background: QPixmap | None = None
         self._selection: SelectionModel | None = None
+        self.portraits = PortraitPixmaps()
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
         self.rebuild()
@@ -77,6 +79,7 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(self.renderer.map_rect(enc.map.width, enc.map.height)
                           .adjusted(-100, -100, 100, 100))
         self._background = _load_background(enc)
+        self.portraits = PortraitPixmaps()  # a new encounter: forget the old art
         self._refresh_cells()
         self.walls.set_walls(enc.map.walls)
         self._refresh_hazards()
@@ -127,7 +130,8 @@ class MapScene(QGraphicsScene):
 
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
-        item = TokenItem(self.encounter.token(token_id), self.renderer)
+        token = self.encounter.token(token_id)
+        item = TokenItem(token, self.renderer, self._portrait(token))
         self.tokens[token_id] = item
         self.addItem(item)
         self._stack(token_id, item)
@@ -146,8 +150,12 @@ class MapScene(QGraphicsScene):
         if item is None:
             self._add_token_item(token_id)
         else:
-            item.sync(self.encounter.token(token_id))
+            token = self.encounter.token(token_id)
+            item.sync(token, self._portrait(token))
             self._stack(token_id, item)
+
+    def _portrait(self, token: Token) -> QPixmap | None:
+        return self.portraits.for_combatant(self.encounter, token.combatant)
 
     # --- hazards -------------------------------------------------------------------------
     def _refresh_hazards(self) -> None:
@@ -318,9 +326,6 @@ def _load_background(encounter: Encounter) -> QPixmap | None:
     bg = encounter.map.background
     if bg is None:
         return None
-    pixmap = QPixmap()
     if bg.data_base64:
-        pixmap.loadFromData(base64.b64decode(bg.data_base64))
-    elif bg.path:
-        pixmap.load(bg.path)
-    return None if pixmap.isNull() else pixmap
+        return pixmap_of_bytes(base64.b64decode(bg.data_base64))
+    return pixmap_of_file(bg.path) if bg.path else None

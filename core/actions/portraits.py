@@ -45,7 +45,7 @@ class SetPortrait(Command):
         self.before = token.combatant, encounter.portraits
         encounter.portraits = portraits
         encounter.put_token(token.with_combatant(
-            token.combatant.model_copy(update={"portrait": self.key})))
+            token.combatant.model_copy(update={"portrait": self.key, "image": None})))
         old = self.before[0].portrait
         if old is not None and old != self.key and not _shown(encounter, old):
             del encounter.portraits[old]

@@ -15,6 +15,7 @@ from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Token
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
 from desktop.document import EncounterDocument
+from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -80,6 +81,7 @@ class CombatantForm(QWidget):
         self.edits: dict[str, QLineEdit] = {}
         self.combos: dict[str, QComboBox] = {}
         self.checks: dict[Condition, QCheckBox] = {}
+        self.portrait = PortraitRow(document)
         self.error = QLabel()
         self.error.setStyleSheet("color: #c0392b; padding: 2px 4px;")
         self.error.setWordWrap(True)
@@ -130,6 +132,7 @@ class CombatantForm(QWidget):
         form.addRow(_buddy("Side", self.combos["side"]), side_size)
         for key in ("armour", "shield"):
             form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
+        form.addRow("Portrait", self.portrait)
         return form
 
     def _make_combos(self) -> None:
@@ -216,6 +219,7 @@ class CombatantForm(QWidget):
         self._loading = True
         try:
             self._load(token.combatant)
+            self.portrait.show_combatant(token.id, token.combatant)
         finally:
             self._loading = False
 

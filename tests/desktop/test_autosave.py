@@ -7,7 +7,10 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -182,3 +185,29 @@ def test_content_no_file_can_hold_waits_for_the_next_edit(window: MainWindow,
     window.document.encounter.name = "Crypt"
     window.document.push(MoveToken("mira", Cell(8, 12)))
     assert autosaved(window)["name"] == "Crypt"
+
+
+class FinishedAtOnce(ThreadPoolExecutor):
+    """A worker so fast the write is done before ``submit`` returns (as on a busy machine
+    where the GUI thread is preempted right after submitting)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except Exception as error:  # handed to the Future, as a real worker does
+            done.set_exception(error)
+        return done
+
+
+def test_a_write_that_fails_before_submit_returns_is_still_retried(window: MainWindow) -> None:
+    saver = window.files.autosaver
+    saver._worker = FinishedAtOnce()
+    saver.path.parent.mkdir(parents=True, exist_ok=True)
+    saver.path.mkdir()  # a folder where the file should go: the write fails
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    saver.autosave()
+    assert saver.failure
+    saver.path.rmdir()
+    assert saver.autosave() is not None  # retried, not taken for a write in flight
+    assert not saver.failure and saver.path.is_file()

@@ -28,10 +28,6 @@ from core.io.fileio import load_encounter
 REPO = Path(__file__).resolve().parents[2]
 GUARD_S = 60
 MEMORY_MIB = 1024
-#: The desktop still opens these paths itself (desktop/scene.py _load_background,
-#: desktop/items.py _portrait): until it reads them through core.io.files.read_image_file,
-#: rendering them blocks or reads forever. Strict: the day it works, the marker must go.
-DESKTOP_OPENS_THE_PATH = {"background-fifo.json", "portrait-fifo.json"}
 
 
 def corpus_module() -> ModuleType:
@@ -48,17 +44,11 @@ MAKE = corpus_module()
 
 
 def cases(entries: list[Any]) -> list[Any]:
-    """(entry, commands) params: each file with all its commands (run side by side), the
-    renders the desktop cannot do yet apart, as strict expected failures."""
+    """(entry, commands) params: each file with all its commands (run side by side)."""
     params = []
     for case in entries:
         entry = asdict(case)
         names = tuple(commands(entry, Path(entry["file"]), Path()))
-        if entry["file"] in DESKTOP_OPENS_THE_PATH:
-            params.append(pytest.param(entry, ("render",), id=f"{entry['file']}-render",
-                                       marks=pytest.mark.xfail(strict=True, reason=(
-                                           "the desktop opens the image path itself"))))
-            names = tuple(name for name in names if name != "render")
         params.append(pytest.param(entry, names, id=entry["file"]))
     return params
 
@@ -74,10 +64,9 @@ def run_commands(entry: dict[str, Any], names: tuple[str, ...], folder: Path, sc
                  ) -> None:
     """Run the named commands on the file side by side, then check each."""
     argvs = commands(entry, folder / entry["file"], scratch)
-    guard = 5 if entry["file"] in DESKTOP_OPENS_THE_PATH and "render" in names else GUARD_S
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
         runs = dict(zip(names, pool.map(
-            lambda name: run_limited(argvs[name], REPO, guard, MEMORY_MIB), names), strict=True))
+            lambda name: run_limited(argvs[name], REPO, GUARD_S, MEMORY_MIB), names), strict=True))
     for name, run in runs.items():
         check(entry, name, run, scratch)
 
