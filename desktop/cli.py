@@ -15,7 +15,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +29,9 @@ from core.model.encounter import Encounter
 from core.rules.odds import shove_odds
 from core.rules.report import format_odds
 from desktop.cli_actions import RESOLVE, CliAction, add_shove, shove_request
+from desktop.resources import app_version, bundled
 
-DEMO = Path(str(files("assets") / "demo_encounter.json"))
+DEMO = bundled("demo_encounter.json")
 USAGE_ERROR = 2
 
 
@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="battlemap",
         description="Battle map for tabletop GMs that resolves forced movement on the grid.",
         epilog="'battlemap [FILE]' opens FILE (or the bundled demo) in the map window.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {app_version()}")
     sub = parser.add_subparsers(dest="command")
     resolve = sub.add_parser("resolve", help="resolve an action and print every roll")
     resolve_sub = resolve.add_subparsers(dest="action", required=True)
