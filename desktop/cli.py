@@ -7,6 +7,8 @@
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap render FILE --out map.png [--size 1600x1000]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
+    battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
+    battlemap --version
 """
 
 from __future__ import annotations
@@ -89,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)")
     imp.add_argument("file", type=Path)
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
+    entry = sub.add_parser("install-desktop-entry",
+                           help="Linux: add Battlemap to this user's application menu and "
+                                "file types (encounters, Universal VTT maps)")
+    entry.add_argument("--remove", action="store_true", help="remove what it installed")
     return parser
 
 
@@ -187,7 +193,7 @@ def run_import(args: argparse.Namespace) -> str:
     return "\n".join(lines + [f"warning: {w}" for w in result.warnings])
 
 
-COMMANDS = ("resolve", "odds", "render", "import")
+COMMANDS = ("resolve", "odds", "render", "import", "install-desktop-entry")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -208,6 +214,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from desktop.render import render_command  # Qt only from here on
 
             return render_command(args.file, args.out, args.size)
+        if args.command == "install-desktop-entry":
+            from desktop.install import install_command
+
+            return install_command(args.remove)
     except CliError as error:
         print(f"battlemap: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -1,0 +1,53 @@
+"""How the app starts on a file from the command line or the file manager, and its icon."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import desktop.app
+from desktop.app import open_window
+from desktop.qt import QApplication, QSettings, QSize
+from desktop.resources import ICON_SIZES, bundled
+from desktop.runtime import app_icon
+
+DEMO = bundled("demo_encounter.json")
+SAMPLE = (Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "uvtt"
+          / "dd02_cropped_window_sampleMap.dd2vtt")
+
+
+@pytest.fixture(autouse=True)
+def own_storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window keeps its settings and recovery file in tmp_path, not the user's."""
+    ini = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(desktop.app, "QSettings",
+                        lambda: QSettings(ini, QSettings.Format.IniFormat))
+    monkeypatch.setattr(desktop.app, "data_dir", lambda: tmp_path / "data")
+
+
+def test_the_icon_has_every_rendered_size(qapp: QApplication) -> None:
+    icon = app_icon()
+    assert not icon.isNull()
+    assert sorted(size.width() for size in icon.availableSizes()) == list(ICON_SIZES)
+    assert icon.pixmap(QSize(48, 48)).size() == QSize(48, 48)
+
+
+def test_the_demo_opens_untitled(qtbot: QtBot) -> None:
+    window = open_window(DEMO, DEMO)
+    qtbot.addWidget(window)
+    assert window.document.path is None
+    assert window.document.encounter.name == "The Ogre's Larder (demo)"
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="shared/fixtures/uvtt not here")
+def test_a_universal_vtt_map_on_the_command_line_is_imported(qtbot: QtBot,
+                                                             answer_dialogs: list[str]) -> None:
+    window = open_window(SAMPLE, DEMO)
+    qtbot.addWidget(window)
+    encounter = window.document.encounter
+    assert (encounter.map.width, encounter.map.height) == (10, 10)
+    assert len(encounter.map.walls) > 0 and encounter.map.background is not None
+    assert window.document.path is None
+    assert answer_dialogs == []
