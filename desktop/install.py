@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from desktop.cli import CliError
@@ -53,7 +54,7 @@ MIME_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
-def data_home(environ: dict[str, str] | None = None) -> Path:
+def data_home(environ: Mapping[str, str] | None = None) -> Path:
     """``$XDG_DATA_HOME`` if set to an absolute path (the spec ignores a relative one),
     else ``~/.local/share``."""
     value = (os.environ if environ is None else environ).get("XDG_DATA_HOME", "")
