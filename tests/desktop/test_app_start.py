@@ -14,7 +14,7 @@ from desktop.resources import ICON_SIZES, bundled
 from desktop.runtime import app_icon
 
 DEMO = bundled("demo_encounter.json")
-SAMPLE = (Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "uvtt"
+SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures" / "uvtt"
           / "dd02_cropped_window_sampleMap.dd2vtt")
 
 
@@ -41,7 +41,6 @@ def test_the_demo_opens_untitled(qtbot: QtBot) -> None:
     assert window.document.encounter.name == "The Ogre's Larder (demo)"
 
 
-@pytest.mark.skipif(not SAMPLE.exists(), reason="shared/fixtures/uvtt not here")
 def test_a_universal_vtt_map_on_the_command_line_is_imported(qtbot: QtBot,
                                                              answer_dialogs: list[str]) -> None:
     window = open_window(SAMPLE, DEMO)
