@@ -39,7 +39,6 @@ def main(layout: str, out_dir: Path, root: Path) -> int:
     if shot.width() < MIN_WINDOW_PX or not shot.save(str(out)):
         print(f"{layout}: could not grab the window ({shot.width()}×{shot.height()})")
         return 1
-    window.document.undo_stack.setClean()
     window.close()
     print(f"{layout}: battlemap {app_version()}, assets in {assets_dir()}, "
           f"window {window.document.encounter.name!r} grabbed to {out.name}")
