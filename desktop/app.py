@@ -10,6 +10,7 @@ from pathlib import Path
 from core.io.fileio import EncounterFileError, load_encounter
 from core.model.encounter import Encounter
 from desktop.autosave import orphaned_recoveries
+from desktop.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
@@ -18,7 +19,12 @@ from desktop.runtime import application, data_dir
 
 def open_window(path: Path, demo: Path) -> MainWindow:
     """A window on ``path``; the demo opens as an untitled copy so Save never overwrites
-    the bundled file. A file that fails to load is reported and the demo opens instead."""
+    the bundled file. A file that fails to load is reported and the demo opens instead.
+    A Universal VTT map (opened from the file manager) is imported as a new encounter."""
+    if path.suffix.lower() in UVTT_SUFFIXES:
+        window = open_window(demo, demo)
+        window.files.import_vtt(path)
+        return window
     encounter: Encounter | None = None
     error: str | None = None
     try:

@@ -7,6 +7,8 @@
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap render FILE --out map.png [--size 1600x1000]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
+    battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
+    battlemap --version
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,9 @@ from core.model.encounter import Encounter
 from core.rules.odds import shove_odds
 from core.rules.report import format_odds
 from desktop.cli_actions import RESOLVE, CliAction, add_shove, shove_request
+from desktop.resources import app_version, bundled
 
-DEMO = Path(str(files("assets") / "demo_encounter.json"))
+DEMO = bundled("demo_encounter.json")
 USAGE_ERROR = 2
 
 
@@ -75,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="battlemap",
         description="Battle map for tabletop GMs that resolves forced movement on the grid.",
         epilog="'battlemap [FILE]' opens FILE (or the bundled demo) in the map window.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {app_version()}")
     sub = parser.add_subparsers(dest="command")
     resolve = sub.add_parser("resolve", help="resolve an action and print every roll")
     resolve_sub = resolve.add_subparsers(dest="action", required=True)
@@ -93,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)")
     imp.add_argument("file", type=Path)
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
+    entry = sub.add_parser("install-desktop-entry",
+                           help="Linux: add Battlemap to this user's application menu and "
+                                "file types (encounters, Universal VTT maps)")
+    entry.add_argument("--remove", action="store_true", help="remove what it installed")
     return parser
 
 
@@ -193,7 +200,7 @@ def run_import(args: argparse.Namespace) -> str:
     return "\n".join(lines + [f"warning: {w}" for w in result.warnings])
 
 
-COMMANDS = ("resolve", "odds", "render", "import")
+COMMANDS = ("resolve", "odds", "render", "import", "install-desktop-entry")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -214,6 +221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from desktop.render import render_command  # Qt only from here on
 
             return render_command(args.file, args.out, args.size)
+        if args.command == "install-desktop-entry":
+            from desktop.install import install_command
+
+            return install_command(args.remove)
     except CliError as error:
         print(f"battlemap: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from desktop.qt import QApplication, QStandardPaths
+from desktop.qt import QApplication, QIcon, QSize, QStandardPaths
+from desktop.resources import APP_ID, ICON_SIZES, icon_png
 
 
 def application() -> QApplication:
@@ -16,7 +17,17 @@ def application() -> QApplication:
     app = QApplication(sys.argv[:1])
     app.setApplicationName("Battlemap")
     app.setOrganizationName("Battlemap")
+    app.setDesktopFileName(APP_ID)  # the taskbar matches windows to battlemap.desktop
+    app.setWindowIcon(app_icon())
     return app
+
+
+def app_icon() -> QIcon:
+    """The application icon, every rendered size (assets/icons)."""
+    icon = QIcon()
+    for size in ICON_SIZES:
+        icon.addFile(str(icon_png(size)), QSize(size, size))
+    return icon
 
 
 def data_dir() -> Path:

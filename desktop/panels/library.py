@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant
+from desktop.resources import bundled
 
-LIBRARY_PATH = Path(str(files("assets") / "library.json"))  # as desktop.cli finds the demo
+LIBRARY_PATH = bundled("library.json")
 _TEMPLATES = TypeAdapter(list[Combatant])
 
 

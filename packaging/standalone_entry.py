@@ -1,0 +1,7 @@
+"""Entry point of the standalone build (PyInstaller runs this file as ``__main__``)."""
+
+import sys
+
+from desktop.cli import main
+
+sys.exit(main())

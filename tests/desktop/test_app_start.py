@@ -1,0 +1,71 @@
+"""How the app starts on a file from the command line or the file manager, and its icon."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import desktop.app
+from desktop.app import open_window
+from desktop.qt import QApplication, QSettings, QSize
+from desktop.resources import ICON_SIZES, bundled
+from desktop.runtime import app_icon
+
+DEMO = bundled("demo_encounter.json")
+SAMPLE = (Path(__file__).resolve().parents[1] / "fixtures" / "uvtt"
+          / "dd02_cropped_window_sampleMap.dd2vtt")
+
+
+@pytest.fixture(autouse=True)
+def own_storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window keeps its settings and recovery file in tmp_path, not the user's."""
+    ini = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(desktop.app, "QSettings",
+                        lambda: QSettings(ini, QSettings.Format.IniFormat))
+    monkeypatch.setattr(desktop.app, "data_dir", lambda: tmp_path / "data")
+
+
+def test_the_icon_has_every_rendered_size(qapp: QApplication) -> None:
+    icon = app_icon()
+    assert not icon.isNull()
+    assert sorted(size.width() for size in icon.availableSizes()) == list(ICON_SIZES)
+    assert icon.pixmap(QSize(48, 48)).size() == QSize(48, 48)
+
+
+def test_the_demo_opens_untitled(qtbot: QtBot) -> None:
+    window = open_window(DEMO, DEMO)
+    qtbot.addWidget(window)
+    assert window.document.path is None
+    assert window.document.encounter.name == "The Ogre's Larder (demo)"
+
+
+def test_a_universal_vtt_map_on_the_command_line_is_imported(qtbot: QtBot,
+                                                             answer_dialogs: list[str]) -> None:
+    window = open_window(SAMPLE, DEMO)
+    qtbot.addWidget(window)
+    encounter = window.document.encounter
+    assert (encounter.map.width, encounter.map.height) == (10, 10)
+    assert len(encounter.map.walls) > 0 and encounter.map.background is not None
+    assert window.document.path is None
+    assert answer_dialogs == []
+
+
+@pytest.mark.parametrize("content", ['{"schema": "battlemap.encounter", "version": 1, "tokens": [',
+                                     "[" * 100_000, None])
+def test_a_bad_file_on_the_command_line_says_why_and_opens_the_demo(
+        qtbot: QtBot, tmp_path: Path, answer_dialogs: list[str], content: str | None) -> None:
+    """Cut short, nested 100,000 deep, or a FIFO (a blocking open would hang start-up)."""
+    bad = tmp_path / "bad.json"
+    if content is None:
+        os.mkfifo(bad)
+    else:
+        bad.write_text(content, "utf-8")
+    window = open_window(bad, DEMO)
+    qtbot.addWidget(window)
+    assert len(answer_dialogs) == 1 and answer_dialogs[0].startswith("Cannot open encounter")
+    assert answer_dialogs[0].endswith("Opened the demo.")
+    assert window.document.encounter.name == "The Ogre's Larder (demo)"
+    assert window.document.path is None
