@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "hostile" / "corpus"
 MAKE_CORPUS = ROOT / "tests" / "hostile" / "make_corpus.py"
 CLI = "import sys; from desktop.cli import main; sys.exit(main())"
+GUI_OPEN = str(ROOT / "benchmarks" / "hostile_gui_open.py")
 LOAD = ("import sys; from core.io.fileio import EncounterFileError, load_encounter\n"
         "try:\n    load_encounter(sys.argv[1])\n"
         "except EncounterFileError as error:\n    print(error, file=sys.stderr); sys.exit(2)")
@@ -81,17 +82,20 @@ def _wait(process: subprocess.Popen[bytes], timeout: float) -> tuple[int | None,
 
 
 def commands(entry: dict[str, Any], path: Path, scratch: Path) -> dict[str, list[str]]:
-    """The headless commands a corpus file goes through, by name."""
+    """The commands a corpus file goes through, by name: the headless ones and the GUI's
+    open (``gui-open``)."""
     python = sys.executable
+    gui_open = [python, GUI_OPEN, str(path)]
     if entry["kind"] == "uvtt":
         return {"import": [python, "-c", CLI, "import", str(path), "--out",
-                           str(scratch / f"{path.stem}.json")]}
+                           str(scratch / f"{path.stem}.json")], "gui-open": gui_open}
     shove = ["shove", str(path), "--attacker", "a", "--target", "b"]
     return {"load": [python, "-c", LOAD, str(path)],
             "resolve": [python, "-c", CLI, "resolve", *shove, "--seed", "1"],
             "odds": [python, "-c", CLI, "odds", *shove],
             "render": [python, "-c", CLI, "render", str(path), "--out",
-                       str(scratch / f"{path.stem}.png"), "--size", "320x200"]}
+                       str(scratch / f"{path.stem}.png"), "--size", "320x200"],
+            "gui-open": gui_open}
 
 
 def manifest(folder: Path) -> list[dict[str, Any]]:

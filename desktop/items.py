@@ -153,7 +153,7 @@ class WallLayer(QGraphicsItem):
         self.prepareGeometryChange()
         width = self.renderer.length(style.WALL_WIDTH_CELLS)
         groups: dict[tuple[int, int, WallKind, bool], QPainterPath] = {}
-        for wall in walls:
+        for wall in dict.fromkeys(walls):  # a wall drawn twice looks the same: stroke it once
             chunk = (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
                      int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
             path = groups.setdefault((*chunk, wall.kind, wall.open), QPainterPath())

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
     QTimer,
     QVariantAnimation,
     Signal,
+    qInstallMessageHandler,
 )
 from PySide6.QtGui import (
     QAction,
@@ -225,4 +226,5 @@ __all__ = [
     "Qt",
     "Signal",
     "isValid",
+    "qInstallMessageHandler",
 ]

@@ -1,4 +1,5 @@
-"""Every file of the hostile corpus through the headless commands and the loader, each in its
+"""Every file of the hostile corpus through the headless commands, the loader and the GUI's
+open (a real main window, offscreen), each in its
 own process with 1 GiB of address space and a kill timer, so a regression fails here
 instead of hanging or swapping CI.
 
@@ -78,7 +79,8 @@ def check(entry: dict[str, Any], command: str, run: Run, scratch: Path) -> None:
         lines = run.stderr.strip().splitlines()
         assert (run.code, len(lines)) == (2, 1), f"{where}: {run.stderr[-2000:]}"
         assert entry["field"] in lines[0], where
-        assert lines[0].startswith("battlemap: " if command != "load" else ""), where
+        assert lines[0].startswith("battlemap: " if command not in ("load", "gui-open")
+                                   else ""), where
         return
     assert run.code == 0, f"{where}: {run.stderr[-2000:]}"
     if command == "import":  # what the import wrote opens again
