@@ -153,13 +153,14 @@ def _report(encounter: Encounter, tokens: tuple[Token, Token, Token | None],
     friend_share, override = shares
     concealment = profile.concealment_percent if concealing else 0
     if override is None:
-        walls = 100 * (1 - shape.visible - friend_share)
-        percent = min(100, round(walls) + concealment)
+        uncovered = 100 * (shape.visible + friend_share)  # the friend counts once, not here
+        percent = min(100, round(100 - uncovered) + concealment)
         visible = 100 * shape.visible
     else:
         percent, visible = override, float(100 - override)
+        uncovered = visible
     line_of_fire = visible > VISIBLE_EPS
-    slit = line_of_fire and visible <= profile.arrow_slit_visible_percent + VISIBLE_EPS
+    slit = line_of_fire and uncovered <= profile.arrow_slit_visible_percent + VISIBLE_EPS
     friend_percent = round(100 * friend_share)
     return CoverReport(
         attacker_id=attacker.id, target_id=target.id, origin=shape.origin,
