@@ -1,15 +1,21 @@
 """Showing a resolution happen: the token slides along its path, a slam leaves an impact
-marker with the damage, a fall is marked at the hazard."""
+marker with the damage, a fall is marked at the hazard, a missile flies to where it struck
+or landed."""
 
 from __future__ import annotations
 
+from core.model.encounter import Encounter
 from core.model.grid import Cell
+from core.rules.missile import MissileResult
 from desktop.items import Z_OVERLAY, TokenItem
 from desktop.labels import ScreenLabel
 from desktop.qt import (
     QColor,
     QEasingCurve,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
     QGraphicsScene,
+    QPen,
     QPointF,
     QTimer,
     QVariantAnimation,
@@ -53,3 +59,47 @@ def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> Scr
     scene.addItem(label)
     QTimer.singleShot(MARKER_MS, lambda: label.scene() and label.scene().removeItem(label))
     return label
+
+
+def fly(scene: QGraphicsScene, start: QPointF, end: QPointF, ms: int) -> QVariantAnimation | None:
+    """A missile's flight: a dot from ``start`` to ``end`` (none when animation is off)."""
+    if ms <= 0:
+        return None
+    dot = QGraphicsEllipseItem(-5, -5, 10, 10)
+    dot.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    dot.setBrush(QColor("#2b2a28"))
+    dot.setPen(QPen(QColor("white"), 2))
+    dot.setZValue(Z_OVERLAY + 2)
+    dot.setPos(start)
+    scene.addItem(dot)
+    animation = QVariantAnimation(scene)
+    animation.setStartValue(start)
+    animation.setEndValue(end)
+    animation.setDuration(ms)
+    animation.setEasingCurve(QEasingCurve.Type.InQuad)
+    animation.valueChanged.connect(dot.setPos)
+    animation.finished.connect(lambda: dot.scene() and dot.scene().removeItem(dot))
+    animation.start()
+    return animation
+
+
+def show_missile(scene: QGraphicsScene, encounter: Encounter, result: MissileResult,
+                 renderer: MapRenderer, ms_per_cell: int) -> QVariantAnimation | None:
+    """The missile flies from the shooter to what it struck or where it landed, and that
+    place is marked (the encounter already holds the outcome)."""
+    start = renderer.to_scene(*result.cover.origin)
+    if result.attack.hit:
+        end, text = renderer.to_scene(*result.cover.aim), f"hit −{result.attack.damage_taken}"
+    elif result.friend_hit is not None and encounter.has_token(result.friend_hit.token_id):
+        friend = encounter.token(result.friend_hit.token_id)
+        end = renderer.footprint_centre(friend.footprint)
+        text = f"hits {friend.name} −{result.friend_hit.damage.value}"
+    elif result.landing is not None:
+        end = renderer.to_scene(*result.landing.point)
+        text = "miss: stopped by a wall" if result.landing.wall else "miss: lands here"
+    else:
+        return None
+    if result.fire_cell is not None:
+        text += " · burning oil"
+    marker(scene, end, text, QColor("#d7263d" if result.attack.hit else "#1f4e8c"))
+    return fly(scene, start, end, ms_per_cell * 3)

@@ -108,7 +108,7 @@ class CoverReport(BaseModel):
             return f"no line of fire ({self._casts()})"
         what = "arrow slit" if self.arrow_slit else f"cover {self.percent}%"
         text = f"{what} (+{self.bonus})" + (" — set by the GM" if self.overridden else "")
-        if self.blockers or self.concealment:
+        if self.percent and not self.overridden:
             text += f": {self._casts()}"
         if self.friend_id is not None:
             text += (f"; firing into melee past {self.friend_name} ({self.friend_percent}%): "
@@ -116,7 +116,8 @@ class CoverReport(BaseModel):
         return text
 
     def _casts(self) -> str:
-        parts = [f"{b.label} {b.percent:.0f}%" for b in self.blockers]
+        parts = [f"{b.label} {b.percent:.0f}%" for b in self.blockers
+                 if b.token_id is None or b.token_id != self.friend_id]
         if self.concealment:
             parts.append(f"undergrowth +{self.concealment}%")
         return ", ".join(parts) or "nothing"

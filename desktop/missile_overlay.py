@@ -1,0 +1,163 @@
+"""The missile preview drawn on the map: the line of fire, the covered part of the target
+shaded and what covers it outlined, the friend in the way, and the cells where a miss may
+land shaded by probability; the figures in labels that stay readable at any zoom. It only
+displays what core.rules.missile_odds computed."""
+
+from __future__ import annotations
+
+from core.model.encounter import Encounter
+from core.model.grid import Cell, Footprint
+from core.rules.missile_odds import MissileOdds
+from desktop.items import Z_OVERLAY
+from desktop.labels import HaloText
+from desktop.overlay import alpha_for, percent
+from desktop.qt import (
+    QBrush,
+    QColor,
+    QGraphicsItem,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QRectF,
+    QStyleOptionGraphicsItem,
+    Qt,
+    QWidget,
+)
+from desktop.renderer import MapRenderer
+
+LANDING = QColor(40, 120, 220)
+HIDDEN = QColor(120, 20, 40, 150)
+BLOCKER = QColor(255, 140, 0)
+FRIEND = QColor(46, 160, 67)
+LINE = QColor(30, 30, 30)
+CELL_LABELS = 6  # the likeliest landing cells get their percentage written on them
+
+
+class MissilePreview(QGraphicsItem):
+    """Everything the Missile tool shows for one shooter and one target."""
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.renderer = renderer
+        self.setZValue(Z_OVERLAY)
+        self.odds: MissileOdds | None = None
+        self._footprints: dict[str, Footprint] = {}
+        self._bounds = QRectF()
+        self.summary = HaloText("", LINE, pixels=14, parent=self)
+        self.cell_labels: list[HaloText] = []
+        self.hide()
+
+    def show_odds(self, odds: MissileOdds, encounter: Encounter) -> None:
+        self.prepareGeometryChange()
+        self.odds = odds
+        cover = odds.setup.cover
+        named = {b.token_id for b in cover.blockers if b.token_id} | {
+            odds.setup.target_id, cover.friend_id}
+        self._footprints = {t: encounter.token(t).footprint for t in named if t}
+        rect = QRectF(self.renderer.to_scene(*cover.origin), self.renderer.to_scene(*cover.aim))
+        for cell in odds.landing:
+            rect = rect.united(self.renderer.cell_rect(cell))
+        for footprint in self._footprints.values():
+            rect = rect.united(self.renderer.footprint_rect(footprint))
+        for blocker in cover.blockers:
+            if blocker.segment is not None:
+                x1, y1, x2, y2 = blocker.segment
+                rect = rect.united(QRectF(self.renderer.to_scene(x1, y1),
+                                          self.renderer.to_scene(x2, y2)).normalized())
+        pad = self.renderer.length(1)
+        self._bounds = rect.normalized().adjusted(-pad, -pad, pad, pad)
+        self._place_labels(odds)
+        self.show()
+        self.update()
+
+    def clear(self) -> None:
+        self.odds = None
+        self._drop_cell_labels()
+        self.hide()
+
+    def _drop_cell_labels(self) -> None:
+        for label in self.cell_labels:
+            label.setParentItem(None)
+            if label.scene() is not None:
+                label.scene().removeItem(label)
+        self.cell_labels = []
+
+    def shading(self) -> dict[Cell, int]:
+        """The alpha given to each landing cell (the tests compare it with the odds)."""
+        if self.odds is None:
+            return {}
+        return {cell: alpha_for(p) for cell, p in self.odds.landing.items()}
+
+    def _place_labels(self, odds: MissileOdds) -> None:
+        setup, cover = odds.setup, odds.setup.cover
+        target = self._footprints[setup.target_id]
+        lines = [f"{setup.range.band.value} {setup.range.distance_ft:g} ft · "
+                 + (f"cover {cover.percent}% (+{cover.bonus})" if not cover.arrow_slit
+                    else f"arrow slit (+{cover.bonus})"),
+                 f"hit {percent(odds.hit)}"
+                 + (f" · {cover.friend_name} {percent(odds.friend_hit)}"
+                    if cover.friend_id else "")]
+        self.summary.set_text("\n".join(lines))
+        top = self.renderer.footprint_rect(target)
+        self.summary.setPos(top.center().x(), top.top() - self.renderer.length(0.45))
+        self._drop_cell_labels()
+        likeliest = sorted(odds.landing.items(), key=lambda item: -item[1])[:CELL_LABELS]
+        for cell, p in likeliest:
+            label = HaloText(percent(p), LANDING.darker(160), pixels=11, parent=self)
+            label.setPos(self.renderer.cell_centre(cell))
+            self.cell_labels.append(label)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        if self.odds is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self._paint_landing(painter)
+        self._paint_cover(painter)
+        self._paint_line(painter)
+
+    def _paint_landing(self, painter: QPainter) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        for cell, alpha in self.shading().items():
+            painter.setBrush(QColor(LANDING.red(), LANDING.green(), LANDING.blue(), alpha))
+            inset = self.renderer.length(0.05)
+            painter.drawRect(self.renderer.cell_rect(cell).adjusted(inset, inset, -inset, -inset))
+
+    def _paint_cover(self, painter: QPainter) -> None:
+        assert self.odds is not None
+        cover = self.odds.setup.cover
+        hidden = QPainterPath()
+        for quad in cover.hidden:
+            hidden.addPolygon(QPolygonF([self.renderer.to_scene(x, y) for x, y in quad]))
+            hidden.closeSubpath()
+        painter.setBrush(QBrush(HIDDEN))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawPath(hidden.simplified())
+        outline = QPen(BLOCKER, self.renderer.length(0.1), Qt.PenStyle.SolidLine,
+                       Qt.PenCapStyle.RoundCap)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for blocker in cover.blockers:
+            pen = QPen(outline)
+            if blocker.token_id == cover.friend_id and blocker.token_id is not None:
+                pen.setColor(FRIEND)
+            painter.setPen(pen)
+            if blocker.segment is not None:
+                x1, y1, x2, y2 = blocker.segment
+                painter.drawLine(self.renderer.to_scene(x1, y1), self.renderer.to_scene(x2, y2))
+            elif blocker.token_id in self._footprints:
+                painter.drawRect(self.renderer.footprint_rect(self._footprints[blocker.token_id]))
+        target = self._footprints[self.odds.setup.target_id]
+        painter.setPen(QPen(LINE, self.renderer.length(0.04), Qt.PenStyle.DashLine))
+        painter.drawRect(self.renderer.footprint_rect(target))
+
+    def _paint_line(self, painter: QPainter) -> None:
+        assert self.odds is not None
+        cover = self.odds.setup.cover
+        pen = QPen(FRIEND.darker(130) if cover.friend_id else LINE, self.renderer.length(0.05),
+                   Qt.PenStyle.DashLine, Qt.PenCapStyle.RoundCap)
+        painter.setPen(pen)
+        painter.drawLine(self.renderer.to_scene(*cover.origin), self.renderer.to_scene(*cover.aim))
