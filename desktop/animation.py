@@ -14,7 +14,9 @@ from desktop.qt import (
     QEasingCurve,
     QGraphicsEllipseItem,
     QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsScene,
+    QPainterPath,
     QPen,
     QPointF,
     QTimer,
@@ -51,14 +53,32 @@ def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
 
 
 def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> ScreenLabel:
-    """A short-lived label on the map (impact, fall), readable at any zoom; removed after
-    a moment."""
+    """A short-lived label on the map (impact, fall, where a missile came down), readable at
+    any zoom, standing over the point; removed after a moment."""
     label = ScreenLabel(text, colour, size_px=16)
     label.setZValue(Z_OVERLAY + 1)
     label.place(at, QPointF(0, -14), centred=True)
-    scene.addItem(label)
-    QTimer.singleShot(MARKER_MS, lambda: label.scene() and label.scene().removeItem(label))
+    _show_briefly(scene, label)
     return label
+
+
+def _show_briefly(scene: QGraphicsScene, item: QGraphicsItem) -> None:
+    scene.addItem(item)
+    QTimer.singleShot(MARKER_MS, lambda: item.scene() and item.scene().removeItem(item))
+
+
+def _cross(scene: QGraphicsScene, at: QPointF, colour: QColor) -> None:
+    """An ✕ on the very point a missile struck or came down."""
+    path = QPainterPath()
+    for dx, dy in ((-7, -7), (7, -7)):
+        path.moveTo(dx, dy)
+        path.lineTo(-dx, -dy)
+    cross = QGraphicsPathItem(path)
+    cross.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    cross.setPen(QPen(colour, 3.5))
+    cross.setZValue(Z_OVERLAY + 3)
+    cross.setPos(at)
+    _show_briefly(scene, cross)
 
 
 def fly(scene: QGraphicsScene, start: QPointF, end: QPointF, ms: int) -> QVariantAnimation | None:
@@ -101,5 +121,15 @@ def show_missile(scene: QGraphicsScene, encounter: Encounter, result: MissileRes
         return None
     if result.fire_cell is not None:
         text += " · burning oil"
-    marker(scene, end, text, QColor("#d7263d" if result.attack.hit else "#1f4e8c"))
-    return fly(scene, start, end, ms_per_cell * 3)
+    colour = QColor("#d7263d" if result.attack.hit else "#1f4e8c")
+
+    def mark() -> None:
+        _cross(scene, end, colour)
+        marker(scene, end, text, colour)
+
+    flight = fly(scene, start, end, ms_per_cell * 3)
+    if flight is None:
+        mark()
+    else:
+        flight.finished.connect(mark)
+    return flight

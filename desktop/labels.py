@@ -99,14 +99,16 @@ HALO_PX = 3.5
 
 
 class HaloText(QGraphicsItem):
-    """A label centred on its position, ``pixels`` high on screen whatever the zoom."""
+    """A label ``pixels`` high on screen whatever the zoom: centred on its position, or
+    standing on it (``above``: its bottom edge a few pixels over the position)."""
 
     def __init__(self, text: str = "", colour: QColor | None = None, pixels: int = 13,
-                 parent: QGraphicsItem | None = None) -> None:
+                 parent: QGraphicsItem | None = None, above: bool = False) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.setZValue(52)  # over the overlays (items.Z_OVERLAY + 2)
         self.pixels = pixels
+        self.above = above
         self.colour = colour or QColor("#202020")
         self._path = QPainterPath()
         self.text = ""
@@ -124,7 +126,10 @@ class HaloText(QGraphicsItem):
         for row, line in enumerate(text.splitlines() or [""]):
             path.addText(0, row * self.pixels * 1.25, font, line)
         box = path.boundingRect()
-        self._path = path.translated(-box.center())
+        anchor = box.center()
+        if self.above:
+            anchor.setY(box.bottom() + HALO_PX + 2)
+        self._path = path.translated(-anchor)
         self.update()
 
     def boundingRect(self) -> QRectF:

@@ -8,13 +8,14 @@ from __future__ import annotations
 from core.model.encounter import Encounter
 from core.model.grid import Cell, Footprint
 from core.rules.missile_odds import MissileOdds
-from desktop.items import Z_OVERLAY
+from desktop.items import Z_OVERLAY, Z_PREVIEW
 from desktop.labels import HaloText
 from desktop.overlay import alpha_for, percent
 from desktop.qt import (
     QBrush,
     QColor,
     QGraphicsItem,
+    QGraphicsScene,
     QPainter,
     QPainterPath,
     QPen,
@@ -34,19 +35,58 @@ LINE = QColor(30, 30, 30)
 CELL_LABELS = 6  # the likeliest landing cells get their percentage written on them
 
 
+class LandingShade(QGraphicsItem):
+    """The cells where a miss may land, shaded by probability, under the tokens."""
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__()
+        self.renderer = renderer
+        self.setZValue(Z_PREVIEW)
+        self.alphas: dict[Cell, int] = {}
+        self._bounds = QRectF()
+
+    def show_cells(self, alphas: dict[Cell, int]) -> None:
+        self.prepareGeometryChange()
+        self.alphas = alphas
+        rect = QRectF()
+        for cell in alphas:
+            rect = rect.united(self.renderer.cell_rect(cell))
+        self._bounds = rect
+        self.setVisible(bool(alphas))
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setPen(QPen(LANDING.darker(140), self.renderer.length(0.03)))
+        inset = self.renderer.length(0.05)
+        for cell, alpha in self.alphas.items():
+            painter.setBrush(QColor(LANDING.red(), LANDING.green(), LANDING.blue(), alpha))
+            painter.drawRect(self.renderer.cell_rect(cell).adjusted(inset, inset, -inset, -inset))
+
+
 class MissilePreview(QGraphicsItem):
-    """Everything the Missile tool shows for one shooter and one target."""
+    """Everything the Missile tool shows for one shooter and one target (the landing cells
+    in :attr:`landing`, an item of its own under the tokens: :meth:`attach` adds both)."""
 
     def __init__(self, renderer: MapRenderer) -> None:
         super().__init__()
         self.renderer = renderer
         self.setZValue(Z_OVERLAY)
+        self.landing = LandingShade(renderer)
         self.odds: MissileOdds | None = None
         self._footprints: dict[str, Footprint] = {}
         self._bounds = QRectF()
-        self.summary = HaloText("", LINE, pixels=14, parent=self)
+        self.summary = HaloText("", LINE, pixels=14, parent=self, above=True)
+        self.summary.setZValue(self.summary.zValue() + 1)  # over the cells' percentages
         self.cell_labels: list[HaloText] = []
         self.hide()
+
+    def attach(self, scene: QGraphicsScene) -> None:
+        scene.addItem(self.landing)
+        scene.addItem(self)
 
     def show_odds(self, odds: MissileOdds, encounter: Encounter) -> None:
         self.prepareGeometryChange()
@@ -56,8 +96,6 @@ class MissilePreview(QGraphicsItem):
             odds.setup.target_id, cover.friend_id}
         self._footprints = {t: encounter.token(t).footprint for t in named if t}
         rect = QRectF(self.renderer.to_scene(*cover.origin), self.renderer.to_scene(*cover.aim))
-        for cell in odds.landing:
-            rect = rect.united(self.renderer.cell_rect(cell))
         for footprint in self._footprints.values():
             rect = rect.united(self.renderer.footprint_rect(footprint))
         for blocker in cover.blockers:
@@ -68,12 +106,14 @@ class MissilePreview(QGraphicsItem):
         pad = self.renderer.length(1)
         self._bounds = rect.normalized().adjusted(-pad, -pad, pad, pad)
         self._place_labels(odds)
+        self.landing.show_cells(self.shading())
         self.show()
         self.update()
 
     def clear(self) -> None:
         self.odds = None
         self._drop_cell_labels()
+        self.landing.show_cells({})
         self.hide()
 
     def _drop_cell_labels(self) -> None:
@@ -100,9 +140,11 @@ class MissilePreview(QGraphicsItem):
                     if cover.friend_id else "")]
         self.summary.set_text("\n".join(lines))
         top = self.renderer.footprint_rect(target)
-        self.summary.setPos(top.center().x(), top.top() - self.renderer.length(0.45))
+        self.summary.setPos(top.center().x(), top.top())
         self._drop_cell_labels()
-        likeliest = sorted(odds.landing.items(), key=lambda item: -item[1])[:CELL_LABELS]
+        under_target = set(target.cells())
+        likeliest = sorted(((c, p) for c, p in odds.landing.items() if c not in under_target),
+                           key=lambda item: -item[1])[:CELL_LABELS]
         for cell, p in likeliest:
             label = HaloText(percent(p), LANDING.darker(160), pixels=11, parent=self)
             label.setPos(self.renderer.cell_centre(cell))
@@ -116,16 +158,8 @@ class MissilePreview(QGraphicsItem):
         if self.odds is None:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self._paint_landing(painter)
         self._paint_cover(painter)
         self._paint_line(painter)
-
-    def _paint_landing(self, painter: QPainter) -> None:
-        painter.setPen(Qt.PenStyle.NoPen)
-        for cell, alpha in self.shading().items():
-            painter.setBrush(QColor(LANDING.red(), LANDING.green(), LANDING.blue(), alpha))
-            inset = self.renderer.length(0.05)
-            painter.drawRect(self.renderer.cell_rect(cell).adjusted(inset, inset, -inset, -inset))
 
     def _paint_cover(self, painter: QPainter) -> None:
         assert self.odds is not None

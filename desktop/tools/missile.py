@@ -39,7 +39,7 @@ class MissileTool(MapTool):
         self.target: str | None = None
         self.odds: MissileOdds | None = None
         self.preview = MissilePreview(self.renderer)
-        self.scene.addItem(self.preview)
+        self.preview.attach(self.scene)
         self.weapons = QComboBox()
         self.cover = QSpinBox()
         self._build_options()
@@ -156,6 +156,8 @@ class MissileTool(MapTool):
         token = self.document.encounter.token_at(event.cell)
         if token is None:
             return True
+        if self._sent:  # the panel holds a missile: this click starts another
+            self.panel.clear()
         if self.shooter is None or token.id == self.shooter:
             self.start(token.id)
             return True

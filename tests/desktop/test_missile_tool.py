@@ -187,3 +187,16 @@ def test_labels_keep_their_size_on_screen() -> None:
     label = HaloText("35%")
     assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
     assert label.boundingRect().height() < 30
+
+
+def test_a_click_on_another_target_aims_anew(qtbot: QtBot, quiet: MainWindow,
+                                             points: SimpleNamespace) -> None:
+    tool = pick(qtbot, quiet, points, KOBOLD, BRANNOC)
+    viewport = quiet.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*MIRA))
+    pending = quiet.resolve_panel.pending
+    assert pending is not None and pending.tokens() == {"kobold", "mira"}
+    assert tool.odds is not None and tool.odds.setup.target_id == "mira"
+    assert "Orc Warrior" not in quiet.resolve_panel.card.text()
+    assert tool.preview.landing.zValue() < quiet.scene.tokens["mira"].zValue()
