@@ -10,7 +10,7 @@ from core.model.grid import Cell, Footprint
 from core.rules.missile_odds import MissileOdds
 from desktop.items import Z_OVERLAY, Z_PREVIEW
 from desktop.labels import HaloText
-from desktop.overlay import alpha_for, percent
+from desktop.overlay import landing_alphas, percent
 from desktop.qt import (
     QBrush,
     QColor,
@@ -125,9 +125,7 @@ class MissilePreview(QGraphicsItem):
 
     def shading(self) -> dict[Cell, int]:
         """The alpha given to each landing cell (the tests compare it with the odds)."""
-        if self.odds is None:
-            return {}
-        return {cell: alpha_for(p) for cell, p in self.odds.landing.items()}
+        return {} if self.odds is None else landing_alphas(self.odds.landing)
 
     def _place_labels(self, odds: MissileOdds) -> None:
         setup, cover = odds.setup, odds.setup.cover

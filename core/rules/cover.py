@@ -38,9 +38,9 @@ from core.spatial.cover import (
     Point,
     Segment,
     Shadow,
-    cells_crossed,
     convex_hull,
     cover_shape,
+    crossed_cells,
     crowd_of,
     origin_cell,
     segments_meeting_hull,
@@ -139,9 +139,10 @@ def cover_on_map(encounter: Encounter, attacker_key: str, target_key: str,
     origin = (start.x + 0.5, start.y + 0.5)
     shape = cover_shape(geometry_of(encounter), origin, target.footprint, crowd_of(encounter),
                         frozenset({attacker.id, target.id}))
-    friend = _friend_in_the_way(encounter, attacker, target, shape)
+    seen = shape.visible > 0
+    friend = _friend_in_the_way(encounter, attacker, target, shape) if seen else None
     friend_share = sum(s.share for s in shape.shadows if friend and s.token_id == friend.id)
-    concealing = _concealing(encounter, attacker, target, origin)
+    concealing = _concealing(encounter, attacker, target, origin) if seen else ()
     return _report(encounter, (attacker, target, friend), shape, concealing,
                    (friend_share, override))
 
@@ -219,8 +220,17 @@ def _concealing(encounter: Encounter, attacker: Token, target: Token, origin: Po
     """Undergrowth cells in the target's footprint or on the line of fire (not the
     attacker's own)."""
     conceals = geometry_of(encounter).conceals
-    own = set(attacker.footprint.cells())
-    cells = [*cells_crossed(origin, target.footprint.centre), *target.footprint.cells()]
-    found = dict.fromkeys(c for c in cells if c not in own and encounter.map.contains(c)
-                          and conceals[c.y, c.x])
-    return tuple(found)
+    if not conceals.any():
+        return ()
+    xs, ys = crossed_cells(origin, target.footprint.centre)
+    x, y, size = target.footprint
+    xs = np.concatenate([xs, np.tile(np.arange(x, x + size), size)])
+    ys = np.concatenate([ys, np.repeat(np.arange(y, y + size), size)])
+    height, width = conceals.shape
+    ax, ay, own = attacker.footprint
+    keep = ((xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+            & ~((xs >= ax) & (xs < ax + own) & (ys >= ay) & (ys < ay + own)))
+    xs, ys = xs[keep], ys[keep]
+    hidden = conceals[ys, xs]
+    return tuple(dict.fromkeys(Cell(cx, cy) for cx, cy in
+                               zip(xs[hidden].tolist(), ys[hidden].tolist(), strict=True)))

@@ -93,15 +93,20 @@ def cover_shape(geometry: MapGeometry, origin: Point, target: Footprint, crowd: 
     hull = convex_hull(np.vstack([np.array([origin]), square[:, 0:2]]))
     segments, owners = _blockers(geometry, crowd, ignore, hull)
     segments, owners = _facing(segments, owners, origin)
+    if len(segments) == 0:
+        return CoverShape(origin=origin, visible=1.0)
     frame = _Frame(origin, target.centre)
     pieces = _Pieces.between(frame, _critical_angles(frame, square, segments))
-    if pieces.count == 0:
-        return CoverShape(origin=origin, visible=1.0)
-    near, far = _square_lines(pieces.mid, origin, square)
-    blocker, reach = _nearest(pieces.mid, origin, segments)
-    hidden, quadrilaterals = pieces.measure(
-        near, far, _segment_lines(segments, frame.origin, blocker), reach)
-    whole = float(pieces.area(far, near).sum())
+    every = np.vstack([square, segments])
+    lines = _segment_lines(every, frame.origin)
+    distance = crossings(origin, pieces.mid, every)
+    sides, walls = distance[:, :4], distance[:, 4:]
+    near = lines.take(np.argmin(sides, axis=1))
+    far = lines.take(np.argmax(np.where(np.isfinite(sides), sides, -math.inf), axis=1))
+    blocker = np.argmin(walls, axis=1)
+    reach = walls[np.arange(pieces.count), blocker]
+    total, hidden, quadrilaterals = pieces.measure(near, far, lines.take(4 + blocker), reach)
+    whole = float(total.sum())
     shares: dict[int, float] = {}
     for index in np.flatnonzero(hidden > 0):
         code = int(owners[blocker[index]])
@@ -210,14 +215,23 @@ def segments_meeting_hull(segments: FloatArray, hull: FloatArray) -> BoolArray:
 
 
 def _meets_hull(segments: FloatArray, hull: FloatArray) -> BoolArray:
-    a, b = segments[:, None, 0:2], segments[:, None, 2:4]
-    start, side = hull[None, :, :], np.roll(hull, -1, axis=0)[None, :, :] - hull[None, :, :]
-    outside_a = cross(side, a - start) < -EPS
-    outside_b = cross(side, b - start) < -EPS
-    parted_by_side = (outside_a & outside_b).any(axis=1)
-    along = cross(b - a, hull[None, :, :] - a)
-    parted_by_line = (along > EPS).all(axis=1) | (along < -EPS).all(axis=1)
-    return np.logical_not(parted_by_side | parted_by_line)
+    """The separating-axis test, one hull side at a time on the segments still in play (the
+    wedge's long sides rule out most of them at once)."""
+    alive = np.arange(len(segments))
+    ax, ay, bx, by = (segments[:, i] for i in range(4))
+    for (sx, sy), (ex, ey) in zip(hull.tolist(), np.roll(hull, -1, axis=0).tolist(),
+                                  strict=True):
+        dx, dy = ex - sx, ey - sy
+        inside = ((dx * (ay - sy) - dy * (ax - sx) >= -EPS)
+                  | (dx * (by - sy) - dy * (bx - sx) >= -EPS))
+        alive, ax, ay, bx, by = (v[inside] for v in (alive, ax, ay, bx, by))
+    ex, ey = bx - ax, by - ay
+    along = ex[:, None] * (hull[None, :, 1] - ay[:, None]) - ey[:, None] * (
+        hull[None, :, 0] - ax[:, None])
+    parted = (along > EPS).all(axis=1) | (along < -EPS).all(axis=1)
+    result = np.zeros(len(segments), dtype=bool)
+    result[alive[~parted]] = True
+    return result
 
 
 def convex_hull(points: FloatArray) -> FloatArray:
@@ -274,13 +288,13 @@ def _critical_angles(frame: _Frame, square: FloatArray, segments: FloatArray) ->
     angles = frame.angle(square[:, 0:2])
     low, high = angles.min(), angles.max()
     every = np.vstack([square, segments])
-    points = np.vstack([every[:, 0:2], every[:, 2:4], _crossings(every)])
+    points = np.vstack([every[:, 0:2], every[:, 2:4], _meeting_points(every)])
     found = frame.angle(points)
     inside = found[(found > low) & (found < high)]
     return np.unique(np.concatenate([[low, high], inside]))
 
 
-def _crossings(segments: FloatArray) -> FloatArray:
+def _meeting_points(segments: FloatArray) -> FloatArray:
     """Every point where two of the segments meet (each pair once)."""
     first, second = np.triu_indices(len(segments), k=1)
     a, b = segments[first], segments[second]
@@ -314,6 +328,10 @@ class _Lines:
         result: FloatArray = self.p ** 2 / 2 * tan
         return result
 
+    def take(self, index: IntArray) -> _Lines:
+        """The lines at ``index`` (one per piece)."""
+        return _Lines(self.nx[index], self.ny[index], self.p[index])
+
     def pick(self, use_other: BoolArray, other: _Lines) -> _Lines:
         return _Lines(np.where(use_other, other.nx, self.nx),
                       np.where(use_other, other.ny, self.ny),
@@ -341,15 +359,16 @@ class _Pieces:
         return result
 
     def measure(self, near: _Lines, far: _Lines, edge: _Lines, reach: FloatArray
-                ) -> tuple[FloatArray, tuple[tuple[Point, ...], ...]]:
-        """The hidden area of each piece (its nearest blocker lies on ``edge`` at ``reach``
-        along the middle ray) and the hidden quadrilaterals."""
+                ) -> tuple[FloatArray, FloatArray, tuple[tuple[Point, ...], ...]]:
+        """The area of each piece, its hidden area (its nearest blocker lies on ``edge`` at
+        ``reach`` along the middle ray) and the hidden quadrilaterals."""
         opening, closing = near.reach(self.mid), far.reach(self.mid)
         shut = reach <= opening * (1 + EPS)
         cut = ~shut & (reach < closing * (1 - EPS))
         floor = near.pick(cut, edge)  # where the hidden part starts
-        hidden = np.where(shut, self.area(far, near), np.where(cut, self.area(far, floor), 0.0))
-        return hidden, self._quadrilaterals(hidden > 0, floor, far)
+        total = self.area(far, near)
+        hidden = np.where(shut, total, np.where(cut, self.area(far, floor), 0.0))
+        return total, hidden, self._quadrilaterals(hidden > 0, floor, far)
 
     def _quadrilaterals(self, show: BoolArray, floor: _Lines, far: _Lines
                         ) -> tuple[tuple[Point, ...], ...]:
@@ -360,50 +379,31 @@ class _Pieces:
         return tuple(tuple((x, y) for x, y in quad) for quad in stacked)
 
 
-def _segment_lines(segments: FloatArray, origin: FloatArray, index: IntArray) -> _Lines:
-    """The line of segment ``index[i]`` for each piece (anything where there is none)."""
-    if len(segments) == 0:
-        ones = np.ones(len(index))
-        return _Lines(ones, 0 * ones, ones)
-    chosen = segments[np.clip(index, 0, len(segments) - 1)]
-    ex, ey = chosen[:, 2] - chosen[:, 0], chosen[:, 3] - chosen[:, 1]
+def _segment_lines(segments: FloatArray, origin: FloatArray) -> _Lines:
+    """The line of each segment, facing away from the origin."""
+    ex, ey = segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1]
     length = np.hypot(ex, ey)
     nx, ny = -ey / length, ex / length
-    p = nx * (chosen[:, 0] - origin[0]) + ny * (chosen[:, 1] - origin[1])
+    p = nx * (segments[:, 0] - origin[0]) + ny * (segments[:, 1] - origin[1])
     flip = np.where(p < 0, -1.0, 1.0)
     return _Lines(nx * flip, ny * flip, p * flip)
 
 
-def _square_lines(d: FloatArray, origin: Point, sides: FloatArray) -> tuple[_Lines, _Lines]:
-    """The sides of the target's square each ray enters and leaves by."""
-    distance = _ray_distances(d, origin, sides)
-    enter = np.argmin(distance, axis=1)
-    leave = np.argmax(np.where(np.isfinite(distance), distance, -math.inf), axis=1)
-    return (_segment_lines(sides, np.array(origin), enter),
-            _segment_lines(sides, np.array(origin), leave))
-
-
-def _nearest(d: FloatArray, origin: Point, segments: FloatArray) -> tuple[IntArray, FloatArray]:
-    """For each ray, the nearest segment it meets and the distance (inf: none)."""
-    if len(segments) == 0:
-        return np.zeros(len(d), dtype=np.intp), np.full(len(d), math.inf)
-    distance = _ray_distances(d, origin, segments)
-    index = np.argmin(distance, axis=1)
-    return index, distance[np.arange(len(d)), index]
-
-
-def _ray_distances(d: FloatArray, origin: Point, segments: FloatArray) -> FloatArray:
-    """(rays, segments): how far along each ray (unit directions) it meets each segment
-    (inf: it does not)."""
-    a = segments[None, :, 0:2] - np.array(origin)
+def crossings(origin: Point | FloatArray, ways: FloatArray, segments: FloatArray,
+              longest: float = math.inf) -> FloatArray:
+    """(ways, segments): the t at which origin + t · way meets each segment (touching
+    counts; a segment met at the very start does not), inf where it does not or beyond
+    ``longest``."""
+    a = segments[None, :, 0:2] - np.asarray(origin)
     e = segments[None, :, 2:4] - segments[None, :, 0:2]
-    ray = d[:, None, :]
-    denom = cross(ray, e)
+    way = ways[:, None, :]
+    denom = cross(way, e)
     ok = np.abs(denom) > EPS
     safe = np.where(ok, denom, 1.0)
     t = cross(a, e) / safe
-    u = cross(a, ray) / safe
-    result: FloatArray = np.where(ok & (t > EPS) & (u >= -EPS) & (u <= 1 + EPS), t, math.inf)
+    u = cross(a, way) / safe
+    meets = ok & (t > EPS) & (t <= longest + EPS) & (u >= -EPS) & (u <= 1 + EPS)
+    result: FloatArray = np.where(meets, t, math.inf)
     return result
 
 
@@ -411,17 +411,22 @@ def _ray_distances(d: FloatArray, origin: Point, segments: FloatArray) -> FloatA
 def cells_crossed(start: Point, end: Point) -> list[Cell]:
     """The cells the segment start → end passes through, in order (a segment running along
     a grid line counts the cells on its lower-right side)."""
+    xs, ys = crossed_cells(start, end)
+    return [Cell(x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]
+
+
+def crossed_cells(start: Point, end: Point) -> tuple[IntArray, IntArray]:
+    """:func:`cells_crossed` as arrays of x and y."""
     (x1, y1), (x2, y2) = start, end
-    ts = [0.0, 1.0]
+    cuts = [np.array([0.0, 1.0])]
     for a, b in ((x1, x2), (y1, y2)):
         if abs(b - a) > EPS:
             lines = np.arange(math.floor(min(a, b)) + 1, math.ceil(max(a, b)))
-            ts += list((lines - a) / (b - a))
-    ordered = np.unique(np.clip(ts, 0.0, 1.0))
-    mids = (ordered[:-1] + ordered[1:]) / 2
-    cells: list[Cell] = []
-    for t in mids:
-        cell = Cell(math.floor(x1 + t * (x2 - x1)), math.floor(y1 + t * (y2 - y1)))
-        if not cells or cells[-1] != cell:
-            cells.append(cell)
-    return cells or [Cell(math.floor(x1), math.floor(y1))]
+            cuts.append((lines - a) / (b - a))
+    ts = np.unique(np.clip(np.concatenate(cuts), 0.0, 1.0))
+    mids = (ts[:-1] + ts[1:]) / 2 if len(ts) > 1 else np.zeros(1)
+    xs = np.floor(x1 + mids * (x2 - x1)).astype(np.intp)
+    ys = np.floor(y1 + mids * (y2 - y1)).astype(np.intp)
+    new = np.ones(len(xs), dtype=bool)
+    new[1:] = (xs[1:] != xs[:-1]) | (ys[1:] != ys[:-1])
+    return xs[new], ys[new]

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from core.model.grid import Cell
-from core.spatial.cover import convex_hull, cross, segments_meeting_hull
+from core.spatial.cover import convex_hull, crossings, segments_meeting_hull
 from core.spatial.geometry import MapGeometry
 
 FloatArray = npt.NDArray[np.float64]
@@ -45,29 +45,14 @@ def flight_ends(geometry: MapGeometry, origin: Point, aims: FloatArray
     near = np.flatnonzero(segments_meeting_hull(walls, convex_hull(box)))
     start = np.array(origin)
     way = aims - start
-    crossing = _crossings(start, way, walls[near])
+    never = np.full((len(way), 1), math.inf)  # a last column: "no wall"
+    crossing = np.hstack([crossings(start, way, walls[near], longest=1.0), never])
     first = crossing.min(axis=1)
     stopped = np.isfinite(first)
     length = np.maximum(np.hypot(way[:, 0], way[:, 1]), EPS)
     reach = np.where(stopped, np.maximum(first - BACK_OFF / length, 0.0), 1.0)
-    rows = np.append(near, -1)  # the last column of ``crossing`` is "no wall"
+    rows = np.append(near, -1)
     return start + way * reach[:, None], rows[np.where(stopped, crossing.argmin(axis=1), -1)]
-
-
-def _crossings(start: FloatArray, way: FloatArray, walls: FloatArray) -> FloatArray:
-    """(flights, walls + 1): the fraction of each flight at which it meets each wall (inf:
-    never; touching counts), and a last column of inf."""
-    a = walls[None, :, 0:2] - start
-    e = walls[None, :, 2:4] - walls[None, :, 0:2]
-    d = way[:, None, :]
-    denom = cross(d, e)
-    ok = np.abs(denom) > EPS
-    safe = np.where(ok, denom, 1.0)
-    t = cross(a, e) / safe
-    u = cross(a, d) / safe
-    meets = ok & (t > EPS) & (t <= 1 + EPS) & (u >= -EPS) & (u <= 1 + EPS)
-    never = np.full((len(way), 1), math.inf)
-    return np.hstack([np.where(meets, t, math.inf), never])
 
 
 def cell_of(point: Point) -> Cell:
