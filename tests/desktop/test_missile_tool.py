@@ -200,3 +200,14 @@ def test_a_click_on_another_target_aims_anew(qtbot: QtBot, quiet: MainWindow,
     assert tool.odds is not None and tool.odds.setup.target_id == "mira"
     assert "Orc Warrior" not in quiet.resolve_panel.card.text()
     assert tool.preview.landing.zValue() < quiet.scene.tokens["mira"].zValue()
+
+
+def test_the_attack_tool_shows_the_cover_measured_on_the_map(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    viewport = quiet.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*KOBOLD))
+    quiet.select_tool("attack")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    card = quiet.resolve_panel.card.text()
+    assert "Cover from here: cover 0% (+0); firing into melee past Orc Warrior" in card
+    assert "in melee only a shield counts" in card
