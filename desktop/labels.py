@@ -13,7 +13,6 @@ from desktop.qt import (
     QFontMetricsF,
     QGraphicsItem,
     QPainter,
-    QPainterPath,
     QPen,
     QPointF,
     QRectF,
@@ -92,54 +91,3 @@ class ScreenLabel(QGraphicsItem):
         painter.setFont(self.font)
         painter.setPen(self.colour)
         painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
-
-
-HALO = QColor(255, 255, 255, 235)
-HALO_PX = 3.5
-
-
-class HaloText(QGraphicsItem):
-    """A label ``pixels`` high on screen whatever the zoom: centred on its position, or
-    standing on it (``above``: its bottom edge a few pixels over the position)."""
-
-    def __init__(self, text: str = "", colour: QColor | None = None, pixels: int = 13,
-                 parent: QGraphicsItem | None = None, above: bool = False) -> None:
-        super().__init__(parent)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.setZValue(52)  # over the overlays (items.Z_OVERLAY + 2)
-        self.pixels = pixels
-        self.above = above
-        self.colour = colour or QColor("#202020")
-        self._path = QPainterPath()
-        self.text = ""
-        self.set_text(text, colour)
-
-    def set_text(self, text: str, colour: QColor | None = None) -> None:
-        self.prepareGeometryChange()
-        self.text = text
-        if colour is not None:
-            self.colour = colour
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(self.pixels)
-        path = QPainterPath()
-        for row, line in enumerate(text.splitlines() or [""]):
-            path.addText(0, row * self.pixels * 1.25, font, line)
-        box = path.boundingRect()
-        anchor = box.center()
-        if self.above:
-            anchor.setY(box.bottom() + HALO_PX + 2)
-        self._path = path.translated(-anchor)
-        self.update()
-
-    def boundingRect(self) -> QRectF:
-        pad = HALO_PX + 1
-        return self._path.boundingRect().adjusted(-pad, -pad, pad, pad)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        halo = QPen(HALO, HALO_PX * 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                    Qt.PenJoinStyle.RoundJoin)
-        painter.strokePath(self._path, halo)
-        painter.fillPath(self._path, self.colour)

@@ -9,7 +9,7 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell, Footprint
 from core.rules.missile_odds import MissileOdds
 from desktop.items import Z_OVERLAY, Z_PREVIEW
-from desktop.labels import HaloText
+from desktop.labels import ScreenLabel
 from desktop.overlay import landing_alphas, percent
 from desktop.qt import (
     QBrush,
@@ -19,6 +19,7 @@ from desktop.qt import (
     QPainter,
     QPainterPath,
     QPen,
+    QPointF,
     QPolygonF,
     QRectF,
     QStyleOptionGraphicsItem,
@@ -79,9 +80,9 @@ class MissilePreview(QGraphicsItem):
         self.odds: MissileOdds | None = None
         self._footprints: dict[str, Footprint] = {}
         self._bounds = QRectF()
-        self.summary = HaloText("", LINE, pixels=14, parent=self, above=True)
-        self.summary.setZValue(self.summary.zValue() + 1)  # over the cells' percentages
-        self.cell_labels: list[HaloText] = []
+        self.summary = ScreenLabel("", LINE, parent=self)
+        self.summary.setZValue(1)  # over the cells' percentages
+        self.cell_labels: list[ScreenLabel] = []
         self.hide()
 
     def attach(self, scene: QGraphicsScene) -> None:
@@ -130,22 +131,20 @@ class MissilePreview(QGraphicsItem):
     def _place_labels(self, odds: MissileOdds) -> None:
         setup, cover = odds.setup, odds.setup.cover
         target = self._footprints[setup.target_id]
-        lines = [f"{setup.range.band.value} {setup.range.distance_ft:g} ft · "
-                 + (f"cover {cover.percent}% (+{cover.bonus})" if not cover.arrow_slit
-                    else f"arrow slit (+{cover.bonus})"),
-                 f"hit {percent(odds.hit)}"
-                 + (f" · {cover.friend_name} {percent(odds.friend_hit)}"
-                    if cover.friend_id else "")]
-        self.summary.set_text("\n".join(lines))
+        cover_text = (f"arrow slit (+{cover.bonus})" if cover.arrow_slit
+                      else f"cover {cover.percent}% (+{cover.bonus})")
+        friend = f" · {cover.friend_name} {percent(odds.friend_hit)}" if cover.friend_id else ""
+        self.summary.set_text(f"{setup.range.band.value} {setup.range.distance_ft:g} ft · "
+                              f"{cover_text} · hit {percent(odds.hit)}{friend}")
         top = self.renderer.footprint_rect(target)
-        self.summary.setPos(top.center().x(), top.top())
+        self.summary.hang(QPointF(top.center().x(), top.top()), (0, -1))
         self._drop_cell_labels()
         under_target = set(target.cells())
         likeliest = sorted(((c, p) for c, p in odds.landing.items() if c not in under_target),
                            key=lambda item: -item[1])[:CELL_LABELS]
         for cell, p in likeliest:
-            label = HaloText(percent(p), LANDING.darker(160), pixels=11, parent=self)
-            label.setPos(self.renderer.cell_centre(cell))
+            label = ScreenLabel(percent(p), LANDING.darker(160), self, size_px=11)
+            label.place(self.renderer.cell_centre(cell), QPointF(0, 0), centred=True)
             self.cell_labels.append(label)
 
     def boundingRect(self) -> QRectF:

@@ -14,6 +14,7 @@ from core.actions.base import Action, harm, round_of
 from core.actions.commands import Command, ReplaceHazard
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
+from core.model.limits import MAX_ROUND
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind
 from core.model.weapons import MissileKind
 from core.rules.missile import MissileRequest, MissileResult, resolve_missile
@@ -95,8 +96,9 @@ def burning_oil(encounter: Encounter, result: MissileResult) -> Hazard | None:
     if flask is None or result.fire_cell is None:
         return None
     now = encounter.timeline.round_number
+    last = min(now + flask.rounds, MAX_ROUND)
     return Hazard(name=f"Burning oil ({result.weapon})", kind=HazardKind.FIRE,
                   cells=(result.fire_cell,),
                   effect=HazardEffect(damage=flask.damage, damage_type="fire",
-                                      notes=f"goes out at the end of round {now + flask.rounds}"),
-                  expires_after_round=now + flask.rounds)
+                                      notes=f"goes out at the end of round {last}"),
+                  expires_after_round=last)

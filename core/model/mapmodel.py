@@ -28,6 +28,7 @@ from core.model.limits import (
     MAX_PATH_CHARS,
     MAX_PIXELS,
     MAX_PX_PER_CELL,
+    MAX_ROUND,
     MAX_WALLS,
     MIN_PX_PER_CELL,
     Coordinate,
@@ -156,7 +157,7 @@ class Hazard(BaseModel):
     cells: Annotated[tuple[Cell, ...], at_most(MAX_MAP_CELLS**2, "cells")] = Field(min_length=1)
     effect: HazardEffect = HazardEffect()
     gm_only: bool = False
-    expires_after_round: int | None = Field(None, ge=0, le=100_000)
+    expires_after_round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
     @field_validator("cells")
     @classmethod

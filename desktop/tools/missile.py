@@ -95,6 +95,7 @@ class MissileTool(MapTool):
 
     def deactivate(self) -> None:
         self._drop_target()
+        self.mark_chosen(None)
 
     def reset(self) -> None:
         self.deactivate()
@@ -125,11 +126,12 @@ class MissileTool(MapTool):
         self._prompt()
 
     def _prompt(self) -> None:
+        self.mark_chosen(self.shooter)
         if self.shooter is None:
-            self.status.emit("Missile: click the shooter")
+            self.say("Missile: click the shooter")
         else:
             name = self.document.encounter.token(self.shooter).name
-            self.status.emit(f"Missile: {name} — point at a target to see the odds, click "
+            self.say(f"Missile: {name} — point at a target to see the odds, click "
                              "to shoot")
 
     def _drop_target(self) -> None:
@@ -182,19 +184,19 @@ class MissileTool(MapTool):
             self.odds = None
             self.preview.clear()
             reason = str(error.args[0]) if error.args else str(error)
-            self.status.emit(f"Cannot shoot: {reason}")
+            self.say(f"Cannot shoot: {reason}")
             self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
             return
         self.preview.show_odds(self.odds, encounter)
         self.panel.card.setText(card(self.odds))
-        self.status.emit("Missile: click to shoot at "
+        self.say("Missile: click to shoot at "
                          f"{encounter.token(self.target).name}, or point at another target")
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None
         self.panel.begin(MissileAction(self.request(self.target)), card(self.odds))
         self._sent = True
-        self.status.emit("Missile: roll for it or type the dice in the Resolve panel")
+        self.say("Missile: roll for it or type the dice in the Resolve panel")
 
     def _panel_cleared(self) -> None:
         if self._sent:

@@ -14,7 +14,6 @@ from core.model.grid import Cell
 from core.model.mapmodel import Terrain
 from core.rules.missile import MissileRequest
 from core.rules.missile_odds import missile_odds
-from desktop.labels import HaloText
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for
 from desktop.qt import QGraphicsItem, Qt, QToolButton
@@ -58,7 +57,7 @@ def test_hovering_a_target_shows_range_cover_and_exact_odds(
     card = quiet.resolve_panel.card.text()
     assert "firing into melee past Orc Warrior" in card
     assert "Hit <b>0%</b>" in card and "Orc Warrior: <b>35%</b>" in card
-    assert "hit 0% · Orc Warrior 35%" in tool.preview.summary.text
+    assert "cover 0% (+0) · hit 0% · Orc Warrior 35%" in tool.preview.summary.text
     assert tool.preview.summary.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
     qtbot.mouseMove(quiet.view.viewport(), points.cell(14, 12))  # nobody there
     assert not tool.preview.isVisible()
@@ -181,12 +180,6 @@ def test_undergrowth_is_painted_with_the_terrain_tool(quiet: MainWindow) -> None
     assert "undergrowth" in [combo.itemText(i) for i in range(combo.count())]
     quiet.document.push(PaintTerrain({Cell(2, 2)}, Terrain.UNDERGROWTH))
     assert quiet.document.encounter.map.terrain_rows[2][2] == "u"
-
-
-def test_labels_keep_their_size_on_screen() -> None:
-    label = HaloText("35%")
-    assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
-    assert label.boundingRect().height() < 30
 
 
 def test_a_click_on_another_target_aims_anew(qtbot: QtBot, quiet: MainWindow,
