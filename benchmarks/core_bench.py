@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from benchmarks.missile_bench import bench_missiles
 from benchmarks.scenario import Scenario, build_scenario
 from benchmarks.timing import Figures, median, ms, sample, sample_each, summary_ms, timed, us
 from benchmarks.vision_bench import bench_vision
@@ -51,6 +52,8 @@ TARGETS: dict[str, float] = {
     "range_60ft_median_ms": 10.0,
     "los_us_per_query": 20.0,
     "vision_party_p95_ms": 16.0,
+    "cover_pair_median_ms": 1.0,
+    "missile_odds_median_ms": 20.0,
 }
 
 
@@ -285,7 +288,9 @@ def run(seed: int) -> Figures:
         ("build", lambda: bench_build(scenario)), ("shove", lambda: bench_shove(scenario)),
         ("astar", lambda: bench_astar(scenario)), ("range", lambda: bench_range(scenario)),
         ("los", lambda: bench_los(scenario, seed)),
-        ("vision", lambda: bench_vision(scenario, seed)), ("files", lambda: bench_files(scenario))]
+        ("vision", lambda: bench_vision(scenario, seed)),
+        ("missiles", lambda: bench_missiles(scenario, seed)),
+        ("files", lambda: bench_files(scenario))]
     for name, step in steps:
         seconds, result = timed(step)
         found, extra = result if isinstance(result, tuple) else (result, {})

@@ -1,15 +1,23 @@
 """Showing a resolution happen: the token slides along its path, a slam leaves an impact
-marker with the damage, a fall is marked at the hazard."""
+marker with the damage, a fall is marked at the hazard, a missile flies to where it struck
+or landed."""
 
 from __future__ import annotations
 
+from core.model.encounter import Encounter
 from core.model.grid import Cell
+from core.rules.missile import MissileResult
 from desktop.items import Z_OVERLAY, TokenItem
 from desktop.labels import ScreenLabel
 from desktop.qt import (
     QColor,
     QEasingCurve,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsScene,
+    QPainterPath,
+    QPen,
     QPointF,
     QTimer,
     QVariantAnimation,
@@ -45,11 +53,83 @@ def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
 
 
 def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> ScreenLabel:
-    """A short-lived label on the map (impact, fall), readable at any zoom; removed after
-    a moment."""
+    """A short-lived label on the map (impact, fall, where a missile came down), readable at
+    any zoom, standing over the point; removed after a moment."""
     label = ScreenLabel(text, colour, size_px=16)
     label.setZValue(Z_OVERLAY + 1)
     label.place(at, QPointF(0, -14), centred=True)
-    scene.addItem(label)
-    QTimer.singleShot(MARKER_MS, lambda: label.scene() and label.scene().removeItem(label))
+    _show_briefly(scene, label)
     return label
+
+
+def _show_briefly(scene: QGraphicsScene, item: QGraphicsItem) -> None:
+    scene.addItem(item)
+    QTimer.singleShot(MARKER_MS, lambda: item.scene() and item.scene().removeItem(item))
+
+
+def _cross(scene: QGraphicsScene, at: QPointF, colour: QColor) -> None:
+    """An ✕ on the very point a missile struck or came down."""
+    path = QPainterPath()
+    for dx, dy in ((-7, -7), (7, -7)):
+        path.moveTo(dx, dy)
+        path.lineTo(-dx, -dy)
+    cross = QGraphicsPathItem(path)
+    cross.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    cross.setPen(QPen(colour, 3.5))
+    cross.setZValue(Z_OVERLAY + 3)
+    cross.setPos(at)
+    _show_briefly(scene, cross)
+
+
+def fly(scene: QGraphicsScene, start: QPointF, end: QPointF, ms: int) -> QVariantAnimation | None:
+    """A missile's flight: a dot from ``start`` to ``end`` (none when animation is off)."""
+    if ms <= 0:
+        return None
+    dot = QGraphicsEllipseItem(-5, -5, 10, 10)
+    dot.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    dot.setBrush(QColor("#2b2a28"))
+    dot.setPen(QPen(QColor("white"), 2))
+    dot.setZValue(Z_OVERLAY + 2)
+    dot.setPos(start)
+    scene.addItem(dot)
+    animation = QVariantAnimation(scene)
+    animation.setStartValue(start)
+    animation.setEndValue(end)
+    animation.setDuration(ms)
+    animation.setEasingCurve(QEasingCurve.Type.InQuad)
+    animation.valueChanged.connect(dot.setPos)
+    animation.finished.connect(lambda: dot.scene() and dot.scene().removeItem(dot))
+    animation.start()
+    return animation
+
+
+def show_missile(scene: QGraphicsScene, encounter: Encounter, result: MissileResult,
+                 renderer: MapRenderer, ms_per_cell: int) -> QVariantAnimation | None:
+    """The missile flies from the shooter to what it struck or where it landed, and that
+    place is marked (the encounter already holds the outcome)."""
+    start = renderer.to_scene(*result.cover.origin)
+    if result.attack.hit:
+        end, text = renderer.to_scene(*result.cover.aim), f"hit −{result.attack.damage_taken}"
+    elif result.friend_hit is not None and encounter.has_token(result.friend_hit.token_id):
+        friend = encounter.token(result.friend_hit.token_id)
+        end = renderer.footprint_centre(friend.footprint)
+        text = f"hits {friend.name} −{result.friend_hit.damage.value}"
+    elif result.landing is not None:
+        end = renderer.to_scene(*result.landing.point)
+        text = "miss: stopped by a wall" if result.landing.wall else "miss: lands here"
+    else:
+        return None
+    if result.fire_cell is not None:
+        text += " · burning oil"
+    colour = QColor("#d7263d" if result.attack.hit else "#1f4e8c")
+
+    def mark() -> None:
+        _cross(scene, end, colour)
+        marker(scene, end, text, colour)
+
+    flight = fly(scene, start, end, ms_per_cell * 3)
+    if flight is None:
+        mark()
+    else:
+        flight.finished.connect(mark)
+    return flight

@@ -1,10 +1,13 @@
 """The ``battlemap`` command. Headless subcommands import no Qt; the GUI is imported lazily.
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
-    battlemap resolve ACTION FILE ...     shove, attack, initiative, critical, surprise, move
+    battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
+                                          move
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
+    battlemap odds missile FILE --attacker A --target B [--weapon W] [--json]
+    battlemap cover FILE --from A --to B [--json]
     battlemap render FILE --out map.png [--size 1600x1000]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
@@ -33,9 +36,19 @@ from core.io.fileio import (
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from core.model.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
 from core.model.encounter import Encounter
+from core.rules.cover import cover_on_map
+from core.rules.missile_odds import missile_odds
+from core.rules.missile_report import format_cover, format_missile_odds
 from core.rules.odds import shove_odds
 from core.rules.report import format_odds
-from desktop.cli_actions import RESOLVE, CliAction, add_shove, shove_request
+from desktop.cli_actions import (
+    RESOLVE,
+    CliAction,
+    add_missile,
+    add_shove,
+    missile_request,
+    shove_request,
+)
 from desktop.resources import app_version, bundled
 
 DEMO = bundled("demo_encounter.json")
@@ -89,6 +102,18 @@ def build_parser() -> argparse.ArgumentParser:
     odds_shove.add_argument("file", type=Path, help="encounter file (.json)")
     add_shove(odds_shove)
     odds_shove.add_argument("--json", action="store_true", help="print JSON instead of text")
+    odds_missile = odds_sub.add_parser("missile", help="odds of a missile: hit, friend hit, "
+                                                       "where a miss lands")
+    odds_missile.add_argument("file", type=Path, help="encounter file (.json)")
+    add_missile(odds_missile)
+    odds_missile.add_argument("--json", action="store_true", help="print JSON instead of text")
+    cover = sub.add_parser("cover", help="a target's cover from an attacker, measured on the map")
+    cover.add_argument("file", type=Path, help="encounter file (.json)")
+    cover.add_argument("--from", dest="attacker", required=True, metavar="NAME",
+                       help="the attacker's name or token id")
+    cover.add_argument("--to", dest="target", required=True, metavar="NAME",
+                       help="the target's name or token id")
+    cover.add_argument("--json", action="store_true", help="print JSON instead of text")
     render = sub.add_parser("render", help="draw an encounter's map to a PNG (offscreen)")
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
@@ -170,16 +195,30 @@ def _as_text(outcome: Outcome[Any], spare: tuple[int, ...], written: Path | None
 
 
 def run_odds(args: argparse.Namespace) -> str:
+    if args.action == "missile":
+        missile = missile_odds(_load(args.file), missile_request(args))
+        return (json.dumps(missile.to_json(), indent=2) if args.json
+                else format_missile_odds(missile))
     odds = shove_odds(_load(args.file), shove_request(args))
     return json.dumps(odds.to_json(), indent=2) if args.json else format_odds(odds)
 
 
+def run_cover(args: argparse.Namespace) -> str:
+    encounter = _load(args.file)
+    report = cover_on_map(encounter, args.attacker, args.target)
+    if args.json:
+        return json.dumps(report.model_dump(mode="json", exclude={"hidden"}), indent=2)
+    return format_cover(encounter, report)
+
+
 def run_headless(args: argparse.Namespace) -> str:
-    """``resolve`` or ``odds``; every refusal (unknown name, illegal action, bad dice,
-    a command the encounter refuses) becomes one line."""
+    """``resolve``, ``odds`` or ``cover``; every refusal (unknown name, illegal action, bad
+    dice, a command the encounter refuses) becomes one line."""
     try:
         if args.command == "resolve":
             return run_resolve(args)
+        if args.command == "cover":
+            return run_cover(args)
         return run_odds(args)
     except (ValueError, LookupError) as error:
         raise CliError(str(error.args[0]) if error.args else str(error)) from None
@@ -200,7 +239,7 @@ def run_import(args: argparse.Namespace) -> str:
     return "\n".join(lines + [f"warning: {w}" for w in result.warnings])
 
 
-COMMANDS = ("resolve", "odds", "render", "import", "install-desktop-entry")
+COMMANDS = ("resolve", "odds", "cover", "render", "import", "install-desktop-entry")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -211,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(Path(argv[0]) if argv else DEMO)
     args = build_parser().parse_args(argv)
     try:
-        if args.command in ("resolve", "odds"):
+        if args.command in ("resolve", "odds", "cover"):
             print(run_headless(args))
             return 0
         if args.command == "import":

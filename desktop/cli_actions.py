@@ -13,11 +13,13 @@ from core.actions.base import Action
 from core.actions.critical import CriticalEventAction
 from core.actions.dice import DiceRollAction
 from core.actions.initiative import InitiativeAction
+from core.actions.missile import MissileAction
 from core.actions.move import MoveAction
 from core.actions.shove import ShoveAction
 from core.actions.surprise import SurpriseAction
 from core.model.grid import Cell, Direction
 from core.rules.attack import AttackOptions, DamageKind
+from core.rules.missile import MissileRequest
 from core.rules.shove import ShoveRequest
 
 Parser = argparse.ArgumentParser
@@ -56,18 +58,27 @@ def _add_attack(parser: Parser) -> None:
     parser.add_argument("--damage", default="d6", help="weapon damage dice (default d6)")
     parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
     parser.add_argument("--damage-bonus", type=int, default=0, help="added to the damage roll")
-    parser.add_argument("--cover", type=int, default=0, metavar="PERCENT",
-                        help="the target's cover in percent (+1 AC per 20%%)")
-    parser.add_argument("--missile", action="store_true",
-                        help="a missile: needs line of sight, AV vs missiles")
     parser.add_argument("--magic", action="store_true", help="magic damage: ignores AV")
 
 
 def _attack(args: argparse.Namespace) -> Action[Any]:
     options = AttackOptions(damage=args.damage, modifier=args.modifier,
-                            damage_bonus=args.damage_bonus, cover_percent=args.cover,
-                            kind=DamageKind(missile=args.missile, magic=args.magic))
+                            damage_bonus=args.damage_bonus, kind=DamageKind(magic=args.magic))
     return AttackAction(args.attacker, args.target, options)
+
+
+def add_missile(parser: Parser) -> None:
+    add_pair(parser)
+    parser.add_argument("--weapon", help="a missile weapon of the encounter's table (default: "
+                                         "the attacker's first)")
+    parser.add_argument("--cover", type=int, metavar="PERCENT",
+                        help="the GM's cover figure instead of the map's (0-100)")
+    parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
+
+
+def missile_request(args: argparse.Namespace) -> MissileRequest:
+    return MissileRequest(attacker=args.attacker, target=args.target, weapon=args.weapon,
+                          cover_override=args.cover, modifier=args.modifier)
 
 
 def _add_critical(parser: Parser) -> None:
@@ -114,7 +125,9 @@ def _add_dice(parser: Parser) -> None:
 RESOLVE: dict[str, CliAction] = {
     "shove": CliAction(ShoveAction, "resolve a shove", add_shove,
                        lambda args: ShoveAction(shove_request(args))),
-    "attack": CliAction(AttackAction, "resolve an attack", _add_attack, _attack),
+    "attack": CliAction(AttackAction, "resolve a melee attack", _add_attack, _attack),
+    "missile": CliAction(MissileAction, "throw or fire a missile (range, cover, scatter)",
+                         add_missile, lambda args: MissileAction(missile_request(args))),
     "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
                             lambda parser: None, lambda args: InitiativeAction()),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",

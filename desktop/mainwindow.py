@@ -16,8 +16,9 @@ from core.model.combatant import Combatant
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
+from core.rules.missile import MissileResult
 from core.rules.shove import ShoveResult
-from desktop.animation import marker, slide
+from desktop.animation import marker, show_missile, slide
 from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
@@ -54,16 +55,18 @@ from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.hazards import HazardTool
+from desktop.tools.missile import MissileTool
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.ruler import RulerTool
 from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
+from desktop.weapons_dialog import WeaponsDialog
 
-TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, RulerTool, WallTool,
-                                         DoorTool, EraseTool, TerrainTool, ElevationTool,
-                                         HazardTool)
+TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, MissileTool,
+                                         RulerTool, WallTool, DoorTool, EraseTool, TerrainTool,
+                                         ElevationTool, HazardTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 STATUS_MS = 8000
 
@@ -171,6 +174,9 @@ class MainWindow(QMainWindow):
     def _show_result(self, outcome: Outcome[Any]) -> None:
         """Animate what the core resolved; the model already holds the outcome."""
         result, action = outcome.result, outcome.action
+        if isinstance(result, MissileResult):
+            self.animation = show_missile(self.scene, self.document.encounter, result,
+                                          self.scene.renderer, self.animation_ms)
         if isinstance(result, ShoveResult) and isinstance(action, ShoveAction):
             defender = self.document.encounter.token(action.request.defender)
             item = self.scene.tokens.get(defender.id)
@@ -254,6 +260,8 @@ class MainWindow(QMainWindow):
             MenuItem("&Map", "&Background image…", "Ctrl+B", self.edit_background),
             MenuItem("&Map", "Rules &settings…", "Ctrl+,", self.edit_rules,
                      "Every rules number and option, with its default and its source"),
+            MenuItem("&Map", "&Weapons…", None, self.edit_weapons,
+                     "The weapon table: damage, reach, ranges, miss distance, accuracy"),
             MenuItem("&Round", "&Roll initiative", "I", timeline.roll,
                      "Start a round: roll initiative"),
             MenuItem("&Round", "&Next segment", "N", timeline.next_segment,
@@ -357,6 +365,8 @@ class MainWindow(QMainWindow):
         if dialog.exec() and dialog.result_profile not in (None, self.document.encounter.profile):
             assert dialog.result_profile is not None
             self.document.push(SetProfile(dialog.result_profile))
+    def edit_weapons(self) -> None:
+        WeaponsDialog(self.document, self).exec()
 
     def surprise_check(self) -> None:
         levels = [a.name for a in self.document.encounter.profile.alertness]

@@ -92,9 +92,7 @@ class ShovePreview(QGraphicsItem):
 
     def shading(self) -> dict[Cell, int]:
         """The alpha given to each landing cell (the tests compare it with the odds)."""
-        if self.odds is None:
-            return {}
-        return {cell: alpha_for(p) for cell, p in self.odds.landing.items()}
+        return {} if self.odds is None else landing_alphas(self.odds.landing)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -147,6 +145,11 @@ def _unit(direction: Direction) -> tuple[float, float]:
     dx, dy = direction.delta
     norm = (dx * dx + dy * dy) ** 0.5
     return dx / norm, dy / norm
+
+
+def landing_alphas(landing: dict[Cell, Fraction]) -> dict[Cell, int]:
+    """The shade of each landing cell."""
+    return {cell: alpha_for(p) for cell, p in landing.items()}
 
 
 def alpha_for(p: Fraction) -> int:

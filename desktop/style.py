@@ -13,6 +13,7 @@ TERRAIN_COLOURS: dict[Terrain, QColor] = {
     Terrain.NORMAL: QColor(0, 0, 0, 0),
     Terrain.DIFFICULT: QColor(139, 101, 60, 120),
     Terrain.SLIPPERY: QColor(90, 170, 220, 120),
+    Terrain.UNDERGROWTH: QColor(70, 140, 55, 130),
 }
 TERRAIN_HATCH: dict[Terrain, str] = {Terrain.DIFFICULT: "rubble", Terrain.SLIPPERY: "ice"}
 WALL_COLOURS: dict[WallKind, QColor] = {

@@ -59,6 +59,7 @@ class ChangeSet:
     map_shape: bool = False
     timeline: bool = False
     fog: bool = False  # the fog of war (or what the players may see) changed
+    weapons: bool = False  # the encounter's weapon table changed
 
     @property
     def walls(self) -> bool:

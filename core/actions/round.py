@@ -3,7 +3,7 @@ segment, count movement, declare a long action (002 "Initiative", "Spoiling atta
 
 from __future__ import annotations
 
-from core.actions.commands import ChangeSet, Command, CommandRefusedError
+from core.actions.commands import ChangeSet, Command, CommandRefusedError, ReplaceHazard
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
 from core.model.round import InitiativeEntry, RoundState
@@ -63,10 +63,14 @@ class AdvanceSegment(_TimelineCommand):
 
 
 class NextRound(_TimelineCommand):
-    """End the round: timers tick, stun conditions step down, the risen stand
-    (:func:`core.rules.timeline.end_round`)."""
+    """End the round: timers tick, stun conditions step down, the risen stand, burnt-out
+    hazards go (:func:`core.rules.timeline.end_round`)."""
 
     label = "Next round"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.expired: list[ReplaceHazard] = []
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
@@ -77,7 +81,16 @@ class NextRound(_TimelineCommand):
             self.combatants.setdefault(token_id, token.combatant)
             encounter.put_token(token.with_combatant(
                 token.combatant.model_copy(update={"conditions": conditions})))
-        return ChangeSet(tokens=frozenset(self.combatants), timeline=True)
+        self.expired = [ReplaceHazard(hazard, None) for hazard in ending.expired]
+        for removal in self.expired:
+            removal.apply(encounter)
+        return ChangeSet(tokens=frozenset(self.combatants), timeline=True,
+                         hazards=bool(self.expired))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        for removal in reversed(self.expired):
+            removal.revert(encounter)
+        return super().revert(encounter) | ChangeSet(hazards=bool(self.expired))
 
 
 class SetSegmentOverride(_TimelineCommand):

@@ -152,6 +152,20 @@ def path_cost_ft(steps: Iterable[Direction], cell_ft: int, rule: DiagonalRule) -
     return round(total) if float(total).is_integer() else total
 
 
+def distance_ft(a: Footprint, b: Footprint, cell_ft: int, rule: DiagonalRule) -> float:
+    """Grid distance between the nearest cells of two footprints, each diagonal step counted
+    by ``rule`` (RD "Clarifications": "Distances on the map (reach, range bands, runs)").
+
+    >>> distance_ft(Footprint(0, 0, 1), Footprint(3, 2, 1), 5, DiagonalRule.FIVE_TEN_FIVE)
+    20
+    """
+    dx = max(0, b.x - (a.x + a.size - 1), a.x - (b.x + b.size - 1))
+    dy = max(0, b.y - (a.y + a.size - 1), a.y - (b.y + b.size - 1))
+    diagonal = min(dx, dy)
+    return path_cost_ft([Direction.NE] * diagonal + [Direction.E] * (max(dx, dy) - diagonal),
+                        cell_ft, rule)
+
+
 def direction_between(a: Cell, b: Cell) -> Direction:
     """The direction of one step from ``a`` to the neighbouring cell ``b``."""
     delta = (b.x - a.x, b.y - a.y)

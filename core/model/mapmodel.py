@@ -28,6 +28,7 @@ from core.model.limits import (
     MAX_PATH_CHARS,
     MAX_PIXELS,
     MAX_PX_PER_CELL,
+    MAX_ROUND,
     MAX_WALLS,
     MIN_PX_PER_CELL,
     Coordinate,
@@ -42,11 +43,13 @@ class Terrain(StrEnum):
     NORMAL = "normal"
     DIFFICULT = "difficult"
     SLIPPERY = "slippery"
+    UNDERGROWTH = "undergrowth"
 
 
 class TerrainSpec(BaseModel):
-    """One terrain kind: its map code, its movement cost multiplier and its shove effects
-    (000 "Terrain Modifiers to Force"; the numbers are rules-profile fields)."""
+    """One terrain kind: its map code, its movement cost multiplier, its shove effects
+    (000 "Terrain Modifiers to Force") and whether it conceals (002 "Cover & concealment":
+    "bushes or other undergrowth"); the numbers are rules-profile fields."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -55,6 +58,7 @@ class TerrainSpec(BaseModel):
     move_cost: int
     adds_resist: bool = False
     slippery: bool = False
+    conceals: bool = False
 
 
 TERRAINS: dict[Terrain, TerrainSpec] = {
@@ -62,6 +66,8 @@ TERRAINS: dict[Terrain, TerrainSpec] = {
     Terrain.DIFFICULT: TerrainSpec(code="d", name=Terrain.DIFFICULT, move_cost=2,
                                    adds_resist=True),
     Terrain.SLIPPERY: TerrainSpec(code="s", name=Terrain.SLIPPERY, move_cost=1, slippery=True),
+    Terrain.UNDERGROWTH: TerrainSpec(code="u", name=Terrain.UNDERGROWTH, move_cost=1,
+                                     conceals=True),
 }
 TERRAIN_BY_CODE: dict[str, TerrainSpec] = {spec.code: spec for spec in TERRAINS.values()}
 
@@ -141,7 +147,8 @@ class HazardEffect(BaseModel):
 
 class Hazard(BaseModel):
     """A named region of cells with a kind and an effect; ``gm_only`` keeps it off the
-    players' view."""
+    players' view. A timed hazard (burning oil from a flask) goes at the end of round
+    ``expires_after_round`` (:func:`core.rules.timeline.end_round`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -150,6 +157,7 @@ class Hazard(BaseModel):
     cells: Annotated[tuple[Cell, ...], at_most(MAX_MAP_CELLS**2, "cells")] = Field(min_length=1)
     effect: HazardEffect = HazardEffect()
     gm_only: bool = False
+    expires_after_round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
     @field_validator("cells")
     @classmethod

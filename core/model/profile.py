@@ -145,7 +145,26 @@ class RulesProfile(BaseModel):
 
     # Attack and damage
     penetration_points: Steps = 1
+
+    # Cover (002 "Cover & concealment"; rules-decisions "Cover from the map")
+    cover_step_percent: int = Field(20, ge=1, le=100)
     cover_bonus_per_20_percent: Bonus = 1
+    arrow_slit_visible_percent: int = Field(5, ge=0, le=50)
+    arrow_slit_bonus: int = Field(10, ge=0, le=30)
+    concealment_percent: int = Field(20, ge=0, le=100)
+
+    # Missiles (002 "Missiles", "Missile fire into combat", "Misses"; rules-decisions)
+    short_range_modifier: int = Field(0, ge=-20, le=20)
+    medium_range_modifier: int = Field(-2, ge=-20, le=20)
+    long_range_modifier: int = Field(-5, ge=-20, le=20)
+    medium_clearance_divisor: int = Field(3, ge=1, le=20)
+    long_clearance_divisor: int = Field(2, ge=1, le=20)
+    packed_group_count: int = Field(3, ge=1, le=20)
+    packed_group_ft: int = Field(5, ge=0, le=60)
+    into_melee_bonus: int = Field(2, ge=0, le=20)
+    lobbed_beyond_ft: int = Field(4, ge=0, le=100)
+    scatter_die: str = "d12"
+    flight_segments_per_band: int = Field(1, ge=0, le=10)
 
     # Round timeline (002 and rules-decisions "Round timeline")
     initiative_die: str = "d10"
@@ -193,6 +212,14 @@ class RulesProfile(BaseModel):
     @classmethod
     def _dice(cls, die: str) -> str:
         DiceExpression.parse(die)
+        return die
+
+    @field_validator("scatter_die")
+    @classmethod
+    def _one_die(cls, die: str) -> str:
+        expression = DiceExpression.parse(die)
+        if len(expression.dice) != 1 or expression.modifier:
+            raise ValueError(f"scatter_die must be one die such as d12 (got {die!r})")
         return die
 
     @field_validator("die_chain")

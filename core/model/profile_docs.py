@@ -17,9 +17,9 @@ class FieldDoc(NamedTuple):
     source: str
 
 
-SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT = (
+SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES = (
     "Shove", "Slams", "Hazards and falls", "Grid and movement", "Attack and damage",
-    "Round timeline", "Conditions", "Surprise", "Sight")
+    "Round timeline", "Conditions", "Surprise", "Sight", "Cover and missiles")
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -85,9 +85,49 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                         "002 Movement: 'approximately 5' per second'"),
     "penetration_points": FieldDoc(ATTACK, "Damage that always gets through armour",
                                    "000 AV: 'one point of damage always penetrates'"),
-    "cover_bonus_per_20_percent": FieldDoc(ATTACK, "Defence per 20% cover",
+    "cover_step_percent": FieldDoc(MISSILES, "Cover percent per step of defence",
+                                   "002 Cover: 'for each 20% of cover'; RD: ⌈% / 20⌉ matches "
+                                   "002's table"),
+    "cover_bonus_per_20_percent": FieldDoc(MISSILES, "Defence per step of cover",
                                            "002 Cover: 'A bonus of +1 ... for each 20% of "
                                            "cover'"),
+    "arrow_slit_visible_percent": FieldDoc(MISSILES, "Arrow slit: visible at most (%)",
+                                           "002 Cover table: 'Arrow Slit >95'; RD: visible "
+                                           "share above 0 and at most 5%"),
+    "arrow_slit_bonus": FieldDoc(MISSILES, "Arrow slit defence",
+                                 "002 Cover table: 'Arrow Slit >95 | +10'"),
+    "concealment_percent": FieldDoc(MISSILES, "Undergrowth counts as cover (%)",
+                                    "002 Concealment: 'typically equates to 20% cover'"),
+    "short_range_modifier": FieldDoc(MISSILES, "Short range: to hit",
+                                     "RD Missiles: short 0, medium −2, long −5"),
+    "medium_range_modifier": FieldDoc(MISSILES, "Medium range: to hit",
+                                      "RD Missiles: short 0, medium −2, long −5"),
+    "long_range_modifier": FieldDoc(MISSILES, "Long range: to hit",
+                                    "RD Missiles: short 0, medium −2, long −5"),
+    "medium_clearance_divisor": FieldDoc(MISSILES, "Medium range needs 1/N of it in height",
+                                         "002 Missiles: 'At medium range they need 1/3 "
+                                         "height of the range'"),
+    "long_clearance_divisor": FieldDoc(MISSILES, "Long range needs 1/N of it in height",
+                                       "002 Missiles: 'at long range they need 1/2 the "
+                                       "height'"),
+    "packed_group_count": FieldDoc(MISSILES, "A packed group: creatures at least",
+                                   "002: 'If firing at a packed group ... it's always counted "
+                                   "as short range'; RD: 3+ within 5 ft"),
+    "packed_group_ft": FieldDoc(MISSILES, "A packed group: within (ft) of the target",
+                                "RD Missiles: 3+ creatures within 5 ft of the target"),
+    "into_melee_bonus": FieldDoc(MISSILES, "Firing into melee: defence + the friend's cover",
+                                 "002 Missile fire into combat: 'a defence bonus of \"2 + "
+                                 "cover %\"'"),
+    "lobbed_beyond_ft": FieldDoc(MISSILES, "A lobbed miss lands first beyond (ft)",
+                                 "002 Misses: 'will land 4' beyond the target + the miss "
+                                 "distance'"),
+    "scatter_die": FieldDoc(MISSILES, "Direction of a miss (a clock die)",
+                            "002 Misses: 'rolled randomly (d12 or arrow die)'; RD: 12 is "
+                            "straight on, clockwise"),
+    "flight_segments_per_band": FieldDoc(MISSILES, "Flight time per band beyond short "
+                                                   "(segments)",
+                                         "002 Spoiling attacks: 'the flight time takes 1 "
+                                         "segment per range unit ignoring point blank'"),
     "initiative_die": FieldDoc(ROUND, "Initiative die",
                                "RD Round timeline: d10 − DEX modifier + personal modifier"),
     "initiative_min_segment": FieldDoc(ROUND, "First segment",

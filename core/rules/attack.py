@@ -18,11 +18,10 @@ from core.model.combatant import Combatant
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
-from core.model.weapons import MissileKind, Weapon
+from core.model.weapons import Weapon
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.weapons import melee_reach, strength_to_damage
-from core.spatial.geometry import geometry_of
 
 
 class DamageKind(BaseModel):
@@ -38,14 +37,13 @@ class AttackOptions(BaseModel):
     """What the GM declares: the weapon (from the encounter's table) or its damage dice,
     and the situation."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     weapon: str | None = None
     damage: str = "d6"
     modifier: int = Field(0, description="Situational modifier to the hit roll")
     damage_bonus: int = 0
     kind: DamageKind = DamageKind()
-    cover_percent: int = Field(0, ge=0, le=100)
 
 
 class AttackResult(BaseModel):
@@ -90,25 +88,32 @@ def damage_after_armour(raw: int, av: int, profile: RulesProfile, magic: bool = 
     )
 
 
+def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions,
+                 profile: RulesProfile,
+                 round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
+                 ) -> tuple[Breakdown, Breakdown]:
+    """The hit roll's terms besides the d20, and the target: HR, ``round_terms[0]`` (aiming;
+    a missile's accuracy and range), the attacker's stun condition and the situational
+    modifier against AC and ``round_terms[1]`` (scarpering; a missile target's cover)."""
+    bonus = Breakdown.of(*hit_rating(attacker, profile).terms, *round_terms[0],
+                         *roll_penalty(attacker, profile))
+    if action.modifier:
+        bonus = bonus.plus(Term("Situational", action.modifier, "GM"))
+    return bonus, armour_class(defender, profile).plus(*round_terms[1])
+
+
 def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptions,
                    profile: RulesProfile, dice: DiceSource, *,
                    round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
                    ) -> AttackResult:
-    """Roll d20 + HR + modifiers against AC (+ cover, 002 "Cover & concealment"); on a hit
-    roll damage and pass it through AV (or AV vs missiles). ``round_terms`` are the round's
-    bonuses to the hit roll and to the defence (aiming, scarpering). The attacker's stun
-    condition is a penalty on the roll; a Prone target's AC is 5 lower; a knocked-out one
-    is hit whatever the roll (rules-decisions "Conditions")."""
+    """Roll d20 + HR + modifiers against AC (:func:`attack_terms`); on a hit roll damage
+    and pass it through AV (or AV vs missiles). ``round_terms`` are the round's bonuses to
+    the hit roll and to the defence (aiming, scarpering) and the missile's own terms. The
+    attacker's stun condition is a penalty on the roll; a Prone target's AC is 5 lower; a
+    knocked-out one is hit whatever the roll (rules-decisions "Conditions")."""
     roll = dice.roll("d20", f"{attacker.name} attack roll")
-    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"),
-                          *hit_rating(attacker, profile).terms, *round_terms[0],
-                          *roll_penalty(attacker, profile))
-    if action.modifier:
-        to_hit = to_hit.plus(Term("Situational", action.modifier, "GM"))
-    target = armour_class(defender, profile).plus(*round_terms[1])
-    cover = action.cover_percent // 20 * profile.cover_bonus_per_20_percent
-    if cover:
-        target = target.plus(Term(f"Cover {action.cover_percent}%", cover, "002 Cover"))
+    bonus, target = attack_terms(attacker, defender, action, profile, round_terms)
+    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"), *bonus.terms)
     hit = to_hit.value >= target.value or helpless(defender)
     if not hit:
         return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
@@ -128,24 +133,22 @@ class IllegalAttackError(ValueError):
 
 def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
                   action: AttackOptions, dice: DiceSource) -> AttackResult:
-    """Resolve an attack between two tokens: a melee attack needs the target within the
-    attacker's reach (its natural reach or its weapon's); a missile needs a line of sight
-    between their centres. A named weapon gives the damage dice, STR to damage in melee
-    (002 "Damage") and whether the damage is magic."""
+    """Resolve a melee attack between two tokens: the target must be within the attacker's
+    reach (its natural reach or its weapon's). A named weapon gives the damage dice, STR to
+    damage (002 "Damage") and whether the damage is magic. Missiles are
+    :func:`core.rules.missile.resolve_missile` (range, cover, scatter)."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
     weapon = encounter.weapon(action.weapon) if action.weapon else None
     if action.kind.missile:
-        a, d = attacker.footprint.centre, defender.footprint.centre
-        if not geometry_of(encounter).line_of_sight(a, d):
-            raise IllegalAttackError(f"{attacker.name} has no line of sight to {defender.name}")
-    else:
-        _check_melee_reach(encounter, attacker, defender, weapon)
+        raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "
+                                 "'battlemap resolve missile'")
+    _check_melee_reach(encounter, attacker, defender, weapon)
     return resolve_attack(attacker.combatant, defender.combatant,
                           _with_weapon(action, weapon, attacker.combatant, encounter.profile),
                           encounter.profile, dice,
-                          round_terms=_round_terms(encounter, attacker.id, defender.id))
+                          round_terms=round_terms(encounter, attacker.id, defender.id))
 
 
 def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
@@ -167,14 +170,13 @@ def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combata
     """The declared options with the weapon's dice, its STR bonus and its damage kind."""
     if weapon is None:
         return action
-    fired = action.kind.missile and weapon.missile_kind is MissileKind.FIRED
-    bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired))
+    bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired=False))
     kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage})
     return action.model_copy(update={"damage": weapon.damage, "kind": kind,
                                      "damage_bonus": action.damage_bonus + bonus})
 
 
-def _round_terms(encounter: Encounter, attacker_id: str, defender_id: str
+def round_terms(encounter: Encounter, attacker_id: str, defender_id: str
                  ) -> tuple[tuple[Term, ...], tuple[Term, ...]]:
     """This round's bonuses from the timeline: +3 to hit after aiming, +2 defence while
     scarpering (002 "Aiming / setting up position", "Scarper")."""

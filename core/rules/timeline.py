@@ -22,6 +22,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry
+from core.model.mapmodel import Hazard
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules.conditions import gets_up, next_stage, no_action_reason, rounds_of
@@ -217,20 +218,23 @@ def with_default_timers(encounter: Encounter) -> list[ConditionTimer]:
 
 
 class RoundEnd(BaseModel):
-    """The next round, and the conditions of every token whose conditions change."""
+    """The next round, the conditions of every token whose conditions change, and the timed
+    hazards whose time is up."""
 
     model_config = ConfigDict(frozen=True)
 
     state: RoundState
     conditions: dict[str, frozenset[Condition]]
+    expired: tuple[Hazard, ...] = ()
 
 
 def end_round(encounter: Encounter) -> RoundEnd:
     """The round's end: every timer ticks; a stun stage whose time is up steps one place
     better (002: "get better by 1 place each round (all KO degrade to Knockdown)"; the
     Knockdown stage brings Prone, RD "Conditions"); a Prone creature that spent this round
-    getting up stands. Initiative is rolled "At the beginning of each combat round", so the
-    entries are cleared; who aimed is remembered."""
+    getting up stands; a timed hazard (burning oil) whose last round this was goes out.
+    Initiative is rolled "At the beginning of each combat round", so the entries are
+    cleared; who aimed is remembered."""
     state, profile = encounter.timeline, encounter.profile
     conditions = {t.id: set(t.combatant.conditions) for t in encounter.tokens}
     running: list[ConditionTimer] = []
@@ -247,10 +251,13 @@ def end_round(encounter: Encounter) -> RoundEnd:
             conditions[entry.token_id].discard(Condition.PRONE)
     changed = {t.id: frozenset(conditions[t.id]) for t in encounter.tokens
                if conditions[t.id] != t.combatant.conditions}
+    expired = tuple(h for h in encounter.map.hazards
+                    if h.expires_after_round is not None
+                    and h.expires_after_round <= state.round_number)
     return RoundEnd(state=RoundState(
         round_number=state.round_number + 1, current_segment=profile.initiative_min_segment,
         timers=running, aimed_last_round=[e.token_id for e in state.entries if e.aiming],
-        declaration_seconds=profile.declaration_seconds), conditions=changed)
+        declaration_seconds=profile.declaration_seconds), conditions=changed, expired=expired)
 
 
 def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile
@@ -287,17 +294,21 @@ def initiative_log(state: RoundState, encounter: Encounter) -> LogEntry:
                     detail={"order": [[s, g] for s, g in acting_order(state, encounter)]})
 
 
-def spoil_note(encounter: Encounter, token_id: str) -> LogEntry | None:
+def spoil_note(encounter: Encounter, token_id: str, flight_segments: int = 0
+               ) -> LogEntry | None:
     """A log note when a hit now spoils the target's multi-segment action, else None
-    (002 "Spoiling attacks")."""
+    (002 "Spoiling attacks"). A missile lands ``flight_segments`` after it is loosed: "the
+    action must be long enough for a missile to reach them. (We do not ignore flight time
+    here)"."""
     state = encounter.timeline
     entry = next((e for e in state.entries if e.token_id == token_id), None)
-    if entry is None or entry.action_segments < 2 or not spoiled_by_hit(
-            entry, state.current_segment):
+    lands = state.current_segment + flight_segments
+    if entry is None or entry.action_segments < 2 or not spoiled_by_hit(entry, lands):
         return None
     name = encounter.token(token_id).name
+    flight = f" ({flight_segments} segment(s) in flight)" if flight_segments else ""
     return LogEntry(kind="spoiled", round=state.round_number,
                     summary=f"{name}'s {entry.action_segments}-segment action is spoiled",
-                    text=f"Hit on segment {state.current_segment}, during segments "
+                    text=f"Hit on segment {lands}{flight}, during segments "
                          f"{entry.segment}-{entry.segment + entry.action_segments - 1} "
                          "(002 Spoiling attacks)")

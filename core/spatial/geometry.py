@@ -113,6 +113,7 @@ class MapGeometry:
         self._next_id = 0
         self._ids_by_wall: dict[WallSegment, list[int]] = {}
         self._sight: FloatArray | None = None
+        self._sight_walls: tuple[WallSegment, ...] = ()
         self._index(battle_map.walls)
         self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
         self.refresh_cells()
@@ -123,15 +124,18 @@ class MapGeometry:
         cost = np.ones(256, dtype=np.int8)
         resist = np.zeros(256, dtype=bool)
         slippery = np.zeros(256, dtype=bool)
+        conceals = np.zeros(256, dtype=bool)
         for code, spec in TERRAIN_BY_CODE.items():
             cost[ord(code)] = spec.move_cost
             resist[ord(code)] = spec.adds_resist
             slippery[ord(code)] = spec.slippery
+            conceals[ord(code)] = spec.conceals
         raw = np.frombuffer("".join(self.map.terrain_rows).encode("ascii"), dtype=np.uint8)
         raw = raw.reshape(self.height, self.width)
         self.move_cost = cost[raw]
         self.adds_resist = resist[raw]
         self.slippery = slippery[raw]
+        self.conceals = conceals[raw]
         self.elevation = np.zeros((self.height, self.width), dtype=np.int32)
         for key, feet in self.map.elevation.items():
             cell = parse_cell_key(key)
@@ -282,9 +286,16 @@ class MapGeometry:
         """(N, 4): x1, y1, x2, y2 of every sight-blocking wall; a new array after each wall
         edit (so vision caches can key on its identity)."""
         if self._sight is None:
-            points = [wall.points for wall in self._walls.values() if wall.blocks_sight]
+            self._sight_walls = tuple(w for w in self._walls.values() if w.blocks_sight)
+            points = [wall.points for wall in self._sight_walls]
             self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)
         return self._sight
+
+    def sight_walls(self) -> tuple[WallSegment, ...]:
+        """The walls of :meth:`sight_segments`, row for row (what each row is: a wall, a
+        closed door, an object)."""
+        self.sight_segments()
+        return self._sight_walls
 
     def line_of_sight(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         """Whether no sight-blocking wall meets the segment a → b (grid units)."""

@@ -24,7 +24,10 @@ from desktop.qt import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
+    QSizePolicy,
     Qt,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -96,6 +99,7 @@ class CombatantForm(QWidget):
         name = self._line_edit("name", "Name shown on the token and in the list (1-60 "
                                "characters)")
         self._make_combos()
+        self._make_weapons()
         column = QVBoxLayout(self)
         column.setContentsMargins(4, 4, 4, 4)
         column.setSpacing(2)
@@ -132,8 +136,36 @@ class CombatantForm(QWidget):
         form.addRow(_buddy("Side", self.combos["side"]), side_size)
         for key in ("armour", "shield"):
             form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
+        form.addRow(_buddy("Weapons", self.weapons), self.weapons)
         form.addRow("Portrait", self.portrait)
         return form
+
+    def _make_weapons(self) -> None:
+        """A button whose menu ticks the weapons carried, from the encounter's table."""
+        self.weapons = QToolButton()
+        self.weapons.setToolTip("Weapons carried: melee reach and damage, missiles (the "
+                                "table: Map ▸ Weapons…)")
+        self.weapons.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.weapons.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        menu = QMenu(self.weapons)
+        menu.aboutToShow.connect(self._fill_weapon_menu)
+        self.weapons.setMenu(menu)
+        self._carried: tuple[str, ...] = ()
+
+    def _fill_weapon_menu(self) -> None:
+        menu = self.weapons.menu()
+        menu.clear()
+        for weapon in self.document.encounter.weapons:
+            action = menu.addAction(weapon.name)
+            action.setCheckable(True)
+            action.setChecked(weapon.name in self._carried)
+            action.toggled.connect(lambda on, name=weapon.name: self._carry(name, on))
+
+    def _carry(self, name: str, on: bool) -> None:
+        table = [w.name for w in self.document.encounter.weapons]
+        wanted = set(self._carried) - {name} | ({name} if on else set())
+        self._carried = tuple(n for n in table if n in wanted)
+        self._edited("weapons")
 
     def _make_combos(self) -> None:
         self._combo("side", "Which side the combatant fights on",
@@ -234,6 +266,8 @@ class CombatantForm(QWidget):
             combo.setCurrentIndex(combo.findData(str(getattr(c, key))))
         for condition, box in self.checks.items():
             box.setChecked(condition in c.conditions)
+        self._carried = c.weapons
+        self.weapons.setText(", ".join(c.weapons) or "none (bare hands)")
 
     @staticmethod
     def _model_value(c: Combatant, key: str) -> Any:
@@ -272,6 +306,8 @@ class CombatantForm(QWidget):
             return self.combos[key].currentData()
         if key == "conditions":
             return frozenset(c for c, box in self.checks.items() if box.isChecked())
+        if key == "weapons":
+            return self._carried
         value = self._parsed(key)
         if value is None:
             raise ValueError(f"{key}: enter a whole number")
@@ -318,13 +354,16 @@ class CombatantForm(QWidget):
     def _widget(self, key: str) -> QWidget:
         if key == "conditions":
             return self.checks[Condition.PRONE]  # a set of ticks is always valid; not reached
+        if key == "weapons":
+            return self.weapons
         return self.edits.get(key) or self.combos[key]
 
     def is_marked(self, key: str) -> bool:
         return bool(self._widget(key).styleSheet())
 
     def _clear_marks(self) -> None:
-        for widget in (*self.edits.values(), *self.combos.values(), *self.checks.values()):
+        for widget in (*self.edits.values(), *self.combos.values(), *self.checks.values(),
+                       self.weapons):
             if widget.styleSheet():
                 widget.setStyleSheet("")
 

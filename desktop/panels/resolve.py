@@ -46,8 +46,8 @@ from desktop.qt import (
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260
-IDLE_TEXT = ("Shove (S) or Attack (K): pick the attacker and the target on the map, or "
-             "right-click a token.")
+IDLE_TEXT = ("Shove (S), Attack (K) or Missile (M): pick the attacker and the target on the "
+             "map, or right-click a token.")
 
 
 class ResolvePanel(QWidget):
@@ -113,18 +113,10 @@ class ResolvePanel(QWidget):
         self.hit_modifier = QSpinBox()
         self.hit_modifier.setRange(-20, 20)
         self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
-        self.cover = QSpinBox()
-        self.cover.setRange(0, 100)
-        self.cover.setSingleStep(20)
-        self.cover.setSuffix(" %")
-        self.cover.setToolTip("Cover: +1 AC per 20% (002 Cover & concealment)")
-        self.missile = QCheckBox("Missile")
-        self.missile.setToolTip("A missile: needs a line of sight; armour counts its AV vs "
-                                "missiles")
         self.magic = QCheckBox("Magic damage")
         self.magic.setToolTip("Magic damage ignores AV")
         for label, widget in (("Damage", self.damage_dice), ("Hit modifier", self.hit_modifier),
-                              ("Cover", self.cover), ("", self.missile), ("", self.magic)):
+                              ("", self.magic)):
             form.addRow(label, widget)
         box.hide()
         return box
@@ -221,9 +213,7 @@ class ResolvePanel(QWidget):
     def attack_options(self) -> AttackOptions:
         return AttackOptions(damage=self.damage_dice.text().strip() or "d6",
                              modifier=self.hit_modifier.value(),
-                             cover_percent=self.cover.value(),
-                             kind=DamageKind(missile=self.missile.isChecked(),
-                                             magic=self.magic.isChecked()))
+                             kind=DamageKind(magic=self.magic.isChecked()))
 
     def _action(self) -> Action[Any]:
         """The pending action with what the weapon form says now."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.actions.attack import AttackAction
 from core.actions.commands import ChangeSet
+from core.rules.cover import cover_on_map
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
@@ -66,10 +67,19 @@ class AttackTool(MapTool):
             self.start(token.id)
         else:
             self.panel.begin(AttackAction(self.attacker, token.id),
-                             "d20 + HR vs AC; damage through AV (1 point always gets through)")
+                             "d20 + HR vs AC; damage through AV (1 point always gets through)"
+                             f"<br>{self._cover(token.id)}")
             self.say("Attack: set the weapon, roll or type the dice in the Resolve "
                              "panel")
         return True
+
+    def _cover(self, target_id: str) -> str:
+        """The target's cover from the attacker as measured on the map: it counts against
+        missiles (the Missile tool); in melee only a shield does (RD "Cover from the map")."""
+        assert self.attacker is not None
+        report = cover_on_map(self.document.encounter, self.attacker, target_id)
+        return (f"Cover from here: {report.describe()} — against missiles (Missile tool, M); "
+                "in melee only a shield counts")
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape:

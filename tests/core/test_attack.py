@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.model.breakdown import Term
 from core.model.combatant import Abilities, Combatant
 from core.model.dice import ScriptedDice
 from core.model.profile import RulesProfile
@@ -89,19 +90,17 @@ def test_damage_bonus_is_added_before_armour() -> None:
     assert damage == 1 + (8 + 3 - 1) - 6
 
 
-@pytest.mark.parametrize(("cover_percent", "target_ac"), [
-    (0, 11), (19, 11), (20, 12), (40, 13), (59, 13), (100, 16),
-])
-def test_cover_adds_1_to_ac_per_full_20_percent(cover_percent: int, target_ac: int) -> None:
-    result = resolve_attack(ATTACKER, DEFENDER, AttackOptions(cover_percent=cover_percent),
-                            PROFILE, ScriptedDice([1]))
-    assert result.target_ac.value == target_ac
-
-
 @pytest.mark.parametrize(("d20", "hit"), [(10, True), (9, False)])
-def test_cover_40_percent_raises_the_roll_needed(d20: int, hit: bool) -> None:
-    hit_result, _, _ = attack(d20, AttackOptions(damage="d8", cover_percent=40))
-    assert hit_result is hit
+def test_defence_terms_such_as_cover_raise_the_roll_needed(d20: int, hit: bool) -> None:
+    cover = (Term("Cover 40%", 2, "002 Cover"),)
+    result = resolve_attack(ATTACKER, DEFENDER, AttackOptions(damage="d8"), PROFILE,
+                            ScriptedDice([d20, 1]), round_terms=((), cover))
+    assert result.target_ac.value == 13 and result.hit is hit
+
+
+def test_options_refuse_unknown_keys() -> None:
+    with pytest.raises(ValueError, match="cover_percent"):
+        AttackOptions.model_validate({"cover_percent": 40})
 
 
 def test_summary_reports_hit_and_damage() -> None:

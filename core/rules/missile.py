@@ -1,0 +1,392 @@
+"""Missile attacks on the map (002 "Missiles", "Missile accuracy", "Missile fire into combat",
+"Misses", "Spoiling attacks"; rules-decisions "Missiles" and "Clarifications for cover,
+missiles and manoeuvres"). Every number is a rules-profile field.
+
+- **Range band**: the grid distance between the nearest cells of the two footprints (the
+  profile's diagonal rule) against the weapon's short / medium / long range; beyond long
+  the target is out of range.
+- **Height**: 002 "At medium range they need 1/3 height of the range and at long range they
+  need 1/2 the height" (of the distance to the target, RD): under a lower ``map.ceiling_ft``
+  that band is out of reach.
+- **Hit**: d20 + HR + the weapon's accuracy + the range modifier (short 0, medium −2,
+  long −5) ≥ AC + cover (:mod:`core.rules.cover`); the attacker's stun condition applies.
+  002 "If firing at a packed group rather than an individual it's always counted as short
+  range": 3+ creatures within 5 ft of the target give the short-range modifier.
+- **Damage**: the weapon's dice (+ STR when thrown, RD) through AV vs missiles; a flask's
+  fire ignores AV.
+- **Into melee**: 002 "If the opponent is missed by the bonus to the defence then the friend
+  has been hit for a random amount of damage of 1 to weapon damage rating": a miss by no
+  more than the friend's bonus hits the friend for one die of the weapon's maximum damage,
+  through the friend's AV vs missiles.
+- **Misses land** (002 "Misses"): the amount failed by × the weapon's miss distance in the
+  direction of a d12 clock (12 straight on beyond the target, clockwise seen from above);
+  002 "Missiles lobbed at a character that miss will land 4' beyond the target + the miss
+  distance" at long range; a wall on the way stops it (:mod:`core.spatial.flight`). A flask
+  leaves burning oil where it lands (on the target when it hits).
+- **Flight time**: 002 "the flight time takes 1 segment per range unit ignoring point
+  blank": a segment per band beyond short, for spoiling.
+
+Dice order: the attack d20; on a hit the weapon's damage dice; on a miss by no more than the
+firing-into-melee bonus the friend's damage die; on any other miss the scatter die.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import StrEnum
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.model.breakdown import Breakdown, Term
+from core.model.dice import DiceExpression, DiceSource, RollRecord
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, distance_ft
+from core.model.weapons import MissileKind, Weapon
+from core.rules.attack import (
+    AttackOptions,
+    AttackResult,
+    DamageKind,
+    IllegalAttackError,
+    attack_terms,
+    damage_after_armour,
+    resolve_attack,
+    round_terms,
+)
+from core.rules.conditions import helpless
+from core.rules.cover import CoverReport, cover_on_map, neighbours
+from core.rules.ratings import armour_value
+from core.rules.weapons import missile_weapons, strength_to_damage
+from core.spatial.cover import Point, Segment
+from core.spatial.flight import FloatArray, IntArray, cell_of, flight_ends
+from core.spatial.geometry import geometry_of
+
+SEED = "002 Missiles"
+
+
+class RangeBand(StrEnum):
+    SHORT = "short"
+    MEDIUM = "medium"
+    LONG = "long"
+
+    @property
+    def beyond_short(self) -> int:
+        return list(RangeBand).index(self)
+
+
+class IllegalMissileError(IllegalAttackError):
+    """The missile cannot be loosed as asked (no line of fire, out of range, no headroom)."""
+
+
+class MissileRequest(BaseModel):
+    """What the GM declares: who shoots whom, with which weapon (default: the first missile
+    weapon the attacker carries), the GM's cover figure if any, a situational modifier."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    attacker: str
+    target: str
+    weapon: str | None = None
+    cover_override: int | None = Field(None, ge=0, le=100)
+    modifier: int = Field(0, ge=-50, le=50)
+
+
+class RangeReport(BaseModel):
+    """How far, which band, what it costs to hit, how high it must fly, how long."""
+
+    model_config = ConfigDict(frozen=True)
+
+    distance_ft: float
+    band: RangeBand
+    ranges: tuple[int, int, int]
+    modifier: int
+    packed_by: tuple[str, ...] = ()
+    clearance_ft: float = 0
+    ceiling_ft: int | None = None
+    flight_segments: int = 0
+
+    def describe(self) -> str:
+        short, medium, long = self.ranges
+        text = (f"{self.distance_ft:g} ft: {self.band.value} range ({short}/{medium}/{long} "
+                f"ft), {self.modifier:+d}")
+        if self.packed_by:
+            text += f" (packed group: {', '.join(self.packed_by)})"
+        if self.clearance_ft:
+            text += f"; needs {self.clearance_ft:g} ft of height"
+        return text
+
+
+class MissileSetup(BaseModel):
+    """Everything about the shot before a die is rolled."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker_id: str
+    target_id: str
+    weapon: Weapon
+    range: RangeReport
+    cover: CoverReport
+    options: AttackOptions
+    terms: tuple[tuple[Term, ...], tuple[Term, ...]]
+    bonus: Breakdown
+    defence: Breakdown
+    helpless: bool
+
+    @property
+    def lobbed(self) -> bool:
+        return self.range.band is RangeBand.LONG
+
+
+class FriendHit(BaseModel):
+    """The friend in the way, hit by a near miss."""
+
+    model_config = ConfigDict(frozen=True)
+
+    token_id: str
+    name: str
+    roll: RollRecord
+    damage: Breakdown
+
+
+class Landing(BaseModel):
+    """Where a miss came down: the point, its cell (None: off the map), how far it flew
+    from the target and on which hour of the clock, and the wall that stopped it if one
+    did."""
+
+    model_config = ConfigDict(frozen=True)
+
+    point: Point
+    cell: Cell | None
+    clock: int
+    distance_ft: float
+    lobbed: bool
+    wall: Segment | None = None
+
+
+class MissileResult(BaseModel):
+    """A resolved missile: the attack roll and damage, or who or where it hit instead."""
+
+    model_config = ConfigDict(frozen=True)
+
+    attacker_id: str
+    target_id: str
+    weapon: str
+    range: RangeReport
+    cover: CoverReport
+    attack: AttackResult
+    friend_hit: FriendHit | None = None
+    scatter: RollRecord | None = None
+    landing: Landing | None = None
+    fire_cell: Cell | None = None
+
+    @property
+    def margin(self) -> int:
+        return self.attack.to_hit.value - self.attack.target_ac.value
+
+    def summary(self) -> str:
+        attack = self.attack
+        head = (f"{attack.attacker}'s {self.weapon} at {attack.defender} "
+                f"({self.range.band.value} range): {attack.to_hit.value} vs "
+                f"{attack.target_ac.value}")
+        if attack.hit:
+            return f"{head} — hits, {attack.damage_taken} damage"
+        if self.friend_hit is not None:
+            return (f"{head} — misses and hits {self.friend_hit.name}, "
+                    f"{self.friend_hit.damage.value} damage")
+        where = self.landing.cell if self.landing else None
+        lands = f"lands at ({where.x},{where.y})" if where else "lands off the map"
+        return f"{head} — misses, {lands}"
+
+
+def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSetup:
+    """Every term of the shot (raises :class:`IllegalMissileError` when it cannot be made)."""
+    profile = encounter.profile
+    attacker, target = encounter.token(request.attacker), encounter.token(request.target)
+    if attacker.id == target.id:
+        raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
+    weapon = _weapon(encounter, attacker, request.weapon)
+    cover = cover_on_map(encounter, attacker.id, target.id, request.cover_override)
+    if not cover.line_of_fire:
+        raise IllegalMissileError(f"{attacker.name} has no line of fire to {target.name}: "
+                                  f"{cover.describe()}")
+    ranged = range_report(encounter, attacker, target, weapon)
+    aimed, scarpering = round_terms(encounter, attacker.id, target.id)
+    hit = (*aimed, *_hit_terms(weapon, ranged))
+    defence = (*scarpering, *cover.terms())
+    strength = strength_to_damage(attacker.combatant, profile,
+                                  fired=weapon.missile_kind is MissileKind.FIRED)
+    options = AttackOptions(weapon=weapon.name, damage=weapon.damage, modifier=request.modifier,
+                            damage_bonus=sum(t.value for t in strength),
+                            kind=DamageKind(missile=True, magic=weapon.magic_damage))
+    bonus, target_number = attack_terms(attacker.combatant, target.combatant, options, profile,
+                                        (hit, defence))
+    return MissileSetup(attacker_id=attacker.id, target_id=target.id, weapon=weapon,
+                        range=ranged, cover=cover, options=options, terms=(hit, defence),
+                        bonus=bonus, defence=target_number,
+                        helpless=helpless(target.combatant))
+
+
+def _weapon(encounter: Encounter, attacker: Token, name: str | None) -> Weapon:
+    if name is not None:
+        weapon = encounter.weapon(name)
+        if not weapon.missile:
+            raise IllegalMissileError(f"a {weapon.name} cannot be thrown or fired")
+        return weapon
+    carried = missile_weapons(encounter, attacker.combatant)
+    if not carried:
+        raise IllegalMissileError(f"{attacker.name} carries no missile weapon: name one")
+    return carried[0]
+
+
+def _hit_terms(weapon: Weapon, ranged: RangeReport) -> tuple[Term, ...]:
+    label = f"{ranged.band.value.capitalize()} range ({ranged.distance_ft:g} ft)"
+    if ranged.packed_by:
+        label += ", packed group: as short"
+    terms = [Term(label, ranged.modifier, f"{SEED}: range penalty; RD Missiles")]
+    if weapon.accuracy:
+        terms.append(Term(f"{weapon.name} accuracy", weapon.accuracy, "002 Missile accuracy"))
+    return tuple(terms)
+
+
+def range_report(encounter: Encounter, attacker: Token, target: Token, weapon: Weapon
+                 ) -> RangeReport:
+    """The band, its modifier (short when firing at a packed group), the height it needs
+    under the map's ceiling and its flight time; refused beyond long range or under too low
+    a ceiling."""
+    profile = encounter.profile
+    assert weapon.ranges is not None
+    distance = distance_ft(attacker.footprint, target.footprint, profile.cell_size_ft,
+                           profile.diagonal_rule)
+    bands = [band for band, reach in zip(RangeBand, weapon.ranges, strict=True)
+             if distance <= reach]
+    if not bands:
+        raise IllegalMissileError(f"{target.name} is {distance:g} ft away, beyond the "
+                                  f"{weapon.name}'s long range of {weapon.ranges[2]} ft")
+    band = bands[0]
+    packed = _packed_group(encounter, attacker, target)
+    clearance = _clearance(distance, band, encounter)
+    modifiers = (profile.short_range_modifier, profile.medium_range_modifier,
+                 profile.long_range_modifier)
+    return RangeReport(distance_ft=distance, band=band, ranges=weapon.ranges,
+                       modifier=modifiers[0 if packed else band.beyond_short],
+                       packed_by=tuple(t.name for t in packed), clearance_ft=clearance,
+                       ceiling_ft=encounter.map.ceiling_ft,
+                       flight_segments=band.beyond_short * profile.flight_segments_per_band)
+
+
+def _clearance(distance: float, band: RangeBand, encounter: Encounter) -> float:
+    """The clear height the band needs (002: ⅓ of the range at medium, ½ at long)."""
+    profile, ceiling = encounter.profile, encounter.map.ceiling_ft
+    divisor = {RangeBand.SHORT: None, RangeBand.MEDIUM: profile.medium_clearance_divisor,
+               RangeBand.LONG: profile.long_clearance_divisor}[band]
+    if divisor is None:
+        return 0
+    needed = distance / divisor
+    if ceiling is not None and ceiling < needed:
+        raise IllegalMissileError(
+            f"{distance:g} ft is {band.value} range, which needs {needed:g} ft of clear "
+            f"height (1/{divisor} of the distance, 002 Missiles); the ceiling is {ceiling} "
+            "ft: out of reach")
+    return needed
+
+
+def _packed_group(encounter: Encounter, attacker: Token, target: Token) -> list[Token]:
+    """The creatures within ``packed_group_ft`` of the target when there are enough of them
+    to make a packed group (the attacker does not count)."""
+    profile = encounter.profile
+    reach = max(1, math.ceil(profile.packed_group_ft / profile.cell_size_ft))
+    close = [t for t in neighbours(encounter, target, reach) if t.id != attacker.id
+             and distance_ft(t.footprint, target.footprint, profile.cell_size_ft,
+                             profile.diagonal_rule) <= profile.packed_group_ft]
+    return close if len(close) >= profile.packed_group_count else []
+
+
+def resolve_missile(encounter: Encounter, request: MissileRequest, dice: DiceSource
+                    ) -> MissileResult:
+    """Loose the missile: hit and damage, or the friend in the way, or where it lands."""
+    setup = prepare_missile(encounter, request)
+    attacker = encounter.token(setup.attacker_id)
+    target = encounter.token(setup.target_id)
+    attack = resolve_attack(attacker.combatant, target.combatant, setup.options,
+                            encounter.profile, dice, round_terms=setup.terms)
+    result = MissileResult(attacker_id=attacker.id, target_id=target.id,
+                           weapon=setup.weapon.name, range=setup.range, cover=setup.cover,
+                           attack=attack)
+    if attack.hit:
+        return _flask(result, setup, nearest_cell(target, setup.cover.origin))
+    margin = attack.target_ac.value - attack.to_hit.value
+    cover = setup.cover
+    if cover.friend_id is not None and margin <= cover.friend_bonus:
+        friend = encounter.token(cover.friend_id)
+        hit = _friend_hit(encounter, setup, friend, dice)
+        return _flask(result.model_copy(update={"friend_hit": hit}), setup,
+                      nearest_cell(friend, cover.origin))
+    roll = dice.roll(encounter.profile.scatter_die, f"{attacker.name}'s miss: clock direction")
+    landing = landings(encounter, setup, [margin], [roll.total])[0]
+    return _flask(result.model_copy(update={"scatter": roll, "landing": landing}), setup,
+                  landing.cell)
+
+
+def _flask(result: MissileResult, setup: MissileSetup, cell: Cell | None) -> MissileResult:
+    if setup.weapon.flask is None or cell is None:
+        return result
+    return result.model_copy(update={"fire_cell": cell})
+
+
+def _friend_hit(encounter: Encounter, setup: MissileSetup, friend: Token, dice: DiceSource
+                ) -> FriendHit:
+    faces = friend_die(setup.weapon)
+    roll = dice.roll(f"d{faces}", f"near miss hits {friend.name}")
+    av = armour_value(friend.combatant, missile=True).value
+    damage = damage_after_armour(roll.total, av, encounter.profile,
+                                 magic=setup.weapon.magic_damage)
+    return FriendHit(token_id=friend.id, name=friend.name, roll=roll, damage=damage)
+
+
+def friend_die(weapon: Weapon) -> int:
+    """The faces of "one die of the weapon's maximum damage" (RD)."""
+    return max(2, DiceExpression.parse(weapon.damage).maximum)
+
+
+def nearest_cell(token: Token, point: Point) -> Cell:
+    """The token's cell nearest a point (where a missile coming from there strikes)."""
+    return min(token.footprint.cells(),
+               key=lambda c: (c.x + 0.5 - point[0]) ** 2 + (c.y + 0.5 - point[1]) ** 2)
+
+
+def landings(encounter: Encounter, setup: MissileSetup, margins: Sequence[int],
+             faces: Sequence[int]) -> list[Landing]:
+    """Where misses by ``margins`` in the clock directions ``faces`` come down."""
+    points, walls, feet = landing_points(encounter, setup, margins, faces)
+    stops = geometry_of(encounter).sight_walls()
+    return [Landing(point=(x, y), cell=_on_map(encounter, (x, y)), clock=face,
+                    distance_ft=foot, lobbed=setup.lobbed,
+                    wall=stops[wall].points if wall >= 0 else None)
+            for (x, y), wall, foot, face in zip(points.tolist(), walls.tolist(), feet.tolist(),
+                                                faces, strict=True)]
+
+
+def landing_points(encounter: Encounter, setup: MissileSetup, margins: Sequence[int],
+                   faces: Sequence[int]) -> tuple[FloatArray, IntArray, FloatArray]:
+    """The landing points (rows x, y), the row of the sight wall that stopped each (−1:
+    none) and the miss distances in feet, all at once (the odds ask for every pair of
+    margin and clock face; the resolver for its one)."""
+    profile, weapon = encounter.profile, setup.weapon
+    sides = DiceExpression.parse(profile.scatter_die).dice[0]
+    origin, aim = np.array(setup.cover.origin), np.array(setup.cover.aim)
+    ahead = (aim - origin) / np.hypot(*(aim - origin))
+    beyond = profile.lobbed_beyond_ft / profile.cell_size_ft if setup.lobbed else 0.0
+    feet = np.array(margins, dtype=np.float64) * weapon.miss_ft_per_point
+    angle = 2 * math.pi * np.array(faces, dtype=np.float64) / sides
+    cos, sin = np.cos(angle), np.sin(angle)
+    # Clockwise on the screen (y grows downwards) is the usual rotation matrix.
+    turned = np.stack([ahead[0] * cos - ahead[1] * sin, ahead[0] * sin + ahead[1] * cos], -1)
+    aims = aim + ahead * beyond + turned * (feet / profile.cell_size_ft)[:, None]
+    points, walls = flight_ends(geometry_of(encounter), setup.cover.origin, aims)
+    return points, walls, feet
+
+
+def _on_map(encounter: Encounter, point: Point) -> Cell | None:
+    cell = cell_of(point)
+    return cell if encounter.map.contains(cell) else None
