@@ -224,7 +224,7 @@ def _with_landing(encounter: Encounter, setup: GrappleSetup, direction: Directio
     if landing.stop_reason is StopReason.MAP_EDGE or (
             landing.stop_reason is StopReason.CREATURE and not slams(landing, profile)):
         raise IllegalManoeuvreError(f"{setup.defender.name} cannot be thrown {direction}: "
-                                    f"the {landing.stopped_by} is there")
+                                    f"{landing.stopped_by} is in the way")
     die = shove_die(encounter, setup.attacker, setup.defender)[0] \
         if slams(landing, profile) else None
     return setup.model_copy(update={"direction": direction, "landing": landing,
