@@ -1,7 +1,8 @@
 """The ``battlemap`` command. Headless subcommands import no Qt; the GUI is imported lazily.
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
-    battlemap resolve ACTION FILE ...     shove, attack, initiative, critical, surprise, move
+    battlemap resolve ACTION FILE ...     shove, attack, initiative, critical, surprise, move,
+                                          force-back, charge, overrun, evade, grapple
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
