@@ -54,6 +54,7 @@ from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.hazards import HazardTool
+from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.ruler import RulerTool
 from desktop.tools.select import SelectTool
@@ -61,9 +62,9 @@ from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
 
-TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, RulerTool, WallTool,
-                                         DoorTool, EraseTool, TerrainTool, ElevationTool,
-                                         HazardTool)
+TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, ManoeuvreTool,
+                                         RulerTool, WallTool, DoorTool, EraseTool, TerrainTool,
+                                         ElevationTool, HazardTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 STATUS_MS = 8000
 

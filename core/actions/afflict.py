@@ -48,10 +48,12 @@ def set_hold(encounter: Encounter, pair: Iterable[str], hold: Hold | None) -> Co
     ids = set(pair)
     kept = [h for h in active_holds(encounter) if {h.holder, h.held} != ids]
     holds = kept + ([hold] if hold is not None else [])
-    return EditRound(lambda state: state.model_copy(update={"holds": holds}), "Hold")
+    return EditRound(lambda state: state.model_copy(update={"holds": holds}), "Hold",
+                     frozenset(ids))
 
 
 def lower_guard(penalty: AcPenalty) -> Command:
     """Add a lowered guard (a forcing-back attacker's AC) to the round."""
     return EditRound(lambda state: state.model_copy(
-        update={"ac_penalties": [*state.ac_penalties, penalty]}), "Lowered guard")
+        update={"ac_penalties": [*state.ac_penalties, penalty]}), "Lowered guard",
+        frozenset({penalty.token_id}))

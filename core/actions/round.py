@@ -146,16 +146,21 @@ class RecordMovement(_TimelineCommand):
 
 class EditRound(_TimelineCommand):
     """A change to the round's state worked out when it is applied, from the state as it is
-    then (a manoeuvre's holds, condition timers, lowered guards); undone by restoring it."""
+    then (a manoeuvre's holds, condition timers, lowered guards); undone by restoring it.
+    ``tokens`` are the tokens whose views it changes (a hold's link, a lowered AC)."""
 
-    def __init__(self, edit: Callable[[RoundState], RoundState], label: str) -> None:
+    def __init__(self, edit: Callable[[RoundState], RoundState], label: str,
+                 tokens: frozenset[str] = frozenset()) -> None:
         super().__init__()
-        self.edit, self.label = edit, label
+        self.edit, self.label, self.tokens = edit, label, tokens
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
         encounter.timeline = self.edit(encounter.timeline.model_copy(deep=True))
-        return ChangeSet(timeline=True)
+        return ChangeSet(tokens=self.tokens, timeline=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return super().revert(encounter) | ChangeSet(tokens=self.tokens)
 
 
 class SetActionLength(_TimelineCommand):

@@ -26,6 +26,7 @@ from core.model.profile import RulesProfile
 from core.model.weapons import Weapon
 from core.rules.conditions import helpless
 from core.rules.holds import hold_between, weapon_refusal
+from core.rules.ratings import Ratings, ratings
 from core.rules.timeline import strike_segment
 from core.spatial.geometry import geometry_of
 
@@ -148,6 +149,12 @@ def defence_terms(encounter: Encounter, token_id: str) -> tuple[Term, ...]:
     scarper = (Term("Scarpering", entry.defence_bonus, "002 Scarper: defence +2"),) \
         if entry is not None and entry.defence_bonus else ()
     return (*scarper, *guard_terms(encounter, token_id))
+
+
+def ratings_here(encounter: Encounter, token_id: str) -> Ratings:
+    """The token's ratings with its AC as the round has it now (:func:`defence_terms`)."""
+    base = ratings(encounter.token(token_id).combatant, encounter.profile)
+    return base.model_copy(update={"ac": base.ac.plus(*defence_terms(encounter, token_id))})
 
 
 # --- speed -----------------------------------------------------------------------------------

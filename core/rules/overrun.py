@@ -217,6 +217,8 @@ class OverrunOdds(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     run_ft: float
+    stand_bonus: int
+    target: int
     stands: Fraction
     landing: dict[Cell, Fraction]
 
@@ -225,12 +227,11 @@ def overrun_odds(encounter: Encounter, request: OverrunRequest) -> OverrunOdds:
     setup = prepare_overrun(encounter, request)
     stands = chance_at_least(setup.stand_terms.value, setup.target.value)
     contact = setup.approach[-1]
-    if not setup.beyond or stands == 1:
-        return OverrunOdds(run_ft=setup.run_ft, stands=stands, landing={contact: Fraction(1)})
-    landing = {setup.beyond[-1]: 1 - stands}
-    if stands:
-        landing[contact] = stands
-    return OverrunOdds(run_ft=setup.run_ft, stands=stands, landing=landing)
+    landing = {contact: Fraction(1)}
+    if setup.beyond and stands < 1:
+        landing = {setup.beyond[-1]: 1 - stands} | ({contact: stands} if stands else {})
+    return OverrunOdds(run_ft=setup.run_ft, stand_bonus=setup.stand_terms.value,
+                       target=setup.target.value, stands=stands, landing=landing)
 
 
 def overrun_line(encounter: Encounter, mover_id: str, goal: Cell) -> OverrunRequest | None:
