@@ -189,6 +189,9 @@ class SelectTool(MapTool):
         if drag is None:
             return False
         drag.free = drag.free or event.alt
+        if event.shift != drag.around and not drag.free:
+            drag.around = event.shift
+            self._preview(drag)
         self.scene.path_preview.hide()
         targets = drag.targets()
         if targets == drag.start:
