@@ -58,10 +58,10 @@ def _bold(pixels: float) -> QFont:
 def _label(painter: QPainter, centre: QPointF, text: str, colour: QColor,
            renderer: MapRenderer) -> None:
     """Text in a white rounded box centred on ``centre``."""
-    painter.setFont(_bold(renderer.length(0.24)))
-    width = painter.fontMetrics().horizontalAdvance(text) + renderer.length(0.2)
-    box = QRectF(centre.x() - width / 2, centre.y() - renderer.length(0.18), width,
-                 renderer.length(0.36))
+    painter.setFont(_bold(renderer.length(0.2)))
+    width = painter.fontMetrics().horizontalAdvance(text) + renderer.length(0.12)
+    box = QRectF(centre.x() - width / 2, centre.y() - renderer.length(0.15), width,
+                 renderer.length(0.3))
     painter.setPen(QPen(colour, 1.5))
     painter.setBrush(QColor(255, 255, 255, 230))
     painter.drawRoundedRect(box, 4, 4)

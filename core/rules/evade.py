@@ -105,6 +105,7 @@ class AutomaticHit(BaseModel):
     enemy: str
     weapon: str
     damage_roll: RollRecord | None = None
+    raw: Breakdown = Breakdown()
     damage: Breakdown = Breakdown()
 
 
@@ -126,7 +127,8 @@ class EvadeResult(BaseModel):
         return self.path[-1]
 
     def summary(self) -> str:
-        head = f"{self.mover} moves {self.moved_ft:g} ft"
+        head = (f"{self.mover} moves {self.moved_ft:g} ft" if self.moved_ft
+                else f"{self.mover} does not get away")
         evaded = [r.check.enemy for r in self.rolls if r.passed]
         text = head + (f", evading {', '.join(evaded)}" if evaded else "")
         if self.hit is None:
@@ -180,10 +182,12 @@ def automatic_hit(encounter: Encounter, enemy_id: str, target: Token, dice: Dice
         return AutomaticHit(enemy=enemy.name, weapon="no melee weapon")
     weapon, profile = weapons[0], encounter.profile
     roll = dice.roll(weapon.damage, f"{enemy.name}'s automatic hit ({weapon.name})")
-    bonus = sum(t.value for t in strength_to_damage(enemy.combatant, profile, fired=False))
-    damage = damage_after_armour(roll.total + bonus, armour_value(target.combatant).value,
-                                 profile, magic=weapon.magic_damage)
-    return AutomaticHit(enemy=enemy.name, weapon=weapon.name, damage_roll=roll, damage=damage)
+    raw = Breakdown.of(Term(weapon.name, roll.total, "002 Evading: an automatic hit"),
+                       *strength_to_damage(enemy.combatant, profile, fired=False))
+    damage = damage_after_armour(raw.value, armour_value(target.combatant).value, profile,
+                                 magic=weapon.magic_damage)
+    return AutomaticHit(enemy=enemy.name, weapon=weapon.name, damage_roll=roll, raw=raw,
+                        damage=damage)
 
 
 class EvadeOdds(BaseModel):

@@ -56,7 +56,9 @@ def format_force_back(result: ForceBackResult) -> str:
         return "\n".join(lines)
     lines += [f"  {result.distance_ft} ft {result.direction}; path: {_cells(result.path)}",
               f"  Stopped: {result.stop_reason.value}"
-              + (f" ({result.stopped_by}; no slam)" if result.stopped_by else "")]
+              + (f" ({result.stopped_by})" if result.stopped_by not in ("",
+                                                                    result.stop_reason.value)
+                 else "") + ("; no slam" if result.stopped_by else "")]
     if result.hazard is not None:
         lines += hazard_lines(result.hazard)
     if result.attacker_cell is not None:
@@ -98,7 +100,8 @@ def format_evade(result: EvadeResult) -> str:
                   + (" — evaded" if rolled.passed else " — fails")]
     if result.hit is not None:
         if result.hit.damage_roll is not None:
-            lines.append(f"  Roll: {result.hit.damage_roll.describe()}")
+            lines += [f"  Roll: {result.hit.damage_roll.describe()}",
+                      _line("Damage", result.hit.raw)]
         lines.append(_line(f"{result.hit.enemy}'s automatic hit ({result.hit.weapon}) "
                            "after armour", result.hit.damage))
     lines.append(f"  Walked: {_cells(result.path)} ({result.moved_ft:g} ft)")

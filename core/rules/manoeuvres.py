@@ -169,11 +169,13 @@ def push_choices(encounter: Encounter, attacker: Token, defender: Token, follow:
 
 
 class DragOffer(BaseModel):
-    """What a drag asks for instead of a plain move: an overrun or evade checks."""
+    """What a drag asks for instead of a plain move: an overrun or evade checks; ``label``
+    is short enough for the path's tag, ``text`` says it all."""
 
     model_config = ConfigDict(frozen=True)
 
     manoeuvre: str
+    label: str
     text: str
     request: OverrunRequest | EvadeRequest
     checks: tuple[EvadeCheck, ...] = ()
@@ -193,6 +195,7 @@ def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[C
             defender = encounter.token(run.defender)
             return DragOffer(manoeuvre="overrun", request=run, chance=1 - odds.stands,
                              target=defender.footprint,
+                             label=f"overrun · {pct(1 - odds.stands)} down",
                              text=f"Overrun {defender.name}: knocked over "
                                   f"{pct(1 - odds.stands)} (Shift: go around)")
     if not encounter.timeline.entries or len(path) < 2 or path[-1] != goal:
@@ -205,4 +208,5 @@ def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[C
         through *= check.chance
     return DragOffer(manoeuvre="evade", checks=checks, chance=through,
                      request=EvadeRequest(mover=mover_id, goal=goal, budget_ft=budget_ft),
+                     label=f"{len(checks)} evade · {pct(through)} clear",
                      text=f"{len(checks)} evade check(s): all pass {pct(through)}")

@@ -207,9 +207,9 @@ class ResolvePanel(QWidget):
         self.message.clear()
         self._clear_fields()
         self._enable(True)
-        if self.typed_mode.isChecked():
-            self._ask_next()
         self.resolve_button.setFocus()
+        if self.typed_mode.isChecked():
+            self._ask_next()  # the first die's field takes the focus
 
     def begin_roll(self, action: Action[Any], card: str) -> None:
         """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves

@@ -6,6 +6,8 @@ panel."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from core.actions.manoeuvre import action_for
 from core.model.grid import Cell, Footprint
 from core.rules.holds import move_refusal
@@ -15,6 +17,17 @@ from desktop.manoeuvre_cards import card
 from desktop.melee_items import CellMarks, Mark, chance_colour
 from desktop.overlay import percent
 from desktop.tools.base import ToolContext
+
+
+class Ruling(NamedTuple):
+    """How the path preview shows a drag that is more than a move: its tag, whether it is
+    allowed, the whole story (tooltip and status), and whether the drag goes straight (an
+    overrun charges in a line, not along the path around)."""
+
+    label: str
+    legal: bool
+    tip: str
+    straight: bool = False
 
 
 class DragRulings:
@@ -27,8 +40,8 @@ class DragRulings:
         self.offer: DragOffer | None = None
 
     def preview(self, token_id: str, goal: Cell, path: MovePath, *, around: bool,
-                budget_ft: float | None) -> tuple[str, bool] | None:
-        """The path label (and whether it is allowed) when the drag is more than a move."""
+                budget_ft: float | None) -> Ruling | None:
+        """How to show the drag when it is more than a move."""
         encounter = self.context.document.encounter
         refusal = move_refusal(encounter, token_id)
         self.offer = None if refusal else drag_offer(
@@ -36,8 +49,11 @@ class DragRulings:
             budget_ft=budget_ft)
         self.marks.show_marks(self._marks(token_id))
         if refusal:
-            return refusal, False
-        return (self.offer.text, True) if self.offer else None
+            return Ruling("held: cannot move", False, refusal)
+        if self.offer is None:
+            return None
+        return Ruling(self.offer.label, True, self.offer.text,
+                      self.offer.manoeuvre == "overrun")
 
     def _marks(self, token_id: str) -> list[Mark]:
         offer = self.offer

@@ -175,13 +175,16 @@ class SelectTool(MapTool):
         legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:
             label = f"another selected token cannot stand there: {problem}"
+        tip = label
         ruling = self.rulings.preview(drag.leader.token_id, drag.target, drag.path,
                                       around=drag.around, budget_ft=self.budget_ft) \
             if len(drag.group) == 1 else None
         if ruling is not None:
-            label, legal = ruling
+            label, legal, tip = ruling.label, ruling.legal, ruling.tip
+            points = [points[0], points[-1]] if ruling.straight else points
+            self.status.emit(tip)
         preview.show_path(points, label, legal)
-        preview.setToolTip(label)
+        preview.setToolTip(tip)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:
