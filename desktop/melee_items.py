@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.model.grid import Cell, Footprint
+from core.model.grid import Footprint
 from core.model.melee import HoldKind
 from desktop.items import Z_OVERLAY, Z_TOKEN
 from desktop.qt import (
@@ -69,28 +69,38 @@ def _label(painter: QPainter, centre: QPointF, text: str, colour: QColor,
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-class HoldLinks(QGraphicsItem):
-    """Every hold in place, as a thick link between the two tokens with its kind."""
+class _Layer(QGraphicsItem):
+    """An item drawn over some footprints: its bounds cover them and their labels."""
 
-    def __init__(self, renderer: MapRenderer) -> None:
+    def __init__(self, renderer: MapRenderer, z: float) -> None:
         super().__init__()
         self.renderer = renderer
-        self.links: list[Link] = []
         self._bounds = QRectF()
-        self.setZValue(Z_TOKEN + 1)
+        self.setZValue(z)
 
-    def set_links(self, links: list[Link]) -> None:
+    def _cover(self, footprints: list[Footprint]) -> None:
         self.prepareGeometryChange()
-        self.links = links
         rect = QRectF()
-        for link in links:
-            rect = rect.united(self.renderer.footprint_rect(link.holder))
-            rect = rect.united(self.renderer.footprint_rect(link.held))
-        self._bounds = rect.adjusted(-20, -20, 20, 20)
+        for footprint in footprints:
+            rect = rect.united(self.renderer.footprint_rect(footprint))
+        pad = self.renderer.length(1)  # labels may stick out of their cells
+        self._bounds = rect.adjusted(-pad, -pad, pad, pad)
         self.update()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+
+class HoldLinks(_Layer):
+    """Every hold in place, as a thick link between the two tokens with its kind."""
+
+    def __init__(self, renderer: MapRenderer) -> None:
+        super().__init__(renderer, Z_TOKEN + 1)
+        self.links: list[Link] = []
+
+    def set_links(self, links: list[Link]) -> None:
+        self.links = links
+        self._cover([f for link in links for f in (link.holder, link.held)])
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -107,35 +117,21 @@ class HoldLinks(QGraphicsItem):
             _label(painter, (a + b) / 2, link.label, colour, self.renderer)
 
 
-class CellMarks(QGraphicsItem):
+class CellMarks(_Layer):
     """Labelled, tinted footprints: a path's evade checks, a throw's or a push's choices."""
 
     def __init__(self, renderer: MapRenderer) -> None:
-        super().__init__()
-        self.renderer = renderer
+        super().__init__(renderer, Z_OVERLAY)
         self.marks: list[Mark] = []
-        self._bounds = QRectF()
-        self.setZValue(Z_OVERLAY)
         self.hide()
 
     def show_marks(self, marks: list[Mark]) -> None:
-        self.prepareGeometryChange()
         self.marks = marks
-        rect = QRectF()
-        for mark in marks:
-            rect = rect.united(self.renderer.footprint_rect(mark.footprint))
-        self._bounds = rect.adjusted(-self.renderer.length(1), -10, self.renderer.length(1), 10)
+        self._cover([mark.footprint for mark in marks])
         self.setVisible(bool(marks))
-        self.update()
 
     def clear(self) -> None:
         self.show_marks([])
-
-    def mark_at(self, cell: Cell) -> Mark | None:
-        return next((m for m in self.marks if cell in set(m.footprint.cells())), None)
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

@@ -55,8 +55,8 @@ class Hold(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    holder: str
-    held: str
+    holder: str = Field(max_length=60)
+    held: str = Field(max_length=60)
     kind: HoldKind = HoldKind.HOLD
     lock_damage: int = Field(0, ge=0, le=MAX_LOCK_DAMAGE,
                              description="A lock's damage each round (rolled once)")
@@ -75,7 +75,7 @@ class AcPenalty(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    token_id: str
+    token_id: str = Field(max_length=60)
     value: int = Field(le=0, ge=-100)
     until_round: int = Field(ge=1)
-    reason: str = ""
+    reason: str = Field("", max_length=120)

@@ -84,6 +84,9 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
         raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
                                     f"{defender.name}; it may swarm past (002 Overruns)")
+    refusal = move_refusal(encounter, mover.id)
+    if refusal:
+        raise IllegalManoeuvreError(refusal)
     approach, cost = _approach(encounter, mover, request.approach)
     contact = mover.at(approach[-1])
     if not (contact.footprint.adjacent(defender.footprint)
@@ -104,9 +107,6 @@ def _approach(encounter: Encounter, mover: Token, goal: Cell | None
               ) -> tuple[tuple[Cell, ...], float]:
     if goal is None or goal == mover.cell:
         return (mover.cell,), 0.0
-    refusal = move_refusal(encounter, mover.id)
-    if refusal:
-        raise IllegalManoeuvreError(refusal)
     path = MovementGraph(encounter, mover).path_to(goal)
     if not path.legal:
         raise IllegalManoeuvreError(f"{mover.name} cannot reach {tuple(goal)}: {path.reason}")

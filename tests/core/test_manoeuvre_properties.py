@@ -140,15 +140,26 @@ def same(odds: dict[Cell, Fraction], enumerated: dict[Cell, Fraction]) -> None:
     assert {c: p for c, p in enumerated.items() if p} == odds
 
 
+def odds_or_reject(odds: Callable[[], R]) -> R:
+    """The manoeuvre's odds, or the example is dropped when it cannot be tried there."""
+    try:
+        return odds()
+    except IllegalManoeuvreError:
+        reject()
+    raise AssertionError("reject() raises")
+
+
+def any_cell(data: st.DataObject, encounter: Encounter) -> Cell:
+    return data.draw(st.builds(Cell, st.integers(0, encounter.map.width - 1),
+                               st.integers(0, encounter.map.height - 1)))
+
+
 @settings(max_examples=40, deadline=None)
 @given(scenes(), st.booleans(), st.sampled_from([None, *Direction]))
 def test_forcing_back(touches: Touches, encounter: Encounter, follow: bool,
                       direction: Direction | None) -> None:
     request = ForceBackRequest(attacker="A", defender="B", follow=follow, direction=direction)
-    try:
-        odds = force_back_odds(encounter, request)
-    except IllegalManoeuvreError:
-        reject()
+    odds = odds_or_reject(lambda: force_back_odds(encounter, request))
     landing: dict[Cell, Fraction] = defaultdict(Fraction)
     follows: dict[Cell, Fraction] = defaultdict(Fraction)
     for result, p in every_outcome(lambda dice: resolve_force_back(encounter, request, dice)):
@@ -168,14 +179,9 @@ def test_forcing_back(touches: Touches, encounter: Encounter, follow: bool,
 @settings(max_examples=40, deadline=None)
 @given(scenes(), st.data())
 def test_overrun(touches: Touches, encounter: Encounter, data: st.DataObject) -> None:
-    goal = data.draw(st.builds(Cell, st.integers(0, encounter.map.width - 1),
-                               st.integers(0, encounter.map.height - 1)))
     request = OverrunRequest(mover="A", defender="B") if data.draw(st.booleans()) else \
-        OverrunRequest(mover="A", defender="B", approach=goal)
-    try:
-        odds = overrun_odds(encounter, request)
-    except IllegalManoeuvreError:
-        reject()
+        OverrunRequest(mover="A", defender="B", approach=any_cell(data, encounter))
+    odds = odds_or_reject(lambda: overrun_odds(encounter, request))
     landing: dict[Cell, Fraction] = defaultdict(Fraction)
     for result, p in every_outcome(lambda dice: resolve_overrun(encounter, request, dice)):
         landing[result.final_cell] += p
@@ -189,13 +195,8 @@ def test_overrun(touches: Touches, encounter: Encounter, data: st.DataObject) ->
 @settings(max_examples=40, deadline=None)
 @given(scenes(), st.data())
 def test_evading(touches: Touches, encounter: Encounter, data: st.DataObject) -> None:
-    goal = data.draw(st.builds(Cell, st.integers(0, encounter.map.width - 1),
-                               st.integers(0, encounter.map.height - 1)))
-    request = EvadeRequest(mover="A", goal=goal)
-    try:
-        odds = evade_odds(encounter, request)
-    except IllegalManoeuvreError:
-        reject()
+    request = EvadeRequest(mover="A", goal=any_cell(data, encounter))
+    odds = odds_or_reject(lambda: evade_odds(encounter, request))
     if len(odds.checks) > 2:
         reject()  # 20 ** checks leaves
     landing: dict[Cell, Fraction] = defaultdict(Fraction)
@@ -212,10 +213,7 @@ def test_evading(touches: Touches, encounter: Encounter, data: st.DataObject) ->
 def test_throws(touches: Touches, encounter: Encounter, direction: Direction) -> None:
     request = GrappleRequest(attacker="A", defender="B", attempt=GrappleAttempt.THROW,
                              throw_direction=direction)
-    try:
-        odds = grapple_odds(encounter, request)
-    except IllegalManoeuvreError:
-        reject()
+    odds = odds_or_reject(lambda: grapple_odds(encounter, request))
     landing: dict[Cell, Fraction] = defaultdict(Fraction)
     bands: dict[GrappleBand, Fraction] = defaultdict(Fraction)
     start = encounter.token("B").cell
