@@ -14,6 +14,7 @@ enemy's weapon damage.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,11 +22,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell
+from core.model.grid import Cell, Footprint
 from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
 from core.rules.holds import move_refusal
-from core.rules.melee import IllegalManoeuvreError, able, chance_at_least, enemies, engaged
+from core.rules.melee import (
+    IllegalManoeuvreError,
+    able,
+    chance_at_least,
+    enemies,
+    open_contact,
+)
 from core.rules.ratings import armour_value
 from core.rules.weapons import melee_weapons, strength_to_damage
 from core.spatial.pathing import MovementGraph, MovePath
@@ -68,22 +75,41 @@ def evade_bonus(encounter: Encounter, mover: Token) -> Breakdown:
 
 def evade_checks(encounter: Encounter, mover_id: str, cells: tuple[Cell, ...]
                  ) -> list[EvadeCheck]:
-    """The checks a walk along ``cells`` asks for, in path order: the first step that leaves
-    a place engaged with each able enemy (one check per enemy)."""
+    """The checks a walk along ``cells`` asks for, in path order (enemies in token order
+    within a step): the first step that leaves a place engaged with each able enemy (one
+    check per enemy)."""
     mover = encounter.token(mover_id)
-    foes = [t for t in encounter.tokens
-            if enemies(mover.combatant, t.combatant) and able(t.combatant)]
+    size = mover.footprint.size
+    around = _places_next_to_foes(encounter, mover)
     bonus = evade_bonus(encounter, mover)
     target = encounter.profile.evade_target
+    chance = chance_at_least(bonus.value, target)
     checks: list[EvadeCheck] = []
+    passed: set[str] = set()
     for step, cell in enumerate(cells[:-1]):
-        here = mover.at(cell)
-        passed = {c.enemy_id for c in checks}
-        checks += [EvadeCheck(step=step, cell=cell, enemy_id=foe.id, enemy=foe.name,
-                              bonus=bonus, target=target,
-                              chance=chance_at_least(bonus.value, target))
-                   for foe in foes if foe.id not in passed and engaged(encounter, here, foe)]
+        here = Footprint(cell.x, cell.y, size)
+        for foe in around.get(cell, ()):
+            if foe.id not in passed and open_contact(encounter, here, foe.footprint):
+                passed.add(foe.id)
+                checks.append(EvadeCheck(step=step, cell=cell, enemy_id=foe.id, enemy=foe.name,
+                                         bonus=bonus, target=target, chance=chance))
     return checks
+
+
+def _places_next_to_foes(encounter: Encounter, mover: Token) -> dict[Cell, list[Token]]:
+    """Each top-left cell where the mover's footprint would touch an able enemy, and the
+    enemies it would touch there (an index, so a long path costs a lookup per step)."""
+    size = mover.footprint.size
+    around: dict[Cell, list[Token]] = defaultdict(list)
+    for foe in encounter.tokens:
+        if not (enemies(mover.combatant, foe.combatant) and able(foe.combatant)):
+            continue
+        fp = foe.footprint
+        for x in range(fp.x - size, fp.x + fp.size + 1):
+            for y in range(fp.y - size, fp.y + fp.size + 1):
+                if Footprint(x, y, size).adjacent(fp):
+                    around[Cell(x, y)].append(foe)
+    return around
 
 
 class EvadeRoll(BaseModel):
