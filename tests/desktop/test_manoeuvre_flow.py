@@ -11,10 +11,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.base import plan
+from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
 from core.model.combatant import Condition
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell, Direction
+from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleAttempt, GrappleRequest
 from core.rules.manoeuvres import offers
 from desktop.mainwindow import MainWindow
@@ -150,3 +152,17 @@ def test_brace_from_the_menu(quiet: MainWindow) -> None:
     entry()
     assert Condition.BRACED in quiet.document.encounter.token("orc").combatant.conditions
     assert "Stop bracing" in dict(tool.token_entries("orc"))
+
+
+def test_a_failed_forcing_back_lowers_the_ac_shown_in_the_ratings(quiet: MainWindow) -> None:
+    """Brannoc (HR 5) rolls 1 against the orc's 10 + 2: failed by 6, Bad, two levels: his AC
+    13 reads 11 in the Combatants panel until his next action."""
+    window, encounter = quiet, quiet.document.encounter
+    window.selection.set({"brannoc"})
+    ratings = window.token_panel.ratings
+    assert ratings.value_text("ac") == "AC 13"
+    push = ForceBackAction(ForceBackRequest(attacker="brannoc", defender="orc"))
+    window.document.perform(plan(push, encounter, ScriptedDice([1])))
+    assert ratings.value_text("ac") == "AC 11"
+    window.document.undo()
+    assert ratings.value_text("ac") == "AC 13"
