@@ -12,13 +12,12 @@ True
 from __future__ import annotations
 
 from enum import StrEnum
-
 from itertools import pairwise
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.grid import Cell
-from core.model.limits import MAX_MAP_CELLS
+from core.model.limits import MAX_MAP_CELLS, MAX_ROUND
 
 MAX_LOCK_DAMAGE = 1000
 
@@ -77,5 +76,5 @@ class AcPenalty(BaseModel):
 
     token_id: str = Field(max_length=60)
     value: int = Field(le=0, ge=-100)
-    until_round: int = Field(ge=1)
+    until_round: int = Field(ge=1, le=MAX_ROUND + 1)
     reason: str = Field("", max_length=120)
