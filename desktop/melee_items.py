@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from core.model.grid import Footprint
 from core.model.melee import HoldKind
 from desktop.items import Z_OVERLAY, Z_TOKEN
+from desktop.labels import ScreenLabel
 from desktop.qt import (
     QColor,
-    QFont,
     QGraphicsItem,
     QPainter,
     QPen,
@@ -48,43 +48,34 @@ class Mark:
     colour: QColor
 
 
-def _bold(pixels: float) -> QFont:
-    font = QFont()
-    font.setBold(True)
-    font.setPixelSize(max(7, int(pixels)))
-    return font
-
-
-def _label(painter: QPainter, centre: QPointF, text: str, colour: QColor,
-           renderer: MapRenderer) -> None:
-    """Text in a white rounded box centred on ``centre``."""
-    painter.setFont(_bold(renderer.length(0.2)))
-    width = painter.fontMetrics().horizontalAdvance(text) + renderer.length(0.12)
-    box = QRectF(centre.x() - width / 2, centre.y() - renderer.length(0.15), width,
-                 renderer.length(0.3))
-    painter.setPen(QPen(colour, 1.5))
-    painter.setBrush(QColor(255, 255, 255, 230))
-    painter.drawRoundedRect(box, 4, 4)
-    painter.setPen(colour.darker(130))
-    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-
-
 class _Layer(QGraphicsItem):
-    """An item drawn over some footprints: its bounds cover them and their labels."""
+    """An item drawn over some footprints, with labels that stay readable at any zoom
+    (:class:`desktop.labels.ScreenLabel` children)."""
 
     def __init__(self, renderer: MapRenderer, z: float) -> None:
         super().__init__()
         self.renderer = renderer
         self._bounds = QRectF()
+        self.labels: list[ScreenLabel] = []
         self.setZValue(z)
 
-    def _cover(self, footprints: list[Footprint]) -> None:
+    def _cover(self, footprints: list[Footprint], labels: list[tuple[QPointF, str, QColor]]
+               ) -> None:
         self.prepareGeometryChange()
         rect = QRectF()
         for footprint in footprints:
             rect = rect.united(self.renderer.footprint_rect(footprint))
-        pad = self.renderer.length(1)  # labels may stick out of their cells
+        pad = self.renderer.length(0.2)
         self._bounds = rect.adjusted(-pad, -pad, pad, pad)
+        for label in self.labels:
+            label.setParentItem(None)
+            if label.scene() is not None:
+                label.scene().removeItem(label)
+        self.labels = []
+        for anchor, text, colour in labels:
+            label = ScreenLabel(text, colour.darker(130), self, size_px=11)
+            label.place(anchor, QPointF(0, 0), centred=True)
+            self.labels.append(label)
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -100,7 +91,10 @@ class HoldLinks(_Layer):
 
     def set_links(self, links: list[Link]) -> None:
         self.links = links
-        self._cover([f for link in links for f in (link.holder, link.held)])
+        centre = self.renderer.footprint_centre
+        self._cover([f for link in links for f in (link.holder, link.held)],
+                    [((centre(link.holder) + centre(link.held)) / 2, link.label,
+                      HOLD_COLOURS[link.kind]) for link in links])
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -114,7 +108,6 @@ class HoldLinks(_Layer):
             pen.setCapStyle(Qt.PenCapStyle.RoundCap)
             painter.setPen(pen)
             painter.drawLine(a, b)
-            _label(painter, (a + b) / 2, link.label, colour, self.renderer)
 
 
 class CellMarks(_Layer):
@@ -127,7 +120,9 @@ class CellMarks(_Layer):
 
     def show_marks(self, marks: list[Mark]) -> None:
         self.marks = marks
-        self._cover([mark.footprint for mark in marks])
+        self._cover([mark.footprint for mark in marks],
+                    [(self.renderer.footprint_rect(mark.footprint).center(), mark.text,
+                      mark.colour) for mark in marks if mark.text])
         self.setVisible(bool(marks))
 
     def clear(self) -> None:
@@ -143,7 +138,6 @@ class CellMarks(_Layer):
             painter.setPen(QPen(mark.colour, 2, Qt.PenStyle.DashLine))
             painter.setBrush(tint)
             painter.drawRoundedRect(rect, 6, 6)
-            _label(painter, rect.center(), mark.text, mark.colour, self.renderer)
 
 
 def chance_colour(chance: float) -> QColor:

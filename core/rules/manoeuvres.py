@@ -121,8 +121,8 @@ def _grapples(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
 
 
 class Choice(BaseModel):
-    """One place to send a creature: the footprint it would take, a short label, and the
-    request that does it."""
+    """One place to send a creature: the footprint it would take, a short label (none for a
+    plain landing), and the request that does it."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -144,7 +144,7 @@ def throw_choices(encounter: Encounter, attacker: Token, defender: Token) -> lis
             continue
         thrown = odds.bands[GrappleBand.SUCCESS]
         text = ("slam" if odds.slam else
-                f"falls in {pct(odds.into_hazard / thrown)}" if odds.into_hazard else "throw")
+                f"falls {pct(odds.into_hazard / thrown)}" if odds.into_hazard else "")
         choices.append(Choice(footprint=defender.footprint.moved(direction), chance=thrown,
                               text=text, request=request))
     return choices
@@ -164,7 +164,7 @@ def push_choices(encounter: Encounter, attacker: Token, defender: Token, follow:
             continue
         moved = 1 - odds.landing.get(defender.cell, Fraction(0))
         choices.append(Choice(footprint=defender.footprint.moved(direction), chance=moved,
-                              text=f"{direction} {pct(moved)}", request=request))
+                              text=pct(moved), request=request))
     return choices
 
 

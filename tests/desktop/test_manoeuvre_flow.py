@@ -76,7 +76,8 @@ def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,
     throw = next(o for o in offers(encounter, "ogre") if o.text.startswith("Throw Mira"))
     tool.take(throw)
     marked = {(m.footprint.x, m.footprint.y): m.text for m in tool.marks.marks}
-    assert tool.marks.isVisible() and marked[(5, 9)].startswith("falls in")  # the pit, west
+    assert tool.marks.isVisible() and marked[(5, 9)].startswith("falls ")  # the pit, west
+    assert marked[(6, 8)] == ""  # plain ground: no label
     assert (7, 9) not in marked  # the ogre's own side
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(5, 9))
     assert isinstance(window.resolve_panel.pending, GrappleAction)
