@@ -11,7 +11,7 @@ from core.actions.commands import Command, UpdateCombatant
 from core.actions.round import EditRound
 from core.model.combatant import Condition
 from core.model.encounter import Encounter
-from core.model.melee import AcPenalty, Hold
+from core.model.melee import MIN_PENALTY, AcPenalty, Hold
 from core.model.round import ConditionTimer, RoundState
 from core.rules.conditions import rounds_of
 from core.rules.holds import active_holds
@@ -53,7 +53,18 @@ def set_hold(encounter: Encounter, pair: Iterable[str], hold: Hold | None) -> Co
 
 
 def lower_guard(penalty: AcPenalty) -> Command:
-    """Add a lowered guard (a forcing-back attacker's AC) to the round."""
-    return EditRound(lambda state: state.model_copy(
-        update={"ac_penalties": [*state.ac_penalties, penalty]}), "Lowered guard",
-        frozenset({penalty.token_id}))
+    """Add a lowered guard (a forcing-back attacker's AC) to the round: failures that last
+    until the same action add up in one entry (so the list stays one per creature)."""
+    return EditRound(lambda state: _with_penalty(state, penalty), "Lowered guard",
+                     frozenset({penalty.token_id}))
+
+
+def _with_penalty(state: RoundState, penalty: AcPenalty) -> RoundState:
+    key = (penalty.token_id, penalty.until_round)
+    same = [p for p in state.ac_penalties if (p.token_id, p.until_round) == key]
+    others = [p for p in state.ac_penalties if (p.token_id, p.until_round) != key]
+    if same:
+        penalty = penalty.model_copy(update={
+            "value": max(MIN_PENALTY, penalty.value + sum(p.value for p in same)),
+            "reason": f"Forcing back failed {len(same) + 1} times"})
+    return state.model_copy(update={"ac_penalties": [*others, penalty]})

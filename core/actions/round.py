@@ -9,7 +9,7 @@ from core.actions.commands import ChangeSet, Command, CommandRefusedError
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
-from core.model.round import InitiativeEntry, RoundState
+from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
 from core.rules.grapple import locks_at_round_end
 from core.rules.timeline import end_round
 
@@ -138,7 +138,7 @@ class RecordMovement(_TimelineCommand):
         if any(e.token_id == self.token_id for e in timeline.entries):
             entry = timeline.entry(self.token_id)
             joined = (entry.path + self.path[1:] if entry.path and self.path
-                      and entry.path[-1] == self.path[0] else self.path)
+                      and entry.path[-1] == self.path[0] else self.path)[-MAX_PATH_CELLS:]
             timeline.replace_entry(entry.model_copy(
                 update={"moved_ft": entry.moved_ft + self.feet, "path": joined}))
         return ChangeSet(timeline=True)

@@ -20,6 +20,7 @@ from core.model.grid import Cell
 from core.model.limits import MAX_MAP_CELLS, MAX_ROUND
 
 MAX_LOCK_DAMAGE = 1000
+MIN_PENALTY = -100
 
 
 def check_cell(cell: Cell) -> Cell:
@@ -75,6 +76,6 @@ class AcPenalty(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     token_id: str = Field(max_length=60)
-    value: int = Field(le=0, ge=-100)
+    value: int = Field(le=0, ge=MIN_PENALTY)
     until_round: int = Field(ge=1, le=MAX_ROUND + 1)
     reason: str = Field("", max_length=120)

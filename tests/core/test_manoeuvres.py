@@ -265,3 +265,13 @@ def test_multiple_attackers_in_every_melee_breakdown(make_encounter: Make) -> No
     history = History(encounter)
     outcome = perform(AttackAction("B", "E"), history, ScriptedDice([10, 1]))
     assert "Multiple attackers (2) +2" in outcome.text
+
+
+def test_failures_before_the_same_action_add_up(make_encounter: Make) -> None:
+    encounter = make_encounter("A B", {"A": Combatant(name="A"), "B": foe("B")})
+    history = History(encounter)
+    for _ in range(2):
+        perform(ForceBackAction(ForceBackRequest(attacker="A", defender="B")), history,
+                ScriptedDice([8]))  # 8 vs 10: Unlucky, AC −1 each time
+    (penalty,) = encounter.timeline.ac_penalties
+    assert (penalty.value, penalty.reason) == (-2, "Forcing back failed 2 times")
