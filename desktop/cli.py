@@ -2,7 +2,7 @@
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
     battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
-                                          move
+                                          move, force-back, charge, overrun, evade, grapple
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]

@@ -10,17 +10,23 @@ from typing import Any
 
 from core.actions.attack import AttackAction
 from core.actions.base import Action
+from core.actions.charge import ChargeAction
 from core.actions.critical import CriticalEventAction
 from core.actions.dice import DiceRollAction
+from core.actions.evade import EvadeAction
+from core.actions.force_back import ForceBackAction
+from core.actions.grapple import GrappleAction
 from core.actions.initiative import InitiativeAction
 from core.actions.missile import MissileAction
 from core.actions.move import MoveAction
+from core.actions.overrun import OverrunAction
 from core.actions.shove import ShoveAction
 from core.actions.surprise import SurpriseAction
 from core.model.grid import Cell, Direction
 from core.rules.attack import AttackOptions, DamageKind
 from core.rules.missile import MissileRequest
 from core.rules.shove import ShoveRequest
+from desktop import cli_melee
 
 Parser = argparse.ArgumentParser
 
@@ -142,4 +148,14 @@ RESOLVE: dict[str, CliAction] = {
     "move": CliAction(MoveAction, "move tokens along legal paths (or place them: --free)",
                       _add_move, lambda args: MoveAction(dict(args.move), args.free,
                                                          args.budget)),
+    "force-back": CliAction(ForceBackAction, "force a foe back (d20 + HR vs 10 + its HR)",
+                            cli_melee.add_force_back, cli_melee.force_back),
+    "charge": CliAction(ChargeAction, "charge into a foe after a run to knock it down",
+                        cli_melee.add_charge, cli_melee.charge),
+    "overrun": CliAction(OverrunAction, "run through a foe (it may stay standing)",
+                         cli_melee.add_overrun, cli_melee.overrun),
+    "evade": CliAction(EvadeAction, "move one token past its enemies, a check for each",
+                       cli_melee.add_evade, cli_melee.evade),
+    "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "
+                         "lock, escape", cli_melee.add_grapple, cli_melee.grapple),
 }

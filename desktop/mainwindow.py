@@ -55,6 +55,7 @@ from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.hazards import HazardTool
+from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.missile import MissileTool
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.ruler import RulerTool
@@ -65,6 +66,7 @@ from desktop.view import MapView
 from desktop.weapons_dialog import WeaponsDialog
 
 TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, MissileTool,
+                                         ManoeuvreTool,
                                          RulerTool, WallTool, DoorTool, EraseTool, TerrainTool,
                                          ElevationTool, HazardTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}

@@ -53,6 +53,7 @@ CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.DEFENSIVE_STANCE: ("DS", QColor("#2e8b57")),
     Condition.SCARPERING: ("R", QColor("#5f6b7a")),
     Condition.AIMING: ("A", QColor("#1f6f8b")),
+    Condition.BRACED: ("B", QColor("#6b5b2e")),
 }
 PATH_OK = QColor("#1f9d55")
 PATH_BAD = QColor("#d7263d")

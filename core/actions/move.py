@@ -1,6 +1,7 @@
 """Moving tokens as a core action: one token or a group, along the paths the rules allow
 (walls and closed doors block, difficult terrain costs double, enemies block, allies may be
-passed but not ended on, an optional budget), or anywhere free as a GM override. A group
+passed but not ended on, held creatures stay put, an optional budget), or anywhere free as a
+GM override. A group
 moves all at once, and the feet each token walks count towards its attack segment
 (002 "Characters move at 5' per segment")."""
 
@@ -16,6 +17,7 @@ from core.actions.round import RecordMovement
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
+from core.rules.holds import move_refusal
 from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
 
 
@@ -57,6 +59,9 @@ class MoveAction(Action[MovePlan]):
 
     def _path(self, encounter: Encounter, token_id: str, cell: Cell) -> MovePath:
         token = encounter.token(token_id)
+        held = move_refusal(encounter, token_id)
+        if held:
+            raise IllegalMoveError(held)
         path = MovementGraph(encounter, token).path_to(cell, self.budget_ft)
         if not path.legal:
             raise IllegalMoveError(f"{token.name} cannot move to {tuple(cell)}: {path.reason}")
@@ -67,7 +72,7 @@ class MoveAction(Action[MovePlan]):
                  if encounter.token(tid).cell != cell}
         if not moved:
             return []
-        walked: list[Command] = [RecordMovement(tid, path.cost_ft)
+        walked: list[Command] = [RecordMovement(tid, path.cost_ft, path.cells)
                                  for tid, path in result.paths.items()
                                  if tid in moved and path.cost_ft > 0]
         return [PlaceTokens(moved, self.title(encounter)), *walked]

@@ -3,10 +3,14 @@ segment, count movement, declare a long action (002 "Initiative", "Spoiling atta
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.actions.commands import ChangeSet, Command, CommandRefusedError, ReplaceHazard
 from core.model.combatant import Combatant
-from core.model.encounter import Encounter
-from core.model.round import InitiativeEntry, RoundState
+from core.model.encounter import Encounter, LogEntry
+from core.model.grid import Cell
+from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
+from core.rules.grapple import locks_at_round_end
 from core.rules.timeline import end_round
 
 
@@ -63,34 +67,45 @@ class AdvanceSegment(_TimelineCommand):
 
 
 class NextRound(_TimelineCommand):
-    """End the round: timers tick, stun conditions step down, the risen stand, burnt-out
-    hazards go (:func:`core.rules.timeline.end_round`)."""
+    """End the round: locks hurt (holds go last, :func:`core.rules.grapple.locks_at_round_end`),
+    timers tick, stun conditions step down, the risen stand, burnt-out hazards go
+    (:func:`core.rules.timeline.end_round`)."""
 
     label = "Next round"
 
     def __init__(self) -> None:
         super().__init__()
+        self.logged: list[LogEntry] = []
         self.expired: list[ReplaceHazard] = []
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
+        locks = locks_at_round_end(encounter)
         ending = end_round(encounter)
         encounter.timeline = ending.state
+        for lock in locks:
+            self._change(encounter, lock.token_id, hp=lock.hurt(encounter).hp)
         for token_id, conditions in ending.conditions.items():
-            token = encounter.token(token_id)
-            self.combatants.setdefault(token_id, token.combatant)
-            encounter.put_token(token.with_combatant(
-                token.combatant.model_copy(update={"conditions": conditions})))
+            self._change(encounter, token_id, conditions=conditions)
+        self.logged = [lock.entry for lock in locks]
+        encounter.log.extend(self.logged)
         self.expired = [ReplaceHazard(hazard, None) for hazard in ending.expired]
         for removal in self.expired:
             removal.apply(encounter)
-        return ChangeSet(tokens=frozenset(self.combatants), timeline=True,
+        return ChangeSet(tokens=frozenset(self.combatants), timeline=True, log=bool(locks),
                          hazards=bool(self.expired))
+
+    def _change(self, encounter: Encounter, token_id: str, **update: object) -> None:
+        token = encounter.token(token_id)
+        self.combatants.setdefault(token_id, token.combatant)
+        encounter.put_token(token.with_combatant(token.combatant.model_copy(update=update)))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         for removal in reversed(self.expired):
             removal.revert(encounter)
-        return super().revert(encounter) | ChangeSet(hazards=bool(self.expired))
+        del encounter.log[len(encounter.log) - len(self.logged):]
+        return super().revert(encounter) | ChangeSet(log=bool(self.logged),
+                                                     hazards=bool(self.expired))
 
 
 class SetSegmentOverride(_TimelineCommand):
@@ -115,22 +130,45 @@ class SetSegmentOverride(_TimelineCommand):
 
 class RecordMovement(_TimelineCommand):
     """Count feet moved this round towards a combatant's attack segment (002 "Characters
-    move at 5' per segment"); nothing happens outside a round."""
+    move at 5' per segment") and keep the cells walked (a move that starts where the last
+    one ended joins it: a charge's run, rules-decisions "Charge / knockdown"); nothing
+    happens outside a round."""
 
     label = "Movement this round"
 
-    def __init__(self, token_id: str, feet: float) -> None:
+    def __init__(self, token_id: str, feet: float, path: tuple[Cell, ...] = ()) -> None:
         super().__init__()
-        self.token_id, self.feet = token_id, feet
+        self.token_id, self.feet, self.path = token_id, feet, path
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
         timeline = encounter.timeline
         if any(e.token_id == self.token_id for e in timeline.entries):
             entry = timeline.entry(self.token_id)
+            joined = (entry.path + self.path[1:] if entry.path and self.path
+                      and entry.path[-1] == self.path[0] else self.path)[-MAX_PATH_CELLS:]
             timeline.replace_entry(entry.model_copy(
-                update={"moved_ft": entry.moved_ft + self.feet}))
+                update={"moved_ft": entry.moved_ft + self.feet, "path": joined}))
         return ChangeSet(timeline=True)
+
+
+class EditRound(_TimelineCommand):
+    """A change to the round's state worked out when it is applied, from the state as it is
+    then (a manoeuvre's holds, condition timers, lowered guards); undone by restoring it.
+    ``tokens`` are the tokens whose views it changes (a hold's link, a lowered AC)."""
+
+    def __init__(self, edit: Callable[[RoundState], RoundState], label: str,
+                 tokens: frozenset[str] = frozenset()) -> None:
+        super().__init__()
+        self.edit, self.label, self.tokens = edit, label, tokens
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        self._keep(encounter)
+        encounter.timeline = self.edit(encounter.timeline.model_copy(deep=True))
+        return ChangeSet(tokens=self.tokens, timeline=True)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return super().revert(encounter) | ChangeSet(tokens=self.tokens)
 
 
 class SetActionLength(_TimelineCommand):

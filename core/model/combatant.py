@@ -43,6 +43,7 @@ class Condition(StrEnum):
     KNOCKED_OUT = "knocked_out"
     SCARPERING = "scarpering"
     AIMING = "aiming"
+    BRACED = "braced"
 
 
 class Abilities(BaseModel):
@@ -96,6 +97,7 @@ class Combatant(BaseModel):
     weapons: tuple[str, ...] = Field((), max_length=12,
                                      description="Names in the encounter's weapon table")
     initiative_modifier: int = Field(0, ge=-10, le=10)
+    martial_artist: bool = Field(False, description="Trained in takedowns and locks (002)")
     darkvision_ft: int = Field(0, ge=0, le=MAX_SIGHT_FT,
                                description="Sees unlit cells this near (docs/vision.md)")
     image: str | None = Field(None, max_length=MAX_PATH_CHARS,

@@ -196,6 +196,34 @@ class RulesProfile(BaseModel):
     # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
     dim_sight_ft: int = Field(30, ge=0, le=1000)
 
+    # Melee manoeuvres (002 "Multiple Attackers", "Charge opponent", "Overruns", "Forcing
+    # opponents back", "Evading", "Grappling", "Stunning"; rules-decisions "Melee manoeuvres")
+    multiple_attackers_bonus: int = Field(1, ge=0, le=10)
+    multiple_attackers_min: int = Field(2, ge=2, le=20)
+    force_back_base: int = Field(10, ge=0, le=40)
+    force_back_ft_per_point: int = Field(1, ge=0, le=20)
+    force_back_ac_per_level: int = Field(1, ge=0, le=10)
+    run_over_ft: int = Field(10, ge=0, le=300)
+    sprint_over_ft: int = Field(20, ge=0, le=300)
+    run_bonus: int = Field(2, ge=0, le=20)
+    sprint_bonus: int = Field(4, ge=0, le=20)
+    charge_per_size_category: int = Field(2, ge=0, le=20)
+    overrun_base: int = Field(10, ge=0, le=40)
+    overrun_per_speed_step: int = Field(2, ge=0, le=20)
+    overrun_per_size_category: int = Field(4, ge=0, le=20)
+    overrun_braced: int = Field(3, ge=0, le=20)
+    evade_target: int = Field(12, ge=2, le=40)
+    stun_check_base: int = Field(10, ge=0, le=40)
+    throw_figure: int = Field(3, ge=0, le=20)
+    takedown_figure: int = Field(3, ge=0, le=20)
+    lock_figure: int = Field(5, ge=0, le=20)
+    improve_lock_figure: int = Field(4, ge=0, le=20)
+    escape_figure: int = Field(4, ge=0, le=20)
+    escape_figure_holder_changing: int = Field(2, ge=0, le=20)
+    throw_damage: str = "d2"
+    lock_damage: str = "d4"
+    pin_attack_bonus: int = Field(1, ge=0, le=10)
+
     @field_validator("ability_table")
     @classmethod
     def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:
@@ -208,7 +236,8 @@ class RulesProfile(BaseModel):
                 )
         return bands
 
-    @field_validator("fall_die", "initiative_die", "critical_event_die", "die_chain_cap")
+    @field_validator("fall_die", "initiative_die", "critical_event_die", "die_chain_cap",
+                     "throw_damage", "lock_damage")
     @classmethod
     def _dice(cls, die: str) -> str:
         DiceExpression.parse(die)
@@ -233,6 +262,9 @@ class RulesProfile(BaseModel):
     def _cap_on_chain(self) -> RulesProfile:
         if self.die_chain_cap not in self.die_chain:
             raise ValueError(f"die_chain_cap {self.die_chain_cap!r} is not in die_chain")
+        if self.sprint_over_ft < self.run_over_ft:
+            raise ValueError(f"sprint_over_ft {self.sprint_over_ft} is below run_over_ft "
+                             f"{self.run_over_ft}")
         return self
 
     @model_validator(mode="after")
@@ -258,3 +290,8 @@ class RulesProfile(BaseModel):
         """The named degree for failing by ``margin`` (None when it did not fail)."""
         named = [lvl.name for lvl in self.failure_levels if margin >= lvl.min_margin]
         return named[-1] if named else None
+
+    def failure_rank(self, margin: int) -> int:
+        """How many failure levels failing by ``margin`` is worth: 0 when it did not fail,
+        1 for the first degree (Unlucky), and so on."""
+        return sum(1 for lvl in self.failure_levels if margin >= lvl.min_margin)

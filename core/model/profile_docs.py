@@ -20,6 +20,7 @@ class FieldDoc(NamedTuple):
 SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES = (
     "Shove", "Slams", "Hazards and falls", "Grid and movement", "Attack and damage",
     "Round timeline", "Conditions", "Surprise", "Sight", "Cover and missiles")
+MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -169,4 +170,54 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                           "002 Surprise: '+1 damage per failure level'"),
     "dim_sight_ft": FieldDoc(SIGHT, "Sight in dim light (ft)",
                              "docs/vision.md: every token sees this far in dim light"),
+    "multiple_attackers_bonus": FieldDoc(
+        MELEE, "Multiple attackers: per attacker",
+        "002 Multiple Attackers: '+1 attack skill for each attacker (including himself)'"),
+    "multiple_attackers_min": FieldDoc(MELEE, "Multiple attackers: from this many",
+                                       "RD Multiple attackers: 'when two or more are engaged'"),
+    "force_back_base": FieldDoc(MELEE, "Forcing back: target base",
+                                "RD Forcing back: d20 + HR vs 10 + defender HR"),
+    "force_back_ft_per_point": FieldDoc(MELEE, "Forcing back: feet per point over",
+                                        "002 Forcing back: 'for every point over the defender "
+                                        "is forced back by 1''"),
+    "force_back_ac_per_level": FieldDoc(MELEE, "Forcing back: AC lost per failure level",
+                                        "002 Forcing back: 'for every failure level the "
+                                        "attacker loses one from their armour class'"),
+    "run_over_ft": FieldDoc(MELEE, "Run: straight run over (ft)", "002 Charge: 'Run = >10''"),
+    "sprint_over_ft": FieldDoc(MELEE, "Sprint: straight run over (ft)",
+                               "002 Charge: 'Sprint = >20''"),
+    "run_bonus": FieldDoc(MELEE, "Run bonus", "002 Charge: 'Run = >10' (+2)'"),
+    "sprint_bonus": FieldDoc(MELEE, "Sprint bonus", "002 Charge: 'Sprint = >20' (+4)'"),
+    "charge_per_size_category": FieldDoc(MELEE, "Charge: per size category larger",
+                                         "002 Charge: 'Brawl+Con+Height diff'; RD: 2 × size "
+                                         "categories larger"),
+    "overrun_base": FieldDoc(MELEE, "Overrun: difficulty base",
+                             "RD Overrun: d20 + STR + FR ≥ 10 + …"),
+    "overrun_per_speed_step": FieldDoc(MELEE, "Overrun: per speed step",
+                                       "002 Overruns: 'Each mph ... increases the difficulty "
+                                       "by 2'; RD: Run 1, Sprint 2"),
+    "overrun_per_size_category": FieldDoc(MELEE, "Overrun: per size category larger",
+                                          "RD Overrun: +4 per size category the mover is "
+                                          "larger"),
+    "overrun_braced": FieldDoc(MELEE, "Overrun: braced defender",
+                               "002 Overruns: 'The defender bracing decreases the chance by 3'"),
+    "evade_target": FieldDoc(MELEE, "Evading: manoeuvre check",
+                             "002 Evading: 'requires a manouver check of 12'"),
+    "stun_check_base": FieldDoc(CONDITIONS, "Stun check: difficulty base",
+                                "002 Stunning: 'Difficulty = 10+SP suffered'"),
+    "throw_figure": FieldDoc(GRAPPLE, "Throw figure", "002 Grappling: 'Throw (+3)'"),
+    "takedown_figure": FieldDoc(GRAPPLE, "Takedown figure", "002 Grappling: 'Takedown (+3)'"),
+    "lock_figure": FieldDoc(GRAPPLE, "Lock figure", "002 Grappling: 'Locks (+5)'"),
+    "improve_lock_figure": FieldDoc(GRAPPLE, "Improve lock figure",
+                                    "002 Grappling: 'Improve Lock (+4)'"),
+    "escape_figure": FieldDoc(GRAPPLE, "Escape figure", "002 Grappling: 'Escape (+4/+2)'"),
+    "escape_figure_holder_changing": FieldDoc(
+        GRAPPLE, "Escape figure, holder changing hold",
+        "002 Grappling: '+2 if opponent is changing their attack'"),
+    "throw_damage": FieldDoc(GRAPPLE, "Throw damage", "002 Throw: 'Damage = D2 + stun save'"),
+    "lock_damage": FieldDoc(GRAPPLE, "Lock damage each round",
+                            "002 Locks: 'Cause D4 SP each round. Roll once and keep'"),
+    "pin_attack_bonus": FieldDoc(GRAPPLE, "Pinning: to the pinner's attacks",
+                                 "002 Takedown: 'pinned position on the floor. +1 to your "
+                                 "attacks'"),
 }

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from core.model.breakdown import Breakdown
 from core.model.combatant import Condition, Side
 from core.model.dice import RollRecord
+from core.model.grid import Cell
 from core.model.limits import (
     MAX_FEET,
     MAX_ROUND,
@@ -23,6 +24,10 @@ from core.model.limits import (
     Segment,
     at_most,
 )
+from core.model.melee import AcPenalty, Hold, check_walk
+
+MAX_PATH_CELLS = 10_000
+MAX_HOLDS = MAX_TOKENS
 
 
 class InitiativeEntry(BaseModel):
@@ -44,10 +49,17 @@ class InitiativeEntry(BaseModel):
     defence_bonus: Bonus = 0
     action_segments: int = Field(1, ge=1, le=MAX_SEGMENT)
     moved_ft: float = Field(0, ge=0, le=MAX_FEET)
+    path: Annotated[tuple[Cell, ...], at_most(MAX_PATH_CELLS, "path cells")] = Field(
+        (), description="Cells walked this round (joined moves): a charge's run")
     no_action: str = Field("", max_length=200,
                            description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
+
+    @field_validator("path")
+    @classmethod
+    def _path_walks(cls, path: tuple[Cell, ...]) -> tuple[Cell, ...]:
+        return check_walk(path)
 
     @field_validator("terms")
     @classmethod
@@ -87,6 +99,9 @@ class RoundState(BaseModel):
     aimed_last_round: Annotated[list[str], at_most(MAX_TOKENS, "tokens")] = Field(
         default_factory=list)
     declaration_seconds: int = Field(120, ge=0, le=86_400)
+    holds: Annotated[list[Hold], at_most(MAX_HOLDS, "holds")] = Field(default_factory=list)
+    ac_penalties: Annotated[list[AcPenalty], at_most(MAX_TIMERS, "AC penalties")] = Field(
+        default_factory=list)
 
     def stray_token(self, token_ids: set[str]) -> str | None:
         """Where the round names a token not in ``token_ids``, as a message; else None."""
@@ -96,17 +111,24 @@ class RoundState(BaseModel):
                   for i, timer in enumerate(self.timers)]
         named += [(f"timeline.aimed_last_round.{i}", token_id)
                   for i, token_id in enumerate(self.aimed_last_round)]
+        named += [(f"timeline.holds.{i}.{role}", getattr(hold, role))
+                  for i, hold in enumerate(self.holds) for role in ("holder", "held")]
+        named += [(f"timeline.ac_penalties.{i}.token_id", penalty.token_id)
+                  for i, penalty in enumerate(self.ac_penalties)]
         for where, token_id in named:
             if token_id not in token_ids:
                 return f"{where}: no token has the id {token_id[:60]!r}"
         return None
 
     def without_token(self, token_id: str) -> RoundState:
-        """A copy that no longer mentions ``token_id``: its initiative, timers and aim."""
+        """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds
+        and lowered guard."""
         return self.model_copy(update={
             "entries": [e for e in self.entries if e.token_id != token_id],
             "timers": [t for t in self.timers if t.token_id != token_id],
-            "aimed_last_round": [i for i in self.aimed_last_round if i != token_id]})
+            "aimed_last_round": [i for i in self.aimed_last_round if i != token_id],
+            "holds": [h for h in self.holds if token_id not in (h.holder, h.held)],
+            "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id]})
 
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:

@@ -19,6 +19,7 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
 from core.model.weapons import Weapon
+from core.rules import melee
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.weapons import melee_reach, strength_to_damage
@@ -135,7 +136,9 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
                   action: AttackOptions, dice: DiceSource) -> AttackResult:
     """Resolve a melee attack between two tokens: the target must be within the attacker's
     reach (its natural reach or its weapon's). A named weapon gives the damage dice, STR to
-    damage (002 "Damage") and whether the damage is magic. Missiles are
+    damage (002 "Damage") and whether the damage is magic. The map adds its melee terms
+    (:func:`core.rules.melee.attack_terms`: multiple attackers, a pinner's +1, a lowered
+    guard) and refuses a weapon a hold does not allow. Missiles are
     :func:`core.rules.missile.resolve_missile` (range, cover, scatter)."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
@@ -145,10 +148,12 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "
                                  "'battlemap resolve missile'")
     _check_melee_reach(encounter, attacker, defender, weapon)
+    hit, defence = round_terms(encounter, attacker.id, defender.id)
+    on_map = melee.attack_terms(encounter, attacker, defender, weapon, missile=False)
     return resolve_attack(attacker.combatant, defender.combatant,
                           _with_weapon(action, weapon, attacker.combatant, encounter.profile),
                           encounter.profile, dice,
-                          round_terms=round_terms(encounter, attacker.id, defender.id))
+                          round_terms=((*hit, *on_map[0]), (*defence, *on_map[1])))
 
 
 def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,

@@ -56,6 +56,8 @@ from core.rules.attack import (
 )
 from core.rules.conditions import helpless
 from core.rules.cover import CoverReport, cover_on_map, neighbours
+from core.rules.holds import weapon_refusal
+from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
 from core.rules.weapons import missile_weapons, strength_to_damage
 from core.spatial.cover import Point, Segment
@@ -206,6 +208,9 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     if attacker.id == target.id:
         raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
     weapon = _weapon(encounter, attacker, request.weapon)
+    refusal = weapon_refusal(encounter, attacker.id, weapon)
+    if refusal:
+        raise IllegalMissileError(refusal)
     cover = cover_on_map(encounter, attacker.id, target.id, request.cover_override)
     if not cover.line_of_fire:
         raise IllegalMissileError(f"{attacker.name} has no line of fire to {target.name}: "
@@ -213,7 +218,7 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     ranged = range_report(encounter, attacker, target, weapon)
     aimed, scarpering = round_terms(encounter, attacker.id, target.id)
     hit = (*aimed, *_hit_terms(weapon, ranged))
-    defence = (*scarpering, *cover.terms())
+    defence = (*scarpering, *cover.terms(), *guard_terms(encounter, target.id))
     strength = strength_to_damage(attacker.combatant, profile,
                                   fired=weapon.missile_kind is MissileKind.FIRED)
     options = AttackOptions(weapon=weapon.name, damage=weapon.damage, modifier=request.modifier,

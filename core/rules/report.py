@@ -8,7 +8,7 @@ from core.model.breakdown import Breakdown
 from core.model.encounter import Encounter
 from core.rules.attack import AttackResult
 from core.rules.odds import ShoveOdds
-from core.rules.shove import ShoveResult, SuccessLevel
+from core.rules.shove import HazardOutcome, ShoveResult, SuccessLevel
 
 
 def _line(label: str, breakdown: Breakdown) -> str:
@@ -40,19 +40,24 @@ def format_shove(result: ShoveResult) -> str:
     for damage in result.slam_damage:
         lines.append(f"  Slam after AV {result.defender_av}: {damage.describe()}")
     if result.hazard:
-        hazard = result.hazard
-        lines.append(f"  Pit-Stop save vs Death Ray {hazard.pit_stop_target}: "
-                     f"{hazard.pit_stop.describe()} → "
-                     + ("catches the edge" if hazard.saved else f"falls into {hazard.name}"))
-        lines += [f"  {roll.describe()}" for roll in
-                  (hazard.damage_roll, hazard.own_save_roll, hazard.fall_roll) if roll]
-        if not hazard.saved:
-            lines.append(_line("Hazard damage", hazard.damage))
+        lines += hazard_lines(result.hazard)
     if result.prone:
         lines.append("  Prone (Double Success)")
     lines.append(f"  Final cell: ({result.final_cell.x},{result.final_cell.y}); "
                  f"damage taken: {result.total_damage}")
     return "\n".join(lines)
+
+
+def hazard_lines(hazard: HazardOutcome) -> list[str]:
+    """The Pit-Stop save and, when it failed, the hazard's rolls and damage."""
+    lines = [f"  Pit-Stop save vs Death Ray {hazard.pit_stop_target}: "
+             f"{hazard.pit_stop.describe()} → "
+             + ("catches the edge" if hazard.saved else f"falls into {hazard.name}")]
+    lines += [f"  {roll.describe()}" for roll in
+              (hazard.damage_roll, hazard.own_save_roll, hazard.fall_roll) if roll]
+    if not hazard.saved:
+        lines.append(_line("Hazard damage", hazard.damage))
+    return lines
 
 
 def _pct(p: Fraction) -> str:

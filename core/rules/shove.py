@@ -31,6 +31,7 @@ from core.model.profile import CreatureCollision, MasteryReduction, RulesProfile
 from core.model.tables import SIZES
 from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.melee import open_contact
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
 from core.spatial.geometry import geometry_of
 
@@ -329,16 +330,14 @@ def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
     attack_fr, defend_fr = force_rating(a, profile).value, force_rating(d, profile).value
     att_floor, def_floor = (_floor(encounter, attacker.footprint),
                             _floor(encounter, defender.footprint))
-    die_steps = _die_steps(attack_fr, att_floor > def_floor, profile)
+    die, die_steps = shove_die(encounter, attacker, defender)
     size_spec = SIZES[d.size]
     return ShoveSetup(
         attacker=attacker, defender=defender, direction=direction,
         attack_terms=_attack_terms(a, d, attack_fr, request.modifier, profile),
         target_fd=force_defense(d, profile),
         forceful_defense_possible=defend_fr > attack_fr,
-        shove_die=step_die(size_spec.shove_die, sum(t.value for t in die_steps),
-                           profile.die_chain, profile.die_chain_cap),
-        die_steps=die_steps,
+        shove_die=die, die_steps=die_steps,
         distance_terms=_distance_terms(encounter, defender, attack_fr, def_floor > att_floor),
         max_displacement_ft=size_spec.max_displacement_ft,
         slippery_ft=profile.slippery_bonus_ft if _on_slippery(encounter, defender) else 0,
@@ -353,15 +352,20 @@ def _check_reach(encounter: Encounter, attacker: Token, defender: Token) -> None
         raise IllegalShoveError(
             f"{attacker.name} is not adjacent to {defender.name} "
             f"({gap} cell(s) between them); move closer first")
-    geometry = geometry_of(encounter)
-    for cell in attacker.footprint.cells():
-        for direction in Direction:
-            dx, dy = direction.delta
-            neighbour = Footprint(cell.x + dx, cell.y + dy, 1)
-            if (neighbour.overlaps(defender.footprint)
-                    and not geometry.move_blocked(cell, direction)):
-                return
-    raise IllegalShoveError(f"a wall stands between {attacker.name} and {defender.name}")
+    if not open_contact(encounter, attacker.footprint, defender.footprint):
+        raise IllegalShoveError(f"a wall stands between {attacker.name} and {defender.name}")
+
+
+def shove_die(encounter: Encounter, attacker: Token, defender: Token
+              ) -> tuple[str, tuple[Term, ...]]:
+    """The defender's size die stepped up by the attacker's FR and higher ground (000 "The
+    Force Multiplier", "Terrain Modifiers to Force"), and the steps taken."""
+    profile = encounter.profile
+    higher = _floor(encounter, attacker.footprint) > _floor(encounter, defender.footprint)
+    steps = _die_steps(force_rating(attacker.combatant, profile).value, higher, profile)
+    die = step_die(SIZES[defender.combatant.size].shove_die, sum(t.value for t in steps),
+                   profile.die_chain, profile.die_chain_cap)
+    return die, steps
 
 
 def _direction(attacker: Token, defender: Token, wanted: Direction | None,
@@ -554,14 +558,22 @@ def _resolve_hazard(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: 
     """The Pit-Stop rule: save vs Death Ray to stop at the edge; on failure the hazard's
     own effect applies (000 "The Pit-Stop Rule"; rules-decisions Shove 12-13). Both saves
     take the defender's stun condition (rules-decisions "Conditions")."""
-    reach = push.hazard
-    assert reach is not None
-    target = pit_stop_target(setup)
-    roll = dice.roll("d20", f"{setup.defender.name} Pit-Stop save vs Death Ray")
-    pit_stop = Breakdown.of(Term("d20", roll.total, "000 The Pit-Stop Rule"), *setup.save_terms)
+    assert push.hazard is not None
+    return pit_stop(setup.defender, push.hazard, profile, dice)
+
+
+def pit_stop(defender: Token, reach: HazardReach, profile: RulesProfile, dice: DiceSource
+             ) -> HazardOutcome:
+    """The Pit-Stop save of a creature about to be moved into ``reach`` and, when it fails,
+    the hazard's own damage, save and fall (through its AV; both saves take its condition)."""
+    save_terms = roll_penalty(defender.combatant, profile)
+    av = armour_value(defender.combatant).value
+    target = defender.combatant.death_ray_save
+    roll = dice.roll("d20", f"{defender.name} Pit-Stop save vs Death Ray")
+    saving = Breakdown.of(Term("d20", roll.total, "000 The Pit-Stop Rule"), *save_terms)
     outcome = {"name": reach.name, "kind": reach.kind, "pit_stop_roll": roll,
-               "pit_stop": pit_stop, "pit_stop_target": target}
-    if pit_stop.value >= target:
+               "pit_stop": saving, "pit_stop_target": target}
+    if saving.value >= target:
         return HazardOutcome(**outcome, saved=True)
     effect = reach.effect
     terms: list[Term] = []
@@ -571,11 +583,11 @@ def _resolve_hazard(setup: ShoveSetup, push: Push, profile: RulesProfile, dice: 
         raw = damage_roll.total
         if effect.save_target is not None:
             own_roll = dice.roll("d20", f"{reach.name} save")
-            own_passed = own_roll.total + save_modifier(setup) >= effect.save_target
-        terms += list(hazard_damage_terms(raw, own_passed, effect, setup.defender_av, profile))
+            own_passed = own_roll.total + sum(t.value for t in save_terms) >= effect.save_target
+        terms += list(hazard_damage_terms(raw, own_passed, effect, av, profile))
     fall_roll = _fall_roll(effect.fall_ft, profile, dice)
     if fall_roll is not None:
-        terms += fall_terms(effect.fall_ft, fall_roll.total, setup.defender_av, profile)
+        terms += fall_terms(effect.fall_ft, fall_roll.total, av, profile)
     return HazardOutcome(**outcome, saved=False, damage_roll=damage_roll,
                          own_save_roll=own_roll, own_save_passed=own_passed,
                          fall_ft=effect.fall_ft, fall_roll=fall_roll,

@@ -23,9 +23,11 @@ from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry
 from core.model.mapmodel import Hazard
+from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules.conditions import gets_up, next_stage, no_action_reason, rounds_of
+from core.rules.holds import active_holds
 from core.rules.weapons import melee_reach
 
 SEED = "002 Initiative"
@@ -90,7 +92,8 @@ def roll_initiative(encounter: Encounter, dice: DiceSource) -> RoundState:
                       current_segment=profile.initiative_min_segment, entries=rolled,
                       opposition_roll=shared, timers=list(previous.timers),
                       aimed_last_round=list(previous.aimed_last_round),
-                      declaration_seconds=profile.declaration_seconds)
+                      declaration_seconds=profile.declaration_seconds,
+                      holds=list(previous.holds), ac_penalties=list(previous.ac_penalties))
 
 
 def _entry(token_id: str, combatant: Combatant, roll: RollRecord, profile: RulesProfile,
@@ -232,9 +235,10 @@ def end_round(encounter: Encounter) -> RoundEnd:
     """The round's end: every timer ticks; a stun stage whose time is up steps one place
     better (002: "get better by 1 place each round (all KO degrade to Knockdown)"; the
     Knockdown stage brings Prone, RD "Conditions"); a Prone creature that spent this round
-    getting up stands; a timed hazard (burning oil) whose last round this was goes out.
-    Initiative is rolled "At the beginning of each combat round", so the entries are
-    cleared; who aimed is remembered."""
+    getting up stands, unless it is pinned; a timed hazard (burning oil) whose last round
+    this was goes out. Initiative is rolled "At the beginning of each combat round", so the
+    entries are cleared; who aimed is remembered, and so are the grappling holds ("held from
+    one round to the next", 002) and the lowered guards that last into the next round."""
     state, profile = encounter.timeline, encounter.profile
     conditions = {t.id: set(t.combatant.conditions) for t in encounter.tokens}
     running: list[ConditionTimer] = []
@@ -246,8 +250,9 @@ def end_round(encounter: Encounter) -> RoundEnd:
             running.append(timer.model_copy(update={"rounds": timer.rounds - 1}))
             continue
         running += _step_down(timer, held, profile)
+    pinned = {h.held for h in active_holds(encounter) if h.kind is HoldKind.PIN}
     for entry in state.entries:
-        if entry.getting_up and entry.token_id in conditions:
+        if entry.getting_up and entry.token_id in conditions and entry.token_id not in pinned:
             conditions[entry.token_id].discard(Condition.PRONE)
     changed = {t.id: frozenset(conditions[t.id]) for t in encounter.tokens
                if conditions[t.id] != t.combatant.conditions}
@@ -257,7 +262,9 @@ def end_round(encounter: Encounter) -> RoundEnd:
     return RoundEnd(state=RoundState(
         round_number=state.round_number + 1, current_segment=profile.initiative_min_segment,
         timers=running, aimed_last_round=[e.token_id for e in state.entries if e.aiming],
-        declaration_seconds=profile.declaration_seconds), conditions=changed, expired=expired)
+        declaration_seconds=profile.declaration_seconds, holds=list(state.holds),
+        ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number]),
+        conditions=changed, expired=expired)
 
 
 def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile

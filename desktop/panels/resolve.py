@@ -46,8 +46,8 @@ from desktop.qt import (
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260
-IDLE_TEXT = ("Shove (S), Attack (K) or Missile (M): pick the attacker and the target on the "
-             "map, or right-click a token.")
+IDLE_TEXT = ("Shove (S), Attack (K), Missile (M) or Manoeuvres (B): pick the attacker and "
+             "the target on the map, or right-click a token.")
 
 
 class ResolvePanel(QWidget):
@@ -199,9 +199,9 @@ class ResolvePanel(QWidget):
         self.message.clear()
         self._clear_fields()
         self._enable(True)
-        if self.typed_mode.isChecked():
-            self._ask_next()
         self.resolve_button.setFocus()
+        if self.typed_mode.isChecked():
+            self._ask_next()  # the first die's field takes the focus
 
     def begin_roll(self, action: Action[Any], card: str) -> None:
         """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves

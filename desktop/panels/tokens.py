@@ -18,7 +18,7 @@ from core.model.combatant import Combatant, Side
 from core.model.encounter import Token
 from core.model.grid import Cell
 from core.model.tables import SIZES
-from core.rules.ratings import ratings
+from core.rules.melee import ratings_here
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.map_menus import add_combatant
@@ -270,6 +270,8 @@ class TokenPanel(QWidget):
 
     # --- document ------------------------------------------------------------------------
     def _on_changed(self, changes: ChangeSet) -> None:
+        if changes.timeline and not changes.tokens:
+            self._show_selection()  # the round's terms of AC (a lowered guard) may have ended
         if not changes.tokens:
             return
         encounter = self.document.encounter
@@ -313,7 +315,7 @@ class TokenPanel(QWidget):
         self.placeholder.setVisible(token is None)
         self.placeholder.setText(f"{len(ids)} combatants selected" if len(ids) > 1 else
                                  "Select a combatant in the list or on the map to edit it")
-        self.ratings.show_ratings(ratings(token.combatant, self.document.encounter.profile)
+        self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
 

@@ -1,7 +1,10 @@
 """Select and move: click a token to select it, drag to move it along the engine's path
 (green when legal, red and returned when not), rubber-band to select several, Alt-drag to
 place freely (GM override), click a door to open or close it, Delete to remove tokens.
-The move itself is the core's move action: legality and the feet counted are decided there."""
+The move itself is the core's move action: legality and the feet counted are decided there.
+A single token's drag may be a manoeuvre instead (:mod:`desktop.tools.drag_rulings`): a
+straight line through an enemy offers an overrun (Shift-drag goes around), and during a
+round a path past enemies rolls its evade checks."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QLabel, QPointF, QSpinBox, Qt, QWidget
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.drag_rulings import DragRulings
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
@@ -37,6 +41,7 @@ class _Drag:
         self.target: Cell = leader.token.cell
         self.path: MovePath | None = None
         self.free = False
+        self.around = False  # Shift: walk around an enemy in the way, no overrun
 
     def targets(self) -> dict[str, Cell]:
         """Every dragged token's new top-left cell: the leader's move, for each."""
@@ -57,6 +62,7 @@ class SelectTool(MapTool):
         super().__init__(context)
         self.budget_ft: float | None = None
         self._drag: _Drag | None = None
+        self.rulings = DragRulings(context)
 
     def make_options(self) -> list[QWidget]:
         budget: QSpinBox = labelled_spin(
@@ -81,6 +87,7 @@ class SelectTool(MapTool):
         """A different encounter: a drag in progress is over (its items are gone)."""
         self._drag = None
         self.scene.path_preview.hide()
+        self.rulings.clear()
 
     def follow(self, changes: ChangeSet) -> None:
         if self._drag is not None and changes.tokens & set(self._drag.start):
@@ -129,6 +136,8 @@ class SelectTool(MapTool):
         if drag is None:
             return False
         drag.free = drag.free or event.alt  # Alt at any point makes it a GM placement
+        if event.shift != drag.around:
+            drag.around, drag.path = event.shift, None
         top_left = event.scene_pos - drag.grab
         size = drag.leader.token.footprint.size
         centre = top_left + QPointF(self.renderer.length(size / 2), self.renderer.length(size / 2))
@@ -163,10 +172,19 @@ class SelectTool(MapTool):
         segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
         label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
                  else drag.path.reason)
+        legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:
             label = f"another selected token cannot stand there: {problem}"
-        preview.show_path(points, label, drag.path.legal and problem is None)
-        preview.setToolTip(label)
+        tip = label
+        ruling = self.rulings.preview(drag.leader.token_id, drag.target, drag.path,
+                                      around=drag.around, budget_ft=self.budget_ft) \
+            if len(drag.group) == 1 else None
+        if ruling is not None:
+            label, legal, tip = ruling.label, ruling.legal, ruling.tip
+            points = [points[0], points[-1]] if ruling.straight else points
+            self.status.emit(tip)
+        preview.show_path(points, label, legal)
+        preview.setToolTip(tip)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:
@@ -174,11 +192,19 @@ class SelectTool(MapTool):
         if drag is None:
             return False
         drag.free = drag.free or event.alt
+        if event.shift != drag.around and not drag.free:
+            drag.around = event.shift
+            self._preview(drag)
         self.scene.path_preview.hide()
         targets = drag.targets()
         if targets == drag.start:
             self._return(drag)
             return True
+        if not drag.free and self.rulings.offer is not None:
+            self._return(drag)
+            self.rulings.drop()
+            return True
+        self.rulings.clear()
         action = MoveAction(targets, drag.free, self.budget_ft)
         try:
             outcome = plan(action, self.document.encounter, ScriptedDice([]))
@@ -200,6 +226,7 @@ class SelectTool(MapTool):
             self._return(self._drag)
             self._drag = None
         self.scene.path_preview.hide()
+        self.rulings.clear()
 
     # --- keys ----------------------------------------------------------------------------
     def key(self, event: QKeyEvent) -> bool:

@@ -23,6 +23,7 @@ from desktop.mainwindow import MainWindow
 from desktop.map_menus import TokenMenu
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import (
+    QAction,
     QApplication,
     QGraphicsItem,
     QLabel,
@@ -282,3 +283,14 @@ def test_a_missing_x11_library_is_named_with_its_package() -> None:
     missing = missing_packages(lambda library: library != "libxcb-cursor.so.0")
     assert missing == ["libxcb-cursor0"]
     assert "sudo apt-get install libxcb-cursor0" in hint(missing)
+
+
+def test_no_two_commands_share_a_key(window: MainWindow) -> None:
+    """Every menu entry's and tool's shortcut reaches one command only (two tools once both
+    took M, and the second never fired)."""
+    owners: dict[str, list[str]] = {}
+    for action in window.findChildren(QAction):
+        for key in action.shortcuts():
+            owners.setdefault(key.toString(), []).append(action.text())
+    shared = {key: names for key, names in owners.items() if len(set(names)) > 1}
+    assert shared == {}

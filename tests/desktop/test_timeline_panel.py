@@ -7,8 +7,10 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
+from core.actions.commands import MoveToken
 from core.actions.round import SetSegmentOverride
 from core.model.dice import SeededDice
+from core.model.grid import Cell
 from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
 from desktop.items import TokenItem
 from desktop.mainwindow import MainWindow
@@ -86,6 +88,7 @@ def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) ->
 def test_moving_slides_the_chip_and_greys_it_past_segment_10(
         drag: Callable[..., None], window: MainWindow) -> None:
     encounter = window.document.encounter
+    window.document.push(MoveToken("ogre", Cell(20, 12)))  # no evade check on the way
     window.timeline_panel.roll()
     window.document.push(SetSegmentOverride("mira", 5))
     drag((6, 9), [(6, 11), (6, 13)])  # 20 ft: 4 segments, strikes on 9

@@ -1,0 +1,270 @@
+"""Overruns (002 "Overruns": "It is possible for creatures to force themselves past others
+by charging at them ... To stay standing the defender must make a strength roll against the
+attackers momentum ... Each mph or 1 foot height advantage (50% mass advantage) increases
+the difficulty by 2. The defender bracing decreases the chance by 3", "Creatures lower than
+knee height cannot overrun a braced character"; rules-decisions "Overrun": "Defender stays
+standing on d20 + STR modifier + FR ≥ 10 + 2 per speed step (Run 1, Sprint 2) + 4 per size
+category the mover is larger − 3 if the defender braced (declared). Fail: defender Prone,
+the mover passes to the first free cell beyond. Success: the mover stops adjacent").
+
+An overrun may start with the mover's approach (a legal move into contact, as a drag that
+runs into an enemy); its speed is the straight stretch of this round's recorded movement and
+the approach together. The way past is the shove engine's walk with the defender lifted off
+the map: the mover passes only if its footprint can stand clear beyond the defender in one
+go, else it stays in contact. :func:`resolve_overrun` is pure; dice: the defender's d20.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import pairwise
+
+from pydantic import BaseModel, ConfigDict
+
+from core.model.breakdown import Breakdown, Term
+from core.model.combatant import Condition
+from core.model.dice import DiceSource, RollRecord
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
+from core.model.tables import Size
+from core.rules.conditions import roll_penalty
+from core.rules.holds import move_refusal
+from core.rules.melee import (
+    IllegalManoeuvreError,
+    chance_at_least,
+    enemies,
+    open_contact,
+    path_feet,
+    recorded_path,
+    speed_step,
+    straight_run,
+)
+from core.rules.ratings import force_rating
+from core.rules.shove import StopReason, plan_push
+from core.spatial.pathing import MovementGraph
+
+SEED = "002 Overruns"
+
+
+class OverrunRequest(BaseModel):
+    """Who runs through whom: ``approach`` is where the mover comes into contact (reached
+    by a legal move first; None: where it stands), ``direction`` the way through (None:
+    straight through)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mover: str
+    defender: str
+    approach: Cell | None = None
+    direction: Direction | None = None
+
+
+class OverrunSetup(BaseModel):
+    """Everything about an overrun that does not depend on the dice."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mover: Token
+    defender: Token
+    approach: tuple[Cell, ...]
+    approach_ft: float
+    direction: Direction
+    run_ft: float
+    stand_terms: Breakdown
+    target: Breakdown
+    beyond: tuple[Cell, ...] = ()
+    pass_ft: float = 0
+
+
+def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSetup:
+    """Check the overrun can be tried and work out the terms and the way past."""
+    mover, defender = encounter.token(request.mover), encounter.token(request.defender)
+    if mover.id == defender.id or not enemies(mover.combatant, defender.combatant):
+        raise IllegalManoeuvreError(f"{mover.name} can only overrun an enemy")
+    if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
+        raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
+                                    f"{defender.name}; it may swarm past (002 Overruns)")
+    refusal = move_refusal(encounter, mover.id)
+    if refusal:
+        raise IllegalManoeuvreError(refusal)
+    approach, cost = _approach(encounter, mover, request.approach)
+    contact = mover.at(approach[-1])
+    if not (contact.footprint.adjacent(defender.footprint)
+            and open_contact(encounter, contact.footprint, defender.footprint)):
+        raise IllegalManoeuvreError(f"{mover.name} must reach {defender.name} (adjacent, no "
+                                    "wall between) to overrun it")
+    direction = request.direction or straight_away(contact.footprint, defender.footprint)
+    run = _run(encounter, mover, approach)
+    beyond, pass_ft = way_past(encounter, contact, defender, direction)
+    return OverrunSetup(mover=mover, defender=defender, approach=approach, approach_ft=cost,
+                        direction=direction, run_ft=run,
+                        stand_terms=_stand(encounter, defender),
+                        target=_momentum(encounter, mover, defender, run),
+                        beyond=beyond, pass_ft=pass_ft)
+
+
+def _approach(encounter: Encounter, mover: Token, goal: Cell | None
+              ) -> tuple[tuple[Cell, ...], float]:
+    if goal is None or goal == mover.cell:
+        return (mover.cell,), 0.0
+    path = MovementGraph(encounter, mover).path_to(goal)
+    if not path.legal:
+        raise IllegalManoeuvreError(f"{mover.name} cannot reach {tuple(goal)}: {path.reason}")
+    return path.cells, path.cost_ft
+
+
+def _run(encounter: Encounter, mover: Token, approach: tuple[Cell, ...]) -> float:
+    """The straight stretch of this round's recorded movement followed by the approach."""
+    walked = recorded_path(encounter, mover.id)
+    return path_feet(straight_run(walked + approach[1:]), encounter.profile)
+
+
+def _stand(encounter: Encounter, defender: Token) -> Breakdown:
+    c, profile = defender.combatant, encounter.profile
+    return Breakdown.of(Term("STR modifier", profile.ability_modifier(c.abilities.strength),
+                             "RD Overrun: strength roll"),
+                        Term("FR", force_rating(c, profile).value, "RD Overrun: + FR"),
+                        *roll_penalty(c, profile))
+
+
+def _momentum(encounter: Encounter, mover: Token, defender: Token, run_ft: float) -> Breakdown:
+    """10 + 2 per speed step + 4 per size category the mover is larger − 3 if braced."""
+    profile = encounter.profile
+    step = speed_step(run_ft, profile)
+    larger = mover.combatant.size.rank - defender.combatant.size.rank
+    terms = [Term("Base", profile.overrun_base, "RD Overrun")]
+    if step:
+        terms.append(Term(f"{'Sprint' if step == 2 else 'Run'} ({run_ft:g} ft straight)",
+                          step * profile.overrun_per_speed_step,
+                          "002 Overruns: each mph increases the difficulty by 2"))
+    if larger > 0:
+        terms.append(Term(f"Mover {larger} size categor{'y' if larger == 1 else 'ies'} larger",
+                          larger * profile.overrun_per_size_category, "RD Overrun: +4 per size"))
+    if defender.combatant.has(Condition.BRACED):
+        terms.append(Term("Braced", -profile.overrun_braced,
+                          "002 Overruns: The defender bracing decreases the chance by 3"))
+    return Breakdown.of(*terms)
+
+
+def way_past(encounter: Encounter, contact: Token, defender: Token, direction: Direction
+             ) -> tuple[tuple[Cell, ...], float]:
+    """The mover's walk from contact to the first place clear of the defender's footprint
+    (the defender lifted off the map), and its feet; empty when a wall, a creature, a ledge,
+    a hazard or the map's edge is in the way."""
+    steps = 1
+    while contact.footprint.moved(direction, steps).overlaps(defender.footprint):
+        steps += 1
+    profile = encounter.profile
+    feet = sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
+    scratch = encounter.scratch_copy()
+    scratch.remove_token(defender.id)
+    scratch.put_token(contact)
+    push = plan_push(scratch, contact, direction, feet)
+    if len(push.path) != steps + 1 or push.stop_reason is not StopReason.FULL_DISTANCE:
+        return (), 0.0
+    return push.path, push.moved_ft
+
+
+class OverrunResult(BaseModel):
+    """An overrun, step by step."""
+
+    model_config = ConfigDict(frozen=True)
+
+    mover: str
+    defender: str
+    mover_id: str
+    defender_id: str
+    run_ft: float
+    roll: RollRecord
+    stand: Breakdown
+    target: Breakdown
+    stands: bool
+    path: tuple[Cell, ...]
+    moved_ft: float
+
+    @property
+    def final_cell(self) -> Cell:
+        return self.path[-1]
+
+    def summary(self) -> str:
+        head = (f"{self.mover} overruns {self.defender} ({self.run_ft:g} ft run): "
+                f"{self.stand.value} vs {self.target.value}")
+        if self.stands:
+            return f"{head} — {self.defender} stands; {self.mover} stops next to it"
+        past = "passes" if len(self.path) > 1 and self.moved_ft else "cannot get past"
+        return f"{head} — {self.defender} is knocked Prone; {self.mover} {past}"
+
+
+def resolve_overrun(encounter: Encounter, request: OverrunRequest, dice: DiceSource
+                    ) -> OverrunResult:
+    """Resolve an overrun without changing the encounter."""
+    setup = prepare_overrun(encounter, request)
+    roll = dice.roll("d20", f"{setup.defender.name} stays standing (d20 + STR + FR)")
+    stand = Breakdown.of(Term("d20", roll.total, SEED), *setup.stand_terms.terms)
+    stands = stand.value >= setup.target.value
+    path, feet = setup.approach, setup.approach_ft
+    if not stands and setup.beyond:
+        path, feet = path + setup.beyond[1:], feet + setup.pass_ft
+    return OverrunResult(mover=setup.mover.name, defender=setup.defender.name,
+                         mover_id=setup.mover.id, defender_id=setup.defender.id,
+                         run_ft=setup.run_ft, roll=roll, stand=stand, target=setup.target,
+                         stands=stands, path=path, moved_ft=feet)
+
+
+class OverrunOdds(BaseModel):
+    """Exact chances: the defender stays standing, and where the mover ends."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_ft: float
+    stand_bonus: int
+    target: int
+    stands: Fraction
+    landing: dict[Cell, Fraction]
+
+
+def overrun_odds(encounter: Encounter, request: OverrunRequest) -> OverrunOdds:
+    setup = prepare_overrun(encounter, request)
+    stands = chance_at_least(setup.stand_terms.value, setup.target.value)
+    contact = setup.approach[-1]
+    landing = {contact: Fraction(1)}
+    if setup.beyond and stands < 1:
+        landing = {setup.beyond[-1]: 1 - stands} | ({contact: stands} if stands else {})
+    return OverrunOdds(run_ft=setup.run_ft, stand_bonus=setup.stand_terms.value,
+                       target=setup.target.value, stands=stands, landing=landing)
+
+
+def overrun_line(encounter: Encounter, mover_id: str, goal: Cell) -> OverrunRequest | None:
+    """The overrun a drag from the mover's cell straight to ``goal`` offers: the first enemy
+    the line runs into, when the line goes on past it (None when there is none)."""
+    mover = encounter.token(mover_id)
+    line = line_cells(mover.cell, goal)
+    for before, anchor in pairwise(line):
+        for other in encounter.tokens_overlapping(mover.at(anchor).footprint, ignore=mover.id):
+            if not enemies(mover.combatant, other.combatant):
+                continue
+            if mover.at(goal).footprint.overlaps(other.footprint):
+                return None
+            return OverrunRequest(mover=mover.id, defender=other.id, approach=before,
+                                  direction=direction_between(before, anchor))
+    return None
+
+
+def line_cells(a: Cell, b: Cell) -> list[Cell]:
+    """The cells of a straight line from ``a`` to ``b``, one king's step at a time
+    (Bresenham).
+
+    >>> line_cells(Cell(0, 0), Cell(4, 2))
+    [Cell(x=0, y=0), Cell(x=1, y=1), Cell(x=2, y=1), Cell(x=3, y=2), Cell(x=4, y=2)]
+    """
+    dx, dy = abs(b.x - a.x), -abs(b.y - a.y)
+    sx, sy = (1 if b.x > a.x else -1), (1 if b.y > a.y else -1)
+    error, x, y, cells = dx + dy, a.x, a.y, [a]
+    while (x, y) != (b.x, b.y):
+        twice = 2 * error
+        if twice >= dy:
+            error, x = error + dy, x + sx
+        if twice <= dx:
+            error, y = error + dx, y + sy
+        cells.append(Cell(x, y))
+    return cells

@@ -1,0 +1,198 @@
+"""Manoeuvres tool: forcing back, charges, overruns and grappling. A token's right-click menu
+lists the manoeuvres it can make where it stands, with their odds
+(:func:`core.rules.manoeuvres.offers`); so does a click on the actor and then on its target.
+A throw or a forcing back then asks where the creature goes: the choices are marked on the
+map, a click picks one. The Resolve panel rolls and applies. Holds are drawn as links
+between the tokens. Esc steps back."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from core.actions.commands import ChangeSet, UpdateCombatant
+from core.actions.manoeuvre import action_for
+from core.model.combatant import Condition
+from core.model.melee import HoldKind
+from core.rules.holds import active_holds
+from core.rules.manoeuvres import Choice, Offer, offers, push_choices, throw_choices
+from desktop.manoeuvre_cards import card
+from desktop.melee_items import CellMarks, HoldLinks, Link, Mark, chance_colour
+from desktop.qt import QCheckBox, QKeyEvent, QMenu, QPointF, Qt, QWidget
+from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
+
+if TYPE_CHECKING:
+    from desktop.view import MapView
+
+
+class ManoeuvreTool(MapTool):
+    name = "manoeuvre"
+    label = "Manoeuvres"
+    shortcut = "B"
+    tooltip = ("Manoeuvres (B, for brawl): right-click a token, or click it and then its "
+               "target, for forcing back, charges, overruns and grapples with their odds; a "
+               "throw or a forcing back asks where the creature goes. Esc goes back a step.")
+    cursor = Qt.CursorShape.CrossCursor
+
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
+        self.panel = context.resolve_panel
+        self.actor: str | None = None
+        self.choices: list[Choice] = []
+        self.follow_up = False
+        self.menu: QMenu | None = None  # the manoeuvres against a clicked target
+        self.links = HoldLinks(self.renderer)
+        self.marks = CellMarks(self.renderer)
+        self.scene.addItem(self.links)
+        self.scene.addItem(self.marks)
+        self.draw_holds()
+
+    def make_options(self) -> list[QWidget]:
+        follow = QCheckBox("Follow into the space left")
+        follow.setToolTip("Forcing back: the attacker steps into the space the defender "
+                          "leaves (002 Forcing opponents back)")
+        follow.toggled.connect(lambda on: setattr(self, "follow_up", on))
+        return [follow]
+
+    # --- following the document -----------------------------------------------------------
+    def draw_holds(self) -> None:
+        encounter = self.document.encounter
+        self.links.set_links([Link(encounter.token(h.holder).footprint,
+                                   encounter.token(h.held).footprint, h.kind,
+                                   f"lock {h.lock_damage}" if h.kind is HoldKind.LOCK
+                                   else h.kind.value) for h in active_holds(encounter)])
+
+    def reset(self) -> None:
+        self.deactivate()
+        self.actor = None
+        self.draw_holds()
+
+    def follow(self, changes: ChangeSet) -> None:
+        if changes.tokens or changes.timeline:
+            self.draw_holds()
+        if self.choices and changes.tokens:
+            self.deactivate()
+            self._prompt()
+
+    def deactivate(self) -> None:
+        self.choices = []
+        self.marks.clear()
+
+    def activate(self, view: MapView) -> None:
+        super().activate(view)
+        self.actor = self.context.selection.single()
+        self._prompt()
+
+    # --- menus --------------------------------------------------------------------------
+    def token_entries(self, token_id: str) -> list[TokenEntry]:
+        entries: list[TokenEntry] = [(offer.text, partial(self.take, offer))
+                                     for offer in offers(self.document.encounter, token_id)]
+        combatant = self.document.encounter.token(token_id).combatant
+        braced = combatant.has(Condition.BRACED)
+        entries.append(("Stop bracing" if braced else "Brace against overruns",
+                        lambda: self.toggle(token_id, braced=not braced)))
+        entries.append((("Not a martial artist" if combatant.martial_artist
+                         else "Martial artist (takedowns, locks)"),
+                        lambda: self.toggle(token_id, martial=not combatant.martial_artist)))
+        return entries
+
+    def toggle(self, token_id: str, *, braced: bool | None = None,
+               martial: bool | None = None) -> None:
+        """Declare or drop the braced stance (002 Overruns), or mark a martial artist."""
+        combatant = self.document.encounter.token(token_id).combatant
+        update: dict[str, object] = {}
+        if braced is not None:
+            update["conditions"] = (combatant.conditions | {Condition.BRACED} if braced
+                                    else combatant.conditions - {Condition.BRACED})
+        if martial is not None:
+            update["martial_artist"] = martial
+        label = "Brace" if braced else "Stop bracing" if braced is False else "Martial artist"
+        self.document.push(UpdateCombatant(token_id, combatant.model_copy(update=update), label))
+
+    def take(self, offer: Offer) -> None:
+        """Begin ``offer``: straight to the Resolve panel, or first pick where it sends the
+        creature."""
+        encounter = self.document.encounter
+        if not offer.pick:
+            self.panel.begin(action_for(offer.request), card(encounter, offer.request))
+            self.status.emit("Manoeuvre: roll for it or type the dice in the Resolve panel")
+            return
+        actor = encounter.token(_actor_of(offer))
+        target = encounter.token(offer.target)
+        self.choices = (push_choices(encounter, actor, target, self.follow_up)
+                        if offer.manoeuvre == "force-back"
+                        else throw_choices(encounter, actor, target))
+        self.marks.show_marks([Mark(c.footprint, c.text, chance_colour(float(c.chance)))
+                               for c in self.choices])
+        self.status.emit(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
+                         f"{target.name} goes")
+
+    # --- pointer ------------------------------------------------------------------------
+    def press(self, event: ToolEvent) -> bool:
+        if not event.left:
+            return False
+        if self.choices:
+            self._pick(event)
+            return True
+        token = self.document.encounter.token_at(event.cell)
+        if token is None:
+            return True
+        if self.actor is None or token.id == self.actor:
+            self.actor = token.id
+            self._prompt()
+            return True
+        self._menu_against(token.id, event.scene_pos)
+        return True
+
+    def _pick(self, event: ToolEvent) -> None:
+        choice = next((c for c in self.choices if event.cell in set(c.footprint.cells())),
+                      None)
+        if choice is None:
+            self.status.emit("Manoeuvre: click one of the marked places (Esc: back)")
+            return
+        self.deactivate()
+        self.panel.begin(action_for(choice.request), card(self.document.encounter,
+                                                          choice.request))
+        self.status.emit("Manoeuvre: roll for it or type the dice in the Resolve panel")
+
+    def _menu_against(self, target_id: str, where: QPointF) -> None:
+        assert self.actor is not None
+        found = [o for o in offers(self.document.encounter, self.actor)
+                 if o.target == target_id]
+        if not found:
+            name = self.document.encounter.token(target_id).name
+            self.status.emit(f"Manoeuvre: nothing {self._name(self.actor)} can do to {name} "
+                             "from here (it must be next to it)")
+            return
+        assert self.view is not None
+        self.menu = QMenu(self.view)
+        for offer in found:
+            self.menu.addAction(offer.text, partial(self.take, offer))
+        self.menu.popup(self.view.viewport().mapToGlobal(self.view.mapFromScene(where)))
+
+    def _prompt(self) -> None:
+        if self.actor is None or not self.document.encounter.has_token(self.actor):
+            self.actor = None
+            self.status.emit("Manoeuvre: click the creature that acts")
+        else:
+            self.status.emit(f"Manoeuvre: {self._name(self.actor)} — click its target")
+
+    def _name(self, token_id: str) -> str:
+        return self.document.encounter.token(token_id).name
+
+    def key(self, event: QKeyEvent) -> bool:
+        if event.key() != Qt.Key.Key_Escape:
+            return False
+        if self.choices:
+            self.deactivate()
+        elif self.panel.pending is not None:
+            self.panel.clear()
+        else:
+            self.actor = None
+        self._prompt()
+        return True
+
+
+def _actor_of(offer: Offer) -> str:
+    request = offer.request
+    return request.mover if hasattr(request, "mover") else request.attacker
