@@ -18,6 +18,7 @@ from core.model.dice import DiceExhaustedError, ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import HazardKind
+from core.model.melee import AcPenalty, Hold, HoldKind
 from core.model.round import InitiativeEntry, RoundState
 from core.rules.missile import (
     IllegalMissileError,
@@ -303,3 +304,23 @@ def test_odds_equal_the_enumeration_of_every_die(make_encounter: Make, case: str
         assert odds.friend_hit > 0
     if case == "wall":
         assert odds.against_wall > 0
+
+
+def test_a_lowered_guard_counts_against_missiles_too(make_encounter: Make) -> None:
+    """002 Forcing back: the failed attacker 'loses one from their armour class' against any
+    attack until it acts, a bow's included."""
+    encounter = make_encounter(FIELD, {"A": BOWMAN, "T": ORC})
+    plain = prepare_missile(encounter, shot()).defence.value
+    encounter.timeline = RoundState(ac_penalties=[AcPenalty(token_id="T", value=-2,
+                                                            until_round=1)])
+    lowered = prepare_missile(encounter, shot()).defence
+    assert lowered.value == plain - 2 and "Lowered guard" in [t.name for t in lowered.terms]
+
+
+def test_a_creature_in_a_lock_cannot_shoot(make_encounter: Make) -> None:
+    encounter = make_encounter(FIELD.replace("..A...", ".GA..."),
+                               {"A": BOWMAN, "T": ORC, "G": ORC.model_copy(update={"name": "G"})})
+    encounter.timeline = RoundState(holds=[Hold(holder="G", held="A", kind=HoldKind.LOCK,
+                                                holder_cell=Cell(1, 11), held_cell=Cell(2, 11))])
+    with pytest.raises(IllegalMissileError, match="caught in a lock"):
+        prepare_missile(encounter, shot())
