@@ -13,15 +13,17 @@ from core.actions.commands import MoveToken, UpdateCombatant, toggle_door
 from core.actions.fog import (
     RecordPartyView,
     RevealCells,
+    SetDarkness,
     SetFogEnabled,
     SetGmOnly,
     record_party_view,
 )
 from core.actions.history import History
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.spatial.playerview import player_items, player_view
+from core.model.mapmodel import Darkness
+from core.spatial.playerview import party_sight, player_items, player_view
 from core.spatial.vision import party_vision
 
 MakeEncounter = Callable[..., Encounter]
@@ -176,3 +178,44 @@ def test_editing_a_combatant_keeps_merging_after_a_recording(rooms: Encounter) -
                      typing)
         record_party_view(history)
     assert len(history.labels()) == 1
+
+
+# --- the party's sight, computed once per change -----------------------------------------
+
+EDITS: dict[str, Callable[[History], object]] = {
+    "move": lambda h: h.push(MoveToken("A", Cell(4, 1))),
+    "open the door": lambda h: h.push(toggle_door(
+        next(w for w in h.encounter.map.walls if w.kind.value == "door"))),
+    "darkness": lambda h: h.push(SetDarkness(Darkness.DARK)),
+    "darkvision": lambda h: h.push(UpdateCombatant(
+        "A", h.encounter.token("A").combatant.model_copy(update={"darkvision_ft": 5}))),
+    "hide A": lambda h: h.push(SetGmOnly(["A"], True)),
+    "O joins the party": lambda h: h.push(UpdateCombatant(
+        "O", h.encounter.token("O").combatant.model_copy(update={"side": Side.PARTY}))),
+    "knock A out": lambda h: h.push(UpdateCombatant(
+        "A", h.encounter.token("A").combatant.toggled(Condition.KNOCKED_OUT))),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_the_kept_party_sight_follows_every_edit_that_changes_it(rooms: Encounter,
+                                                                 edit: str) -> None:
+    history = History(rooms)
+    if edit == "darkvision":
+        history.push(SetDarkness(Darkness.DARK))
+    before = party_sight(rooms)
+    assert party_sight(rooms) is before  # nothing changed: kept
+    EDITS[edit](history)
+    assert (party_sight(rooms) == party_vision(rooms)).all()
+    assert not (party_sight(rooms) == before).all()
+    history.undo()
+    assert (party_sight(rooms) == before).all()
+
+
+def test_an_edit_that_changes_no_sight_keeps_it(rooms: Encounter) -> None:
+    history = History(rooms)
+    before = party_sight(rooms)
+    history.push(UpdateCombatant("A", rooms.token("A").combatant.hurt(1)))
+    assert party_sight(rooms) is before
+    with pytest.raises(ValueError, match="read-only"):
+        before[0, 0] = False
