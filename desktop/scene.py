@@ -16,6 +16,7 @@ from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.labels import ScreenLabel
 from desktop.qt import (
     QColor,
     QFont,
@@ -100,6 +101,12 @@ class MapScene(QGraphicsScene):
             self._refresh_hazards()
         for token_id in changes.tokens:
             self._sync_token(token_id)
+
+    def restyle_labels(self) -> None:
+        """Labels take the UI scale and the map's turn anew (table mode changed them)."""
+        for item in self.items():
+            if isinstance(item, ScreenLabel):
+                item.restyle()
 
     # --- selection -----------------------------------------------------------------------
     def follow_selection(self, selection: SelectionModel) -> None:
@@ -204,7 +211,7 @@ class MapScene(QGraphicsScene):
     def _draw_grid(self, painter: QPainter, rect: QRectF) -> None:
         """Opaque cosmetic lines in one call; none when cells are too small to tell apart
         (the lines would be a grey wash costing a third of the frame)."""
-        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        on_screen = self.renderer.on_screen(1, painter.worldTransform())
         if rect.isEmpty() or on_screen < MIN_GRID_PX:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -232,7 +239,7 @@ class MapScene(QGraphicsScene):
     def _draw_elevation_numbers(self, painter: QPainter, rect: QRectF) -> None:
         """Heights as text, only where a cell is big enough on screen to read them (the
         tint and ledge lines show height when zoomed out)."""
-        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        on_screen = self.renderer.on_screen(1, painter.worldTransform())
         if rect.isEmpty() or not self.encounter.map.elevation or on_screen < MIN_LABEL_PX:
             return
         battle_map = self.encounter.map
