@@ -11,7 +11,7 @@ import numpy as np
 from core.actions.commands import ChangeSet
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.model.mapmodel import TERRAIN_BY_CODE
+from core.model.mapmodel import TERRAIN_BY_CODE, Hazard
 from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
@@ -43,6 +43,8 @@ MIN_GRID_PX = 6
 class MapScene(QGraphicsScene):
     """Everything drawn on the map, kept in step with an :class:`EncounterDocument`."""
 
+    for_players = False  # the players' scene (desktop.player_window) leaves GM things out
+
     def __init__(self, document: EncounterDocument, renderer: MapRenderer | None = None
                  ) -> None:
         super().__init__()
@@ -50,6 +52,7 @@ class MapScene(QGraphicsScene):
         self.renderer = renderer or MapRenderer()
         self.show_elevation_numbers = True
         self.show_grid = True
+        self.backdrop = style.BACKGROUND
         self.tokens: dict[str, TokenItem] = {}
         self.hazard_items: list[HazardItem] = []
         self.walls = WallLayer(self.renderer)
@@ -85,7 +88,8 @@ class MapScene(QGraphicsScene):
             self.removeItem(item)
         self.tokens = {}
         for token in enc.tokens:
-            self._add_token_item(token.id)
+            if self.shows_token(token.id):
+                self._add_token_item(token.id)
         self.update()
 
     def apply_changes(self, changes: ChangeSet) -> None:
@@ -132,9 +136,16 @@ class MapScene(QGraphicsScene):
                 item.setSelected(True)
         blocker.unblock()
 
+    # --- what is drawn (the players' scene shows less) ------------------------------------
+    def shows_token(self, token_id: str) -> bool:
+        return self.encounter.has_token(token_id)
+
+    def shown_hazards(self) -> list[Hazard]:
+        return list(self.encounter.map.hazards)
+
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
-        item = TokenItem(self.encounter.token(token_id), self.renderer)
+        item = TokenItem(self.encounter.token(token_id), self.renderer, self.for_players)
         self.tokens[token_id] = item
         self.addItem(item)
         self._stack(token_id, item)
@@ -144,7 +155,7 @@ class MapScene(QGraphicsScene):
         item.setZValue(Z_TOKEN + self.encounter.order_of(token_id) * TOKEN_Z_STEP)
 
     def _sync_token(self, token_id: str) -> None:
-        present = self.encounter.has_token(token_id)
+        present = self.shows_token(token_id)
         item = self.tokens.get(token_id)
         if not present:
             if item is not None:
@@ -161,7 +172,8 @@ class MapScene(QGraphicsScene):
         for item in self.hazard_items:
             self.removeItem(item)
             self.removeItem(item.label)
-        self.hazard_items = [HazardItem(h, self.renderer) for h in self.encounter.map.hazards]
+        self.hazard_items = [HazardItem(h, self.renderer, self.for_players)
+                             for h in self.shown_hazards()]
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
@@ -177,7 +189,7 @@ class MapScene(QGraphicsScene):
             self._edges_of = heights.copy()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, style.BACKGROUND)
+        painter.fillRect(rect, self.backdrop)
         enc = self.encounter
         area = self.renderer.map_rect(enc.map.width, enc.map.height)
         if self._background is not None:
