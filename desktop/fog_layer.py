@@ -18,6 +18,7 @@ from desktop.qt import (
     QImage,
     QObject,
     QPainter,
+    QPainterPath,
     QRectF,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -64,14 +65,16 @@ class PlayerViewModel(QObject):
 
 @dataclass(frozen=True)
 class FogLook:
-    """The colours of cells the players see nothing of, and of cells they only remember."""
+    """The colours of cells the players see nothing of, and of cells they only remember;
+    ``border``: grid units of unseen colour around the map (hides the map's edge lines)."""
 
     unseen: QColor
     remembered: QColor
     z: float
+    border: float = 0.0
 
 
-PLAYERS_FOG = FogLook(QColor(0, 0, 0), QColor(0, 0, 0, 150), z=100)  # over every item
+PLAYERS_FOG = FogLook(QColor(0, 0, 0), QColor(0, 0, 0, 150), z=100, border=1.0)  # over all
 GM_FOG = FogLook(QColor(25, 35, 80, 125), QColor(25, 35, 80, 60), z=15)  # under walls
 
 
@@ -84,12 +87,17 @@ class FogLayer(QGraphicsItem):
         self.renderer, self.look = renderer, look
         self.setZValue(look.z)
         self.image = QImage()
-        self._rect = QRectF()
+        self._rect = QRectF()  # the map
+        self._frame = QPainterPath()  # the border around it
 
     def show_view(self, view: PlayerView) -> None:
         height, width = view.visible.shape
         self.prepareGeometryChange()
         self._rect = self.renderer.map_rect(width, height)
+        pad = self.renderer.length(self.look.border)
+        self._frame = QPainterPath()
+        self._frame.addRect(self._rect.adjusted(-pad, -pad, pad, pad))
+        self._frame.addRect(self._rect)  # odd-even fill: the ring between the two
         pixels = np.zeros((height, width, 4), dtype=np.uint8)
         pixels[~view.explored] = _bgra(self.look.unseen)
         pixels[view.explored & ~view.visible] = _bgra(self.look.remembered)
@@ -103,13 +111,16 @@ class FogLayer(QGraphicsItem):
         return self.image.pixelColor(x, y)
 
     def boundingRect(self) -> QRectF:
-        return self._rect
+        return self._frame.boundingRect().united(self._rect)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         if self.image.isNull():
             return
+        # Without antialiasing the border and the image meet with no seam of map between.
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.fillPath(self._frame, self.look.unseen)
         painter.drawImage(self._rect, self.image, QRectF(self.image.rect()))
 
 

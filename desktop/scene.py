@@ -189,6 +189,7 @@ class MapScene(QGraphicsScene):
             self._edges_of = heights.copy()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # no seams at edges
         painter.fillRect(rect, self.backdrop)
         enc = self.encounter
         area = self.renderer.map_rect(enc.map.width, enc.map.height)

@@ -94,7 +94,7 @@ class TableController(QObject):
         self.actions = add_items(bar, menus, self.menu_items(), self.window)
         view = menus["&View"]
         screens = _choices("Player &screen", self.window, self._screen_choices,
-                           lambda: self._chosen_screen().name(), self.choose_screen)
+                           lambda: screen_key(self._chosen_screen()), self.choose_screen)
         view.insertMenu(self.actions["Players follow my view"], screens)
         scale = _choices("UI &scale (table mode)", self.window,
                          lambda: [(f"{percent} %", percent) for percent in SCALES],
@@ -145,19 +145,21 @@ class TableController(QObject):
         self.actions["Players follow my view"].setChecked(on)
 
     def _screen_choices(self) -> list[tuple[str, str]]:
-        return [(_describe(screen), screen.name()) for screen in QGuiApplication.screens()]
+        return [(f"{index + 1}: {_describe(screen)}", screen_key(screen))
+                for index, screen in enumerate(QGuiApplication.screens())]
 
     def _chosen_screen(self) -> QScreen:
         """The remembered player screen; else one that is not the GM's; else the GM's."""
         screens = QGuiApplication.screens()
-        named = str(self.settings.value("player/screen", ""))
+        remembered = str(self.settings.value("player/screen", ""))
         gm_screen = self.window.screen()
-        return (next((s for s in screens if s.name() == named), None)
+        return (next((s for s in screens if screen_key(s) == remembered), None)
                 or next((s for s in screens if s != gm_screen), gm_screen))
 
-    def choose_screen(self, name: str) -> None:
-        """Use this screen for the players (the window opens or moves there)."""
-        self.settings.setValue("player/screen", name)
+    def choose_screen(self, key: str) -> None:
+        """Use this screen (by :func:`screen_key`) for the players: the window opens or
+        moves there."""
+        self.settings.setValue("player/screen", key)
         self.show_player_window(True)
 
     # --- turning, the fog preview --------------------------------------------------------
@@ -187,7 +189,15 @@ class TableController(QObject):
 
 def _describe(screen: QScreen) -> str:
     size = screen.geometry()
-    return f"{screen.name() or 'Screen'} — {size.width()}×{size.height()}"
+    return f"{screen.name() or 'screen'} — {size.width()}×{size.height()}"
+
+
+def screen_key(screen: QScreen) -> str:
+    """What tells a screen from the others, kept across runs (two X screens may share a
+    name; monitors differ by where they are)."""
+    area = screen.geometry()
+    return (f"{screen.name()}|{screen.serialNumber()}|{area.width()}x{area.height()}"
+            f"+{area.x()}+{area.y()}")
 
 
 def _choices(title: str, parent: QWidget, choices: Callable[[], Sequence[tuple[str, Any]]],

@@ -16,6 +16,7 @@ from desktop import style
 from desktop.qt import (
     QApplication,
     QFont,
+    QHeaderView,
     QObject,
     QSettings,
     QSize,
@@ -40,10 +41,14 @@ def touch_target_px(physical_dpi: float, scale: float) -> int:
                          NORMAL_TARGET_PX * scale))
 
 
-def touch_style(target_px: int) -> str:
-    """An application style sheet giving every control at least ``target_px``."""
+def touch_style(target_px: int, font_pt: float, dpi: float) -> str:
+    """An application style sheet giving every control at least ``target_px`` and text of
+    ``font_pt`` points (a style sheet's controls would keep their old font otherwise); list
+    rows are padded up to ``target_px`` (a minimum height would misalign their columns)."""
     tick = round(target_px * 0.6)
+    row_pad = max(2, math.ceil((target_px - font_pt * dpi / 72) / 2))
     return f"""
+        QWidget {{ font-size: {font_pt:.1f}pt; }}
         QToolButton {{ min-width: {target_px}px; min-height: {target_px}px; }}
         QPushButton, QComboBox, QSpinBox, QDoubleSpinBox, QLineEdit, QCheckBox,
         QRadioButton, QTabBar::tab {{ min-height: {target_px}px; }}
@@ -51,7 +56,7 @@ def touch_style(target_px: int) -> str:
         QScrollBar:vertical {{ width: {target_px}px; }}
         QScrollBar:horizontal {{ height: {target_px}px; }}
         QMenu::item {{ min-height: {target_px}px; padding: 2px {target_px // 2}px; }}
-        QTreeView::item, QListView::item, QTableView::item {{ min-height: {target_px}px; }}
+        QTreeView::item, QListView::item, QTableView::item {{ padding: {row_pad}px 2px; }}
     """
 
 
@@ -68,6 +73,7 @@ class TableMode(QObject):
         self.enabled = as_bool(settings.value("table/enabled", False))
         self.percent = _scale_setting(settings.value("table/scale_percent", DEFAULT_SCALE))
         self._base_font = QFont(QApplication.font())
+        self._applied = 1.0  # the scale the window's pixel sizes are set for
 
     @property
     def scale(self) -> float:
@@ -98,9 +104,13 @@ class TableMode(QObject):
         font = QFont(self._base_font)
         font.setPointSizeF(self._base_font.pointSizeF() * scale)
         app.setFont(font)
-        app.setStyleSheet(touch_style(self.target_px()) if self.enabled else "")
+        dpi = self.window.screen().physicalDotsPerInch()
+        app.setStyleSheet(touch_style(self.target_px(), font.pointSizeF(), dpi)
+                          if self.enabled else "")
         for bar in self.window.findChildren(QToolBar):
             bar.setIconSize(QSize(round(ICON_PX * scale), round(ICON_PX * scale)))
+        rescale_pixels(self.window, scale / self._applied)
+        self._applied = scale
         for scene in self.scenes():
             scene.restyle_labels()
         self.changed.emit()
@@ -110,6 +120,23 @@ class TableMode(QObject):
         enabled, self.enabled = self.enabled, False
         self.apply()
         self.enabled = enabled
+
+
+def rescale_pixels(window: QWidget, ratio: float) -> None:
+    """Scale the pixel sizes the panels set when they were built (fixed and least widths
+    measured from the font, table columns) by ``ratio``, so larger text fits."""
+    if ratio == 1.0:
+        return
+    for widget in window.findChildren(QWidget):
+        least, most = widget.minimumWidth(), widget.maximumWidth()
+        if 0 < least == most:
+            widget.setFixedWidth(round(least * ratio))
+        elif least > 0:
+            widget.setMinimumWidth(round(least * ratio))
+    for header in window.findChildren(QHeaderView):
+        for section in range(header.count()):
+            if header.sectionResizeMode(section) != QHeaderView.ResizeMode.Stretch:
+                header.resizeSection(section, round(header.sectionSize(section) * ratio))
 
 
 def as_bool(value: object) -> bool:

@@ -111,7 +111,7 @@ class FogTool(CellPaintTool):
         darkness.setAccessibleName("Darkness")
         darkness.currentTextChanged.connect(lambda text: self.set_darkness(Darkness(text)))
         self._show_settings()
-        return [QLabel(" Brush "), mode, *super().make_options(), fog_on, clear,
+        return [QLabel(" Mode "), mode, *super().make_options(), fog_on, clear,
                 QLabel(" Light "), darkness]
 
     def clear_overrides(self) -> None:
