@@ -175,7 +175,7 @@ class MainWindow(QMainWindow):
         """Animate what the core resolved; the model already holds the outcome."""
         result, action = outcome.result, outcome.action
         if isinstance(result, ShoveResult) and isinstance(action, ShoveAction):
-            defender = action.request.defender
+            defender = self.document.encounter.token(action.request.defender).id
             items = [scene.tokens[defender] for scene in self.table.scenes()
                      if defender in scene.tokens]  # the GM's and the players' token
             self.animation = slide(items, _shown_path(result), self.scene.renderer,

@@ -149,7 +149,6 @@ class PlayerWindow(QWidget):
             self.showFullScreen()
         else:
             self.showNormal()
-        self.raise_()
         self.match_gm()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
