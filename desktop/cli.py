@@ -5,7 +5,7 @@
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
-    battlemap render FILE --out map.png [--size 1600x1000]
+    battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
 """
 
@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
     render.add_argument("--size", default="1600x1000", help="WIDTHxHEIGHT in pixels")
+    render.add_argument("--view", choices=("gm", "player"), default="gm",
+                        help="gm: everything (default); player: what the players see (fog "
+                             "of war, no GM-only tokens or hazards)")
     imp = sub.add_parser("import", help="import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)")
     imp.add_argument("file", type=Path)
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
@@ -206,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "render":
             from desktop.render import render_command  # Qt only from here on
 
-            return render_command(args.file, args.out, args.size)
+            return render_command(args.file, args.out, args.size, args.view)
     except CliError as error:
         print(f"battlemap: {error}", file=sys.stderr)
         return USAGE_ERROR

@@ -82,7 +82,7 @@ class TableController(QObject):
             MenuItem("&View", "T&urn map 90°", "Ctrl+Shift+R", self.turn_map,
                      "Turn this map a quarter clockwise (for players across the table)"),
             MenuItem("&Map", SEPARATOR, None, lambda: None),
-            MenuItem("&Map", "&Fog of war", None, fog.set_fog,
+            MenuItem("&Map", "&Fog of war on", None, fog.set_fog,
                      "Off: the players see the whole map",
                      checked=lambda: self.window.document.encounter.fog.enabled),
             MenuItem("&Map", "&Clear revealed and hidden areas", None, fog.clear_overrides,
@@ -110,8 +110,8 @@ class TableController(QObject):
         return self.actions
 
     def _show_map_settings(self) -> None:
-        if "Fog of war" in self.actions:
-            self.actions["Fog of war"].setChecked(self.window.document.encounter.fog.enabled)
+        if "Fog of war on" in self.actions:
+            self.actions["Fog of war on"].setChecked(self.window.document.encounter.fog.enabled)
 
     # --- the players' window -------------------------------------------------------------
     def show_player_window(self, on: bool = True) -> None:

@@ -64,7 +64,7 @@ def test_the_bar_turns_fog_off_clears_hand_edits_and_sets_darkness(
     assert isinstance(fog_on, QCheckBox)
     fog_on.setChecked(False)
     assert not document.encounter.fog.enabled
-    assert not window.table.actions["Fog of war"].isChecked()
+    assert not window.table.actions["Fog of war on"].isChecked()
     clear = option(fog, QPushButton, "Clear hand edits")
     assert isinstance(clear, QPushButton)
     clear.click()
