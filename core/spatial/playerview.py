@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell
+from core.model.grid import Cell, Footprint
 from core.model.mapmodel import Hazard
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import VisionInputs, party_vision, same_inputs, vision_inputs
@@ -95,10 +95,15 @@ def player_view(encounter: Encounter) -> PlayerView:
 def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     """The tokens and hazards the players may see in ``view``."""
     tokens = tuple(t for t in encounter.tokens
-                   if not t.gm_only and _any_cell(view.visible, t.footprint.cells()))
+                   if not t.gm_only and _any_in(view.visible, t.footprint))
     hazards = tuple(h for h in encounter.map.hazards
                     if not h.gm_only and _any_cell(view.explored, h.cells))
     return PlayerItems(tokens=tokens, hazards=hazards)
+
+
+def _any_in(mask: BoolArray, footprint: Footprint) -> bool:
+    size = footprint.size
+    return bool(mask[footprint.y:footprint.y + size, footprint.x:footprint.x + size].any())
 
 
 def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:
