@@ -236,7 +236,7 @@ class HazardItem(QGraphicsItem):
                             + "<br>".join(d for d in details if d))
         # A separate item (the scene adds it), so the name stays above tokens standing in
         # the hazard; it hangs just above the hazard's first cell.
-        hidden = " (GM only)" if hazard.gm_only else ""
+        hidden = " (hidden)" if hazard.gm_only else ""
         self.label = ScreenLabel(f"{style.HAZARD_ICONS[hazard.kind]} {hazard.name}{hidden}",
                                  style.HAZARD_COLOURS[hazard.kind].darker(220), size_px=12)
         self.label.setZValue(Z_TOKEN + 1)
@@ -278,7 +278,7 @@ class FocusRing(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        pen = QPen(style.CHOSEN, 3)
+        pen = QPen(style.CHOSEN, 3 * style.ui_scale())
         pen.setCosmetic(True)
         pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)

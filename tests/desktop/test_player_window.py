@@ -17,7 +17,8 @@ from core.model.grid import Cell
 from desktop.fog_layer import PLAYERS_FOG
 from desktop.mainwindow import MainWindow
 from desktop.player_window import PlayerWindow
-from desktop.qt import QColor, Qt
+from desktop.qt import QColor, QGuiApplication, Qt
+from desktop.table import screen_key
 from tests.desktop.conftest import DEMO
 from tests.desktop.test_shove_flow import type_dice
 
@@ -85,7 +86,7 @@ def test_gm_only_tokens_and_hazards_never_reach_the_players(window: MainWindow,
     assert [h.hazard.name for h in players.scene.hazard_items] == ["Brazier fire"]
     assert "ogre" not in players.scene.tokens
     assert window.scene.tokens["ogre"].opacity() < 1  # the GM sees it faded
-    assert "(GM only)" in next(i.label.text for i in window.scene.hazard_items
+    assert "(hidden)" in next(i.label.text for i in window.scene.hazard_items
                                if i.hazard.name == pit.name)
     window.document.undo()
     assert "ogre" in players.scene.tokens
@@ -175,3 +176,18 @@ def test_opening_a_door_shows_the_room_beyond(window: MainWindow,
     door = next(w for w in window.document.encounter.map.walls if w.kind.value == "door")
     window.document.push(toggle_door(door))
     assert fog_at(players, Cell(14, 7)).alpha() == 0
+
+
+def test_the_chosen_screen_and_turn_are_remembered(window: MainWindow) -> None:
+    screen = QGuiApplication.screens()[-1]
+    window.table.choose_screen(screen_key(screen))
+    players = window.table.player_window
+    assert players is not None and players.isVisible() and players.screen() == screen
+    assert window.settings.value("player/screen") == screen_key(screen)
+    window.table.actions["Turn players' map 90°"].trigger()
+    assert players.scene.renderer.quarter_turns == 1
+    assert window.scene.renderer.quarter_turns == 0  # the GM's map stays as it is
+    players.close()
+    window.table.show_player_window(True)
+    assert window.table.player_window is players and players.scene.renderer.quarter_turns == 1
+    players.close()
