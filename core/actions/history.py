@@ -43,16 +43,10 @@ class _Step:
     followers: list[Command] = field(default_factory=list)  # applied after, reverted before
 
     def apply(self, encounter: Encounter) -> ChangeSet:
-        changes = self.command.apply(encounter)
-        for follower in self.followers:
-            changes = changes | follower.apply(encounter)
-        return changes
+        return Batch([self.command, *self.followers]).apply(encounter)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
-        changes = ChangeSet()
-        for follower in reversed(self.followers):
-            changes = changes | follower.revert(encounter)
-        return changes | self.command.revert(encounter)
+        return Batch([self.command, *self.followers]).revert(encounter)
 
     def follow_with(self, command: Command) -> None:
         """Add an applied ``command`` after this step's (merged into the last follower
