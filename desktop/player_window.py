@@ -24,6 +24,7 @@ from desktop.qt import (
     QMouseEvent,
     QPointF,
     QRectF,
+    QResizeEvent,
     QScreen,
     Qt,
     QVBoxLayout,
@@ -152,12 +153,17 @@ class PlayerWindow(QWidget):
         self.match_gm()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Escape and self.isFullScreen():
+        key = event.key()
+        if key in (Qt.Key.Key_Escape, Qt.Key.Key_F11) and self.isFullScreen():
             self.showNormal()
-        elif event.key() == Qt.Key.Key_F11:
-            self.showNormal() if self.isFullScreen() else self.showFullScreen()
+        elif key == Qt.Key.Key_F11:
+            self.showFullScreen()
         else:
             super().keyPressEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.match_gm()  # full screen or back: the same area, fitted anew
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()

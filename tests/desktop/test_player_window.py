@@ -153,8 +153,10 @@ def test_esc_leaves_full_screen_and_closing_the_gm_window_closes_it(
         qtbot: QtBot, window: MainWindow, players: PlayerWindow) -> None:
     players.showFullScreen()
     qtbot.waitUntil(players.isFullScreen)
-    qtbot.keyClick(players, Qt.Key.Key_Escape)
+    qtbot.keyClick(players.view, Qt.Key.Key_Escape)  # the map has the keyboard
     qtbot.waitUntil(lambda: not players.isFullScreen())
+    qtbot.keyClick(players.view, Qt.Key.Key_F11)
+    qtbot.waitUntil(players.isFullScreen)
     window.close()
     qtbot.waitUntil(lambda: not players.isVisible())
     assert not window.table.actions["Player window"].isChecked()
