@@ -36,7 +36,7 @@ from desktop.renderer import MapRenderer
 from desktop.scene import MapScene
 from desktop.view import MapView
 
-WINDOWED_SIZE = (1280, 800)
+WINDOWED_SHARE = 0.8  # of the screen, when not full screen
 
 
 class PlayerScene(MapScene):
@@ -137,13 +137,14 @@ class PlayerWindow(QWidget):
 
     # --- where it is shown ---------------------------------------------------------------
     def show_on(self, screen: QScreen, full_screen: bool) -> None:
-        """Show the window on ``screen``: full screen, or a window in its middle."""
+        """Show the window on ``screen``: full screen, or a window in its middle (where Esc
+        puts it)."""
         if self.isFullScreen():
             self.showNormal()
         self.setScreen(screen)
         area = screen.availableGeometry()
-        width, height = (min(w, a) for w, a in zip(WINDOWED_SIZE, (area.width(),
-                                                                  area.height()), strict=True))
+        width, height = round(area.width() * WINDOWED_SHARE), round(area.height() *
+                                                                   WINDOWED_SHARE)
         self.setGeometry(area.x() + (area.width() - width) // 2,
                          area.y() + (area.height() - height) // 2, width, height)
         if full_screen:
