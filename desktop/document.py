@@ -44,6 +44,7 @@ class EncounterDocument(QObject):
         self.path = path
         self.history = self._new_history(encounter)
         self._grouping = 0
+        self._group_changes = ChangeSet()  # what the pushes of the open group touched
         self._was_clean = True
 
     def _new_history(self, encounter: Encounter) -> History:
@@ -74,7 +75,9 @@ class EncounterDocument(QObject):
                 raise
             self.refused.emit(str(error))
             return False
-        if not self._grouping and _may_show_more(changes):
+        if self._grouping:
+            self._group_changes = self._group_changes | changes
+        elif _may_show_more(changes):
             record_party_view(self.history)
         return True
 
@@ -87,10 +90,12 @@ class EncounterDocument(QObject):
         """Pushes inside the block are one step; a refusal inside undoes the block's pushes
         and is announced once."""
         self._grouping += 1
+        if self._grouping == 1:
+            self._group_changes = ChangeSet()
         try:
             with self.history.group(label):
                 yield
-                if self._grouping == 1:
+                if self._grouping == 1 and _may_show_more(self._group_changes):
                     record_party_view(self.history)
         except CommandRefusedError as error:
             self.refused.emit(str(error))

@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from core.actions.commands import MoveToken, ReplaceHazard, toggle_door
 from core.actions.fog import SetGmOnly
 from core.io.fileio import load_encounter
+from core.model.combatant import Combatant
 from core.model.grid import Cell
 from desktop.fog_layer import PLAYERS_FOG
 from desktop.mainwindow import MainWindow
@@ -193,3 +194,14 @@ def test_the_chosen_screen_and_turn_are_remembered(window: MainWindow) -> None:
     window.table.show_player_window(True)
     assert window.table.player_window is players and players.scene.renderer.quarter_turns == 1
     players.close()
+
+
+def test_what_a_new_party_member_sees_is_recorded_in_its_add_step(
+        window: MainWindow, players: PlayerWindow) -> None:
+    hale_leaves_the_east_room(window)
+    window._add_at(Combatant(name="Scout"), EAST_ROOM_CELL)  # a group: Add Scout
+    assert window.document.history.labels()[-1] == "Add Scout"
+    assert fog_at(players, Cell(14, 4)).alpha() == 0
+    window.document.undo()
+    assert fog_at(players, Cell(14, 4)) == PLAYERS_FOG.unseen
+    assert len(window.document.history.labels()) == 2  # the move, and the add to redo
