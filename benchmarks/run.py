@@ -63,16 +63,17 @@ GROUPS: dict[str, Group] = {
     "core": lazy_group("benchmarks.core_bench"),
     "melee": lazy_group("benchmarks.melee_bench"),
     "gui": lazy_group("benchmarks.gui"),
+    "table": lazy_group("benchmarks.player_window"),
     "hostile": lazy_group("benchmarks.hostile"),
 }
 
 
 def _available(name: str) -> bool:
-    """Whether a group runs by default: gui needs PySide6; hostile (some 250 processes, a
-    few minutes) runs only when named; the rest always run."""
+    """Whether a group runs by default: gui and table need PySide6; hostile (some 250
+    processes, a few minutes) runs only when named; the rest always run."""
     if name == "hostile":
         return False
-    return name != "gui" or importlib.util.find_spec("PySide6") is not None
+    return name not in ("gui", "table") or importlib.util.find_spec("PySide6") is not None
 
 
 def _version(distribution: str) -> str | None:

@@ -4,6 +4,8 @@ or landed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.rules.missile import MissileResult
@@ -21,20 +23,22 @@ from desktop.qt import (
     QPointF,
     QTimer,
     QVariantAnimation,
+    isValid,
 )
 from desktop.renderer import MapRenderer
 
 MARKER_MS = 1800
 
 
-def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
+def slide(items: Sequence[TokenItem], cells: tuple[Cell, ...], renderer: MapRenderer,
           ms_per_cell: int) -> QVariantAnimation | None:
-    """Move the item's picture through ``cells`` (top-left cells), ending where the model
-    has it; none when there is nothing to show or animation is off."""
-    if ms_per_cell <= 0 or len(cells) < 2:
+    """Move the items' pictures (one token in the GM's and the players' scenes) through
+    ``cells`` (top-left cells), ending where the model has it; one animation drives them
+    all. None when there is nothing to show or animation is off."""
+    if ms_per_cell <= 0 or len(cells) < 2 or not items:
         return None
     points = [renderer.cell_rect(c).topLeft() for c in cells]
-    animation = QVariantAnimation(item)
+    animation = QVariantAnimation(items[0])
     animation.setStartValue(0.0)
     animation.setEndValue(float(len(points) - 1))
     animation.setDuration(ms_per_cell * (len(points) - 1))
@@ -44,12 +48,22 @@ def slide(item: TokenItem, cells: tuple[Cell, ...], renderer: MapRenderer,
         index = min(int(value), len(points) - 2)
         fraction = value - index
         a, b = points[index], points[index + 1]
-        item.setPos(a + (b - a) * fraction)
+        for item in live(items):
+            item.setPos(a + (b - a) * fraction)
+
+    def land() -> None:
+        for item in live(items):
+            item.sync(item.token)
 
     animation.valueChanged.connect(step)
-    animation.finished.connect(lambda: item.sync(item.token))
+    animation.finished.connect(land)
     animation.start()
     return animation
+
+
+def live(items: Sequence[TokenItem]) -> list[TokenItem]:
+    """The items still on the map (the players' window may close mid-animation)."""
+    return [item for item in items if isValid(item) and item.scene() is not None]
 
 
 def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> ScreenLabel:

@@ -8,7 +8,7 @@
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap odds missile FILE --attacker A --target B [--weapon W] [--json]
     battlemap cover FILE --from A --to B [--json]
-    battlemap render FILE --out map.png [--size 1600x1000]
+    battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
     battlemap --version
@@ -118,6 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
     render.add_argument("--size", default="1600x1000", help="WIDTHxHEIGHT in pixels")
+    render.add_argument("--view", choices=("gm", "player"), default="gm",
+                        help="gm: everything (default); player: what the players see (fog "
+                             "of war, no GM-only tokens or hazards)")
     imp = sub.add_parser("import", help="import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)")
     imp.add_argument("file", type=Path)
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
@@ -259,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "render":
             from desktop.render import render_command  # Qt only from here on
 
-            return render_command(args.file, args.out, args.size)
+            return render_command(args.file, args.out, args.size, args.view)
         if args.command == "install-desktop-entry":
             from desktop.install import install_command
 

@@ -64,6 +64,9 @@ class HazardDialog(QDialog):
         self.save_halves = QCheckBox("A passed save halves the damage (else negates it)")
         self.save_halves.setChecked(effect.save_halves)
         self.notes = QLineEdit(effect.notes)
+        self.gm_only = QCheckBox("Hidden from the players (GM only)")
+        self.gm_only.setChecked(hazard.gm_only if hazard else False)
+        self.gm_only.setToolTip("Never drawn in the player window or the player render")
         self.error = QLabel()
         self.error.setStyleSheet("color: #c0392b")
         self.error.setWordWrap(True)
@@ -75,7 +78,7 @@ class HazardDialog(QDialog):
                               ("Damage dice", self.damage), ("Damage type", self.damage_type),
                               ("", self.through_armour), ("Fall depth", self.fall_ft),
                               ("Own save (d20 ≥)", self.save_target), ("", self.save_halves),
-                              ("Notes", self.notes)):
+                              ("Notes", self.notes), ("", self.gm_only)):
             form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -99,7 +102,7 @@ class HazardDialog(QDialog):
             save_target=self.save_target.value() or None,
             save_halves=self.save_halves.isChecked(), notes=self.notes.text())
         return Hazard(name=self.name.text().strip(), kind=HazardKind(self.kind.currentText()),
-                      cells=self.cells, effect=effect)
+                      cells=self.cells, effect=effect, gm_only=self.gm_only.isChecked())
 
     def _accept(self) -> None:
         try:

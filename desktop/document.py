@@ -5,6 +5,11 @@ action), which pushes a core command onto :class:`core.actions.history.History` 
 undo authority. Views listen to :attr:`changed` and redraw only what the change set names;
 a refused command changes nothing, never reaches the history, and is announced on
 :attr:`refused` with its message.
+
+After every step that may change what the party sees (tokens, walls, the map, the fog), the
+cells the party now sees for the first time are recorded as explored *into that step*
+(:func:`core.actions.fog.record_party_view`): undoing a move forgets what it showed, and the
+history shows no extra steps.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 from core.actions.base import Outcome
 from core.actions.commands import ChangeSet, Command, CommandRefusedError
+from core.actions.fog import record_party_view
 from core.actions.history import History
 from core.model.encounter import Encounter
 from desktop.qt import QObject, Signal
@@ -38,6 +44,7 @@ class EncounterDocument(QObject):
         self.path = path
         self.history = self._new_history(encounter)
         self._grouping = 0
+        self._group_changes = ChangeSet()  # what the pushes of the open group touched
         self._was_clean = True
 
     def _new_history(self, encounter: Encounter) -> History:
@@ -62,12 +69,16 @@ class EncounterDocument(QObject):
         another merge into one step (a brush stroke, a drag). False, with :attr:`refused`
         emitted, when the encounter refuses it."""
         try:
-            self.history.push(command, merge_key)
+            changes = self.history.push(command, merge_key)
         except CommandRefusedError as error:
             if self._grouping:
                 raise
             self.refused.emit(str(error))
             return False
+        if self._grouping:
+            self._group_changes = self._group_changes | changes
+        elif _may_show_more(changes):
+            record_party_view(self.history)
         return True
 
     def perform(self, outcome: Outcome[Any]) -> bool:
@@ -79,9 +90,13 @@ class EncounterDocument(QObject):
         """Pushes inside the block are one step; a refusal inside undoes the block's pushes
         and is announced once."""
         self._grouping += 1
+        if self._grouping == 1:
+            self._group_changes = ChangeSet()
         try:
             with self.history.group(label):
                 yield
+                if self._grouping == 1 and _may_show_more(self._group_changes):
+                    record_party_view(self.history)
         except CommandRefusedError as error:
             self.refused.emit(str(error))
         finally:
@@ -135,3 +150,9 @@ class EncounterDocument(QObject):
     def title(self) -> str:
         name = self.path.name if self.path else self.encounter.name
         return f"{name}{' *' if self.modified else ''} — Battlemap"
+
+
+def _may_show_more(changes: ChangeSet) -> bool:
+    """Whether a change may let the party see cells it has not seen (a token moved or was
+    added, a door opened, the map or the light changed)."""
+    return bool(changes.tokens) or changes.walls or changes.map_shape or changes.fog

@@ -26,6 +26,11 @@ GESTURES = (
     ("Add a combatant on a cell", "right-click an empty cell"),
     ("Open or close a door", "click it with Select / Move"),
     ("Skip a push animation", "click the map"),
+    ("Touch: use the tool (drag a token, paint, measure)", "one finger; a tap clicks"),
+    ("Touch: token or cell menu", "long press"),
+    ("Touch: zoom and pan", "pinch; two fingers together"),
+    ("Player window: pan and zoom it on its own", "drag or wheel on it, or touch it"),
+    ("Player window: leave or enter full screen", "Esc, F11 (on the player window)"),
 )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.model.combatant import Condition
+from core.model.combatant import Condition, Side
 from core.model.encounter import Token
 from core.model.grid import Footprint
 from core.model.mapmodel import Hazard, WallKind, WallSegment
@@ -27,17 +27,21 @@ from desktop.qt import (
 from desktop.renderer import MapRenderer
 
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
+GM_ONLY_OPACITY = 0.55
 
 
 class TokenItem(QGraphicsObject):
-    """A round token: side ring, initials, HP bar, condition badges, selection highlight."""
+    """A round token: side ring, initials, HP bar, condition badges, selection highlight.
+    The GM sees a token hidden from the players faded; the players' copy (``for_players``)
+    cannot be selected, has no tooltip and shows only the party's HP."""
 
-    def __init__(self, token: Token, renderer: MapRenderer,
+    def __init__(self, token: Token, renderer: MapRenderer, for_players: bool = False,
                  portrait: QPixmap | None = None) -> None:
         super().__init__()
         self.token_id = token.id
         self.renderer = renderer
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.for_players = for_players
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, not for_players)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
@@ -50,10 +54,9 @@ class TokenItem(QGraphicsObject):
         self.portrait = portrait
         self.side_px = self.renderer.length(token.footprint.size)
         self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
-        c = token.combatant
-        self.setToolTip(f"<b>{c.name}</b> ({c.side.value}, {c.size.value})<br>"
-                        f"HP {c.hp}/{c.max_hp}<br>"
-                        f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}")
+        self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
+        if not self.for_players:
+            self.setToolTip(_token_tip(token))
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -83,8 +86,19 @@ class TokenItem(QGraphicsObject):
             painter.setClipPath(clip)
             painter.drawPixmap(disc.toRect(), portrait)
             painter.restore()
-        self._paint_hp(painter, disc)
+        if not self.for_players or combatant.side is Side.PARTY:
+            self._paint_hp(painter, disc)
         self._paint_badges(painter)
+        if self.token.gm_only:
+            self._paint_hidden_mark(painter, disc)
+
+    def _paint_hidden_mark(self, painter: QPainter, disc: QRectF) -> None:
+        """A dashed outer ring: the players do not see this token."""
+        pen = QPen(style.GM_ONLY, self.side_px * 0.05, Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        inset = self.side_px * 0.03
+        painter.drawEllipse(disc.adjusted(-inset, -inset, inset, inset))
 
     def _paint_initials(self, painter: QPainter, disc: QRectF, colour: QColor) -> None:
         initials = token_initials(self.token.combatant.name)
@@ -125,6 +139,13 @@ class TokenItem(QGraphicsObject):
             painter.drawEllipse(rect)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
             x -= badge * 0.9
+
+
+def _token_tip(token: Token) -> str:
+    c = token.combatant
+    hidden = "<br><i>Hidden from the players</i>" if token.gm_only else ""
+    return (f"<b>{c.name}</b> ({c.side.value}, {c.size.value})<br>HP {c.hp}/{c.max_hp}<br>"
+            f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}{hidden}")
 
 
 def token_initials(name: str) -> str:
@@ -192,9 +213,12 @@ def _wall_pen(kind: WallKind, opened: bool, width: float) -> QPen:
 
 
 class HazardItem(QGraphicsItem):
-    """A hazard region: tinted cells, an outline, an icon and its name."""
+    """A hazard region: tinted cells, an outline, an icon and its name. One hidden from the
+    players is paler and says so; the players' copy (``for_players``) has no tooltip (the
+    GM's notes are in it)."""
 
-    def __init__(self, hazard: Hazard, renderer: MapRenderer) -> None:
+    def __init__(self, hazard: Hazard, renderer: MapRenderer, for_players: bool = False
+                 ) -> None:
         super().__init__()
         self.hazard, self.renderer = hazard, renderer
         self.setZValue(Z_HAZARD)
@@ -206,11 +230,16 @@ class HazardItem(QGraphicsItem):
         details = [f"damage {effect.damage} {effect.damage_type}".strip() if effect.damage
                    else "", f"fall {effect.fall_ft} ft" if effect.fall_ft else "",
                    f"own save {effect.save_target}" if effect.save_target else "", effect.notes]
-        self.setToolTip(f"<b>{hazard.name}</b> ({hazard.kind.value})<br>"
-                        + "<br>".join(d for d in details if d))
+        if hazard.gm_only:
+            details.append("<i>Hidden from the players</i>")
+            self.setOpacity(GM_ONLY_OPACITY)
+        if not for_players:
+            self.setToolTip(f"<b>{hazard.name}</b> ({hazard.kind.value})<br>"
+                            + "<br>".join(d for d in details if d))
         # A separate item (the scene adds it), so the name stays above tokens standing in
         # the hazard; it hangs just above the hazard's first cell.
-        self.label = ScreenLabel(f"{style.HAZARD_ICONS[hazard.kind]} {hazard.name}",
+        hidden = " (hidden)" if hazard.gm_only else ""
+        self.label = ScreenLabel(f"{style.HAZARD_ICONS[hazard.kind]} {hazard.name}{hidden}",
                                  style.HAZARD_COLOURS[hazard.kind].darker(220), size_px=12)
         self.label.setZValue(Z_TOKEN + 1)
         self.label.place(renderer.cell_rect(min(hazard.cells)).topLeft(), QPointF(0, -9))
@@ -251,7 +280,7 @@ class FocusRing(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        pen = QPen(style.CHOSEN, 3)
+        pen = QPen(style.CHOSEN, 3 * style.ui_scale())
         pen.setCosmetic(True)
         pen.setStyle(Qt.PenStyle.DashLine)
         painter.setPen(pen)

@@ -1,5 +1,7 @@
 """Text on the map that stays readable at any zoom: drawn in screen pixels (it ignores the
-view's scale), on a rounded plate that stands out on light and dark floors alike.
+view's scale), on a rounded plate that stands out on light and dark floors alike. It is
+sized by the UI scale (table mode) and turns with the map (:meth:`ScreenLabel.restyle`), so
+players across the table read it.
 
 A label hangs off a point of the scene (its anchor) by a screen-pixel offset, so it can be
 placed beside a token instead of over it."""
@@ -18,6 +20,7 @@ from desktop.qt import (
     QRectF,
     QStyleOptionGraphicsItem,
     Qt,
+    QTransform,
     QWidget,
 )
 
@@ -33,6 +36,7 @@ class ScreenLabel(QGraphicsItem):
                  bold: bool = True) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.size_px = size_px
         self.font = QFont()
         self.font.setBold(bold)
         self.font.setPixelSize(round(size_px * style.ui_scale()))
@@ -47,6 +51,18 @@ class ScreenLabel(QGraphicsItem):
     @property
     def text(self) -> str:
         return self._text
+
+    def restyle(self) -> None:
+        """Take the UI scale and the turn of the scene's map (labels read along with it)."""
+        self.font.setPixelSize(round(self.size_px * style.ui_scale()))
+        renderer = getattr(self.scene(), "renderer", None)
+        self.setTransform(QTransform() if renderer is None else renderer.label_transform())
+        self.set_text(self._text)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemSceneHasChanged and self.scene():
+            self.restyle()
+        return super().itemChange(change, value)
 
     def set_text(self, text: str) -> None:
         self.prepareGeometryChange()

@@ -52,8 +52,10 @@ from desktop.rules_dialog import RulesDialog
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
+from desktop.table import TableController
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
+from desktop.tools.fog import FogTool
 from desktop.tools.hazards import HazardTool
 from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.missile import MissileTool
@@ -66,9 +68,8 @@ from desktop.view import MapView
 from desktop.weapons_dialog import WeaponsDialog
 
 TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, MissileTool,
-                                         ManoeuvreTool,
-                                         RulerTool, WallTool, DoorTool, EraseTool, TerrainTool,
-                                         ElevationTool, HazardTool)
+                                         ManoeuvreTool, RulerTool, WallTool, DoorTool, EraseTool,
+                                         TerrainTool, ElevationTool, HazardTool, FogTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 STATUS_MS = 8000
 
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel)
         self.tools: dict[str, MapTool] = {kind.name: kind(context) for kind in TOOL_KINDS}
         self._build_tool_bars()
+        self.table = TableController(self)  # player window, fog, table mode
         self._build_docks()
         self._build_menus()
         self._build_status_bar()
@@ -177,25 +179,37 @@ class MainWindow(QMainWindow):
         """Animate what the core resolved; the model already holds the outcome."""
         result, action = outcome.result, outcome.action
         if isinstance(result, MissileResult):
-            self.animation = show_missile(self.scene, self.document.encounter, result,
-                                          self.scene.renderer, self.animation_ms)
+            self._show_missile(result)
         if isinstance(result, ShoveResult) and isinstance(action, ShoveAction):
-            defender = self.document.encounter.token(action.request.defender)
-            item = self.scene.tokens.get(defender.id)
-            if item is not None:
-                self.animation = slide(item, _shown_path(result), self.scene.renderer,
-                                       self.animation_ms)
-            self._mark(result)
+            defender = self.document.encounter.token(action.request.defender).id
+            items = [scene.tokens[defender] for scene in self.table.scenes()
+                     if defender in scene.tokens]  # the GM's and the players' token
+            self.animation = slide(items, _shown_path(result), self.scene.renderer,
+                                   self.animation_ms)
+            for scene in self.table.scenes():
+                self._mark(scene, result)
         self.statusBar().showMessage(outcome.summary, STATUS_MS)
 
-    def _mark(self, result: ShoveResult) -> None:
-        at = self.scene.renderer.cell_rect(result.final_cell).topLeft()
+    def _show_missile(self, result: MissileResult) -> None:
+        """The flight in the GM's scene and, unless the shooter is hidden from them, in
+        the players'."""
+        encounter = self.document.encounter
+        shooter = result.attacker_id
+        hidden = encounter.has_token(shooter) and encounter.token(shooter).gm_only
+        for scene in self.table.scenes():
+            if scene.for_players and not hidden:
+                show_missile(scene, encounter, result, scene.renderer, self.animation_ms)
+        self.animation = show_missile(self.scene, encounter, result, self.scene.renderer,
+                                      self.animation_ms)
+
+    def _mark(self, scene: MapScene, result: ShoveResult) -> None:
+        at = scene.renderer.cell_rect(result.final_cell).topLeft()
         if result.slam_damage:
-            marker(self.scene, at, f"✸ slam −{result.total_damage}", QColor("#d7263d"))
+            marker(scene, at, f"✸ slam −{result.total_damage}", QColor("#d7263d"))
         elif result.hazard is not None:
             text = "caught the edge" if result.hazard.saved else \
                 f"fell in −{result.hazard.damage.value}"
-            marker(self.scene, at, text, QColor("#7a1f1f"))
+            marker(scene, at, text, QColor("#7a1f1f"))
 
     def skip_animation(self) -> None:
         """Jump a sliding token to its end (a click on the map does this)."""
@@ -293,6 +307,7 @@ class MainWindow(QMainWindow):
             self.combatants_dock, self.history_dock, self.resolve_dock, self.log_dock,
             self.timeline_dock)])
         self._animation_menu(view.addMenu("&Animation speed"))
+        self.actions_by_name |= self.table.build_menus(self.menuBar(), self.menus)
         self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
         self.actions_by_name |= add_items(self.menuBar(), self.menus, [
             MenuItem("&Help", "&Keyboard shortcuts", "F1", self.show_shortcuts,
@@ -408,6 +423,7 @@ class MainWindow(QMainWindow):
             return
         self.files.autosaver.discard()
         self.files.shutdown()
+        self.table.close()
         event.accept()
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

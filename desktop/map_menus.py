@@ -1,12 +1,13 @@
 """The right-click menus of the map: on a token (the tools' actions, damage or heal, the
-conditions, portrait, duplicate, delete, bring to front, centre) and on an empty cell (add a
-combatant there). Every entry is one undoable step."""
+conditions, portrait, duplicate, delete, bring to front, hide from or show to the players,
+centre) and on an empty cell (add a combatant there). Every entry is one undoable step."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
+from core.actions.fog import SetGmOnly
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Token
@@ -40,6 +41,9 @@ class TokenMenu(QMenu):
         self.addSeparator()
         self.addAction("Duplicate", self.duplicate)
         self.addAction("Bring to front", lambda: document.push(RaiseToken(token_id)))
+        hidden = document.encounter.token(token_id).gm_only
+        self.addAction("Show to players" if hidden else "Hide from players",
+                       lambda: document.push(SetGmOnly([token_id], not hidden)))
         self.addAction("Delete", lambda: document.push(_named(RemoveToken(token_id),
                                                               f"Delete {self._name()}")))
 

@@ -1,4 +1,6 @@
-"""Headless rendering of an encounter's map to a PNG (docs, tests, bug reports)."""
+"""Headless rendering of an encounter's map to a PNG (docs, tests, bug reports): as the GM
+sees it, or as the players do (``--view player``: the player window's scene, with the fog
+of war and without GM-only tokens and hazards)."""
 
 from __future__ import annotations
 
@@ -10,23 +12,29 @@ from core.io.fileio import EncounterFileError, load_encounter, write_atomic
 from core.model.encounter import Encounter
 from desktop.cli import CliError
 from desktop.document import EncounterDocument
+from desktop.fog_layer import PlayerViewModel
+from desktop.player_window import PlayerScene
 from desktop.portraits import png_bytes
 from desktop.qt import QImage, QPainter, QRectF
 from desktop.runtime import application
 from desktop.scene import MapScene
-from desktop.style import BACKGROUND
 
 MARGIN_PX = 20
+VIEWS = ("gm", "player")
 
 
-def render_encounter(encounter: Encounter, width: int, height: int) -> QImage:
-    """The map drawn as in the map view, fitted into a width × height QImage."""
+def render_encounter(encounter: Encounter, width: int, height: int, view: str = "gm"
+                     ) -> QImage:
+    """The map drawn as in the GM's map view (``view`` "gm") or the player window
+    ("player"), fitted into a width × height QImage."""
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     application()
-    scene = MapScene(EncounterDocument(encounter))
+    document = EncounterDocument(encounter)
+    scene = (PlayerScene(document, PlayerViewModel(document)) if view == "player"
+             else MapScene(document))
     image = QImage(width, height, QImage.Format.Format_ARGB32)
-    image.fill(BACKGROUND)
+    image.fill(scene.backdrop)
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -47,18 +55,18 @@ def parse_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def render_command(file: Path, out: Path, size: str) -> int:
+def render_command(file: Path, out: Path, size: str, view: str = "gm") -> int:
     width, height = parse_size(size)
     try:
         encounter = load_encounter(file)
     except EncounterFileError as error:
         raise CliError(str(error)) from None
-    png = png_bytes(render_encounter(encounter, width, height))
+    png = png_bytes(render_encounter(encounter, width, height, view))
     if png is None:
         raise CliError(f"cannot encode a {width}×{height} PNG")
     try:  # atomic: a full disk leaves the old file (or none), never a partial one
         write_atomic(out, png)
     except OSError as error:
         raise CliError(f"cannot write {out}: {error.strerror or error}") from None
-    print(f"wrote {out} ({width}×{height})")
+    print(f"wrote {out} ({width}×{height}, {view} view)")
     return 0

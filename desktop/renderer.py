@@ -1,14 +1,17 @@
-"""The one owner of cell ↔ scene conversions (as Tiled's MapRenderer): nothing else in the
-desktop multiplies by the cell size."""
+"""The one owner of cell ↔ scene ↔ screen conversions (as Tiled's MapRenderer): nothing else
+in the desktop multiplies by the cell size or turns the map. A view shows the map turned by
+a quarter turns (0–3, clockwise, so players across the table read it) at some zoom; labels
+drawn in screen pixels turn with it."""
 
 from __future__ import annotations
 
 import math
 
 from core.model.grid import Cell, Footprint
-from desktop.qt import QPointF, QRectF
+from desktop.qt import QPointF, QRectF, QTransform
 
 CELL_PX = 50.0
+QUARTER_TURNS = 4
 
 
 class MapRenderer:
@@ -16,6 +19,32 @@ class MapRenderer:
 
     def __init__(self, cell_px: float = CELL_PX) -> None:
         self.cell_px = cell_px
+        self.quarter_turns = 0
+
+    # --- the view: zoom and turn ---------------------------------------------------------
+    @property
+    def degrees(self) -> int:
+        return 90 * self.quarter_turns
+
+    def turn_to(self, quarter_turns: int) -> None:
+        self.quarter_turns = quarter_turns % QUARTER_TURNS
+
+    def view_transform(self, zoom: float) -> QTransform:
+        """Scene → viewport (before scrolling): turned, then scaled."""
+        return QTransform().rotate(self.degrees) * QTransform.fromScale(zoom, zoom)
+
+    @staticmethod
+    def zoom_of(transform: QTransform) -> float:
+        """Screen pixels per scene pixel of a (turned, scaled) transform."""
+        return math.hypot(transform.m11(), transform.m12())
+
+    def label_transform(self) -> QTransform:
+        """The turn of a label drawn in screen pixels, so it reads along with the map."""
+        return QTransform().rotate(self.degrees)
+
+    def on_screen(self, cells: float, transform: QTransform) -> float:
+        """A length in grid units as screen pixels under ``transform``."""
+        return self.length(cells) * self.zoom_of(transform)
 
     def to_scene(self, x: float, y: float) -> QPointF:
         """A point in grid units (cell corners are integers) in scene pixels."""

@@ -11,11 +11,12 @@ import numpy as np
 from core.actions.commands import ChangeSet
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
-from core.model.mapmodel import TERRAIN_BY_CODE
+from core.model.mapmodel import TERRAIN_BY_CODE, Hazard
 from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.labels import ScreenLabel
 from desktop.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
 from desktop.qt import (
     QColor,
@@ -43,6 +44,8 @@ MIN_GRID_PX = 6
 class MapScene(QGraphicsScene):
     """Everything drawn on the map, kept in step with an :class:`EncounterDocument`."""
 
+    for_players = False  # the players' scene (desktop.player_window) leaves GM things out
+
     def __init__(self, document: EncounterDocument, renderer: MapRenderer | None = None
                  ) -> None:
         super().__init__()
@@ -50,6 +53,7 @@ class MapScene(QGraphicsScene):
         self.renderer = renderer or MapRenderer()
         self.show_elevation_numbers = True
         self.show_grid = True
+        self.backdrop = style.BACKGROUND
         self.tokens: dict[str, TokenItem] = {}
         self.hazard_items: list[HazardItem] = []
         self.walls = WallLayer(self.renderer)
@@ -87,7 +91,8 @@ class MapScene(QGraphicsScene):
             self.removeItem(item)
         self.tokens = {}
         for token in enc.tokens:
-            self._add_token_item(token.id)
+            if self.shows_token(token.id):
+                self._add_token_item(token.id)
         self.update()
 
     def apply_changes(self, changes: ChangeSet) -> None:
@@ -103,6 +108,12 @@ class MapScene(QGraphicsScene):
             self._refresh_hazards()
         for token_id in changes.tokens:
             self._sync_token(token_id)
+
+    def restyle_labels(self) -> None:
+        """Labels take the UI scale and the map's turn anew (table mode changed them)."""
+        for item in self.items():
+            if isinstance(item, ScreenLabel):
+                item.restyle()
 
     # --- selection -----------------------------------------------------------------------
     def follow_selection(self, selection: SelectionModel) -> None:
@@ -128,10 +139,17 @@ class MapScene(QGraphicsScene):
                 item.setSelected(True)
         blocker.unblock()
 
+    # --- what is drawn (the players' scene shows less) ------------------------------------
+    def shows_token(self, token_id: str) -> bool:
+        return self.encounter.has_token(token_id)
+
+    def shown_hazards(self) -> list[Hazard]:
+        return list(self.encounter.map.hazards)
+
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
         token = self.encounter.token(token_id)
-        item = TokenItem(token, self.renderer, self._portrait(token))
+        item = TokenItem(token, self.renderer, self.for_players, self._portrait(token))
         self.tokens[token_id] = item
         self.addItem(item)
         self._stack(token_id, item)
@@ -141,7 +159,7 @@ class MapScene(QGraphicsScene):
         item.setZValue(Z_TOKEN + self.encounter.order_of(token_id) * TOKEN_Z_STEP)
 
     def _sync_token(self, token_id: str) -> None:
-        present = self.encounter.has_token(token_id)
+        present = self.shows_token(token_id)
         item = self.tokens.get(token_id)
         if not present:
             if item is not None:
@@ -162,7 +180,8 @@ class MapScene(QGraphicsScene):
         for item in self.hazard_items:
             self.removeItem(item)
             self.removeItem(item.label)
-        self.hazard_items = [HazardItem(h, self.renderer) for h in self.encounter.map.hazards]
+        self.hazard_items = [HazardItem(h, self.renderer, self.for_players)
+                             for h in self.shown_hazards()]
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
@@ -178,7 +197,8 @@ class MapScene(QGraphicsScene):
             self._edges_of = heights.copy()
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, style.BACKGROUND)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # no seams at edges
+        painter.fillRect(rect, self.backdrop)
         enc = self.encounter
         area = self.renderer.map_rect(enc.map.width, enc.map.height)
         if self._background is not None:
@@ -212,7 +232,7 @@ class MapScene(QGraphicsScene):
     def _draw_grid(self, painter: QPainter, rect: QRectF) -> None:
         """Opaque cosmetic lines in one call; none when cells are too small to tell apart
         (the lines would be a grey wash costing a third of the frame)."""
-        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        on_screen = self.renderer.on_screen(1, painter.worldTransform())
         if rect.isEmpty() or on_screen < MIN_GRID_PX:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -240,7 +260,7 @@ class MapScene(QGraphicsScene):
     def _draw_elevation_numbers(self, painter: QPainter, rect: QRectF) -> None:
         """Heights as text, only where a cell is big enough on screen to read them (the
         tint and ledge lines show height when zoomed out)."""
-        on_screen = painter.worldTransform().m11() * self.renderer.cell_px
+        on_screen = self.renderer.on_screen(1, painter.worldTransform())
         if rect.isEmpty() or not self.encounter.map.elevation or on_screen < MIN_LABEL_PX:
             return
         battle_map = self.encounter.map

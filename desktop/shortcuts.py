@@ -20,13 +20,15 @@ Shortcut = str | QKeySequence.StandardKey | tuple[str, ...]
 
 @dataclass(frozen=True)
 class MenuItem:
-    """One menu command: where it goes, its text, its shortcut, what it does."""
+    """One menu command: where it goes, its text, its shortcut, what it does. With
+    ``checked``, it is a toggle: ``run`` gets the new state, ``checked`` gives the first."""
 
     menu: str
     text: str
     shortcut: Shortcut | None
-    run: Callable[[], object]
+    run: Callable[..., object]
     tip: str = ""
+    checked: Callable[[], bool] | None = None
 
 
 SEPARATOR = "-"
@@ -60,7 +62,12 @@ def add_items(bar: QMenuBar, menus: dict[str, QMenu], items: list[MenuItem],
             continue
         action = QAction(item.text, parent)
         action.setShortcuts(key_sequences(item.shortcut))
-        action.triggered.connect(lambda _=False, run=item.run: run())
+        if item.checked is None:
+            action.triggered.connect(lambda _=False, run=item.run: run())
+        else:
+            action.setCheckable(True)
+            action.setChecked(item.checked())
+            action.triggered.connect(item.run)
         with_keys = f" ({shortcut_text(action)})" if action.shortcuts() else ""
         action.setToolTip((item.tip or item.text.replace("&", "")) + with_keys)
         action.setStatusTip(item.tip)

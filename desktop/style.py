@@ -42,6 +42,7 @@ SIDE_COLOURS: dict[Side, QColor] = {
 TOKEN_FILL = QColor("#f4efe6")
 NO_ATTACK = QColor("#9a9a9a")
 SELECTION = QColor("#ffc20e")
+GM_ONLY = QColor("#5b2a86")  # marks what the players do not see
 CHOSEN = QColor("#ff6f00")
 RULER = QColor("#0f8b8d")
 CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {

@@ -1,5 +1,6 @@
-"""The map view: pan (middle/right drag, space+drag, two-finger scroll), zoom to the cursor
-(wheel, pinch), fit to map; mouse and key events go to the active tool."""
+"""The map view: pan (middle/right drag, space+drag, two-finger scroll or touch), zoom to the
+cursor (wheel, pinch), fit to map, turn the map a quarter at a time; mouse, touch and key
+events go to the active tool (touch through :class:`desktop.touch.TouchGestures`)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,11 @@ from core.model.grid import Cell
 from desktop.qt import (
     QContextMenuEvent,
     QEvent,
-    QGestureEvent,
     QGraphicsView,
     QKeyEvent,
     QMouseEvent,
     QNativeGestureEvent,
     QPainter,
-    QPinchGesture,
     QPoint,
     QPointF,
     Qt,
@@ -22,6 +21,7 @@ from desktop.qt import (
 )
 from desktop.scene import MapScene
 from desktop.tools.base import MapTool, ToolEvent
+from desktop.touch import TouchGestures
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
 MENU_SLOP_PX = 4
@@ -39,6 +39,8 @@ class MapView(QGraphicsView):
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
+        self.touch = TouchGestures(self)
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
         self.tool: MapTool | None = None
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -47,7 +49,6 @@ class MapView(QGraphicsView):
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.viewport().grabGesture(Qt.GestureType.PinchGesture)
         self._pan_from: QPointF | None = None
         self._right_press: QPointF | None = None
         self._space_down = False
@@ -62,19 +63,47 @@ class MapView(QGraphicsView):
         self.viewport().setCursor(tool.cursor)
 
     def _tool_event(self, event: QMouseEvent) -> ToolEvent:
-        scene_pos = self.mapToScene(event.position().toPoint())
-        return ToolEvent(scene_pos, self.map_scene.renderer.cell_at(scene_pos), event.button(),
-                         event.buttons(), event.modifiers())
+        return self.tool_event_at(event.position(), event.button(), event.buttons(),
+                                  event.modifiers())
 
-    # --- zoom ----------------------------------------------------------------------------
+    def tool_event_at(self, point: QPointF, button: Qt.MouseButton = Qt.MouseButton.LeftButton,
+                      buttons: Qt.MouseButton = Qt.MouseButton.LeftButton,
+                      modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+                      ) -> ToolEvent:
+        """A tool event at a viewport point (a mouse event's, or a finger's)."""
+        scene_pos = self.mapToScene(point.toPoint())
+        return ToolEvent(scene_pos, self.map_scene.renderer.cell_at(scene_pos), button,
+                         buttons, modifiers)
+
+    # --- zoom and turn -------------------------------------------------------------------
     @property
     def zoom(self) -> float:
-        return self.transform().m11()
+        return self.map_scene.renderer.zoom_of(self.transform())
 
-    def zoom_by(self, factor: float) -> None:
+    def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:
+        """Zoom by ``factor`` about the pointer, or about the viewport point ``anchor`` (the
+        middle of a pinch), which stays over the same spot of the map."""
         target = max(MIN_ZOOM, min(MAX_ZOOM, self.zoom * factor))
         factor = target / self.zoom
-        self.scale(factor, factor)
+        if anchor is None:
+            self.scale(factor, factor)
+        else:
+            fixed = self.mapToScene(anchor.toPoint())
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+            self.scale(factor, factor)
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+            moved = QPointF(self.mapFromScene(fixed)) - anchor
+            self.scroll_by(moved.x(), moved.y())
+        self.zoom_changed.emit(self.zoom)
+
+    def turn_to(self, quarter_turns: int) -> None:
+        """Show the map turned by quarter turns clockwise, about the middle of the view."""
+        centre = self.mapToScene(self.viewport().rect().center())
+        renderer = self.map_scene.renderer
+        renderer.turn_to(quarter_turns)
+        self.setTransform(renderer.view_transform(self.zoom))
+        self.centerOn(centre)
+        self.map_scene.restyle_labels()
         self.zoom_changed.emit(self.zoom)
 
     def fit_map(self) -> None:
@@ -91,23 +120,21 @@ class MapView(QGraphicsView):
         ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
         if not pixels.isNull() and not ctrl:
             # Two-finger scroll on a touchpad pans; a mouse wheel zooms.
-            self._scroll_by(-pixels.x(), -pixels.y())
+            self.scroll_by(-pixels.x(), -pixels.y())
             return
         self.zoom_by(WHEEL_STEP ** event.angleDelta().y())
 
     def viewportEvent(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Gesture and isinstance(event, QGestureEvent):
-            pinch = event.gesture(Qt.GestureType.PinchGesture)
-            if isinstance(pinch, QPinchGesture):
-                self.zoom_by(pinch.scaleFactor())
-                return True
+        if self.touch.handle(event):
+            return True
         if (event.type() == QEvent.Type.NativeGesture and isinstance(event, QNativeGestureEvent)
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
             self.zoom_by(1 + event.value())
             return True
         return super().viewportEvent(event)
 
-    def _scroll_by(self, dx: float, dy: float) -> None:
+    def scroll_by(self, dx: float, dy: float) -> None:
+        """Move the map under the viewport by (dx, dy) screen pixels the other way."""
         self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() + dx))
         self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() + dy))
 
@@ -132,7 +159,7 @@ class MapView(QGraphicsView):
         if self._pan_from is not None:
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
-            self._scroll_by(-delta.x(), -delta.y())
+            self.scroll_by(-delta.x(), -delta.y())
             return
         tool_event = self._tool_event(event)
         if tool_event.cell != self._last_cell:
@@ -157,9 +184,14 @@ class MapView(QGraphicsView):
         pressed, self._right_press = self._right_press, None
         if pressed is None or (event.position() - pressed).manhattanLength() > MENU_SLOP_PX:
             return
-        cell = self._tool_event(event).cell
+        self.request_menu(event.position())
+
+    def request_menu(self, point: QPointF) -> None:
+        """Ask for the menu of the token at a viewport point, or of its empty cell (a right
+        click, a long press)."""
+        cell = self.tool_event_at(point).cell
         token = self.map_scene.encounter.token_at(cell)
-        where = event.globalPosition().toPoint()
+        where = self.viewport().mapToGlobal(point.toPoint())
         if token is not None:
             self.token_menu_requested.emit(token.id, where)
         elif self.map_scene.encounter.map.contains(cell):
@@ -180,7 +212,7 @@ class MapView(QGraphicsView):
                Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}.get(Qt.Key(event.key()))
         if pan is not None:
             step = self.viewport().width() / 8
-            self._scroll_by(pan[0] * step, pan[1] * step)
+            self.scroll_by(pan[0] * step, pan[1] * step)
             return
         super().keyPressEvent(event)
 

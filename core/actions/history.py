@@ -4,9 +4,10 @@ Qt's undo stack semantics).
 ``push`` applies a command and records it; a refused command raises
 :class:`~core.actions.commands.CommandRefusedError` and is never recorded. Commands pushed with
 the same merge key one after another become one step (a drag, a brush stroke, keystrokes in
-a field); ``group`` makes several pushes one step. Every applied, reverted or merged change
-bumps :attr:`History.revision` (what autosave watches), keeps the map's derived geometry in
-step, and is announced to the listeners.
+a field); ``group`` makes several pushes one step; ``amend`` adds a consequence of the last
+step to it (the cells the party sees after a move), undone and redone with it. Every
+applied, reverted or merged change bumps :attr:`History.revision` (what autosave watches),
+keeps the map's derived geometry in step, and is announced to the listeners.
 
 >>> from core.actions.commands import MoveToken
 >>> from core.model.combatant import Combatant
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.actions.commands import Batch, ChangeSet, Command, CommandRefusedError
 from core.model.encounter import Encounter
@@ -39,6 +40,19 @@ Listener = Callable[[ChangeSet], None]
 class _Step:
     command: Command
     merge_key: object | None = None
+    followers: list[Command] = field(default_factory=list)  # applied after, reverted before
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        return Batch([self.command, *self.followers]).apply(encounter)
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        return Batch([self.command, *self.followers]).revert(encounter)
+
+    def follow_with(self, command: Command) -> None:
+        """Add an applied ``command`` after this step's (merged into the last follower
+        when it can be: a brush stroke's recordings stay one)."""
+        if not (self.followers and self.followers[-1].merge(command)):
+            self.followers.append(command)
 
 
 class History:
@@ -69,17 +83,30 @@ class History:
     def push(self, command: Command, merge_key: object | None = None) -> ChangeSet:
         """Apply ``command`` and record it as one step; CommandRefusedError (nothing changed,
         nothing recorded) when it cannot be applied."""
-        try:
-            changes = command.apply(self.encounter)
-        except CommandRefusedError:
-            raise
-        except (ValueError, LookupError) as error:
-            raise CommandRefusedError(str(error.args[0]) if error.args else str(error)) from None
+        changes = self._apply(command)
         if self._group is not None:
             self._group.append(command)
         elif not self._merged(command, merge_key):
             self._record(_Step(command, merge_key))
         return self._changed(changes)
+
+    def amend(self, command: Command) -> ChangeSet:
+        """Apply ``command`` as part of the last step: undo reverts it with that step, redo
+        applies it again after. Inside a group it joins the group; with no step to join
+        (nothing done, or the last step is the saved state) it becomes a step of its own."""
+        if self._group is not None or not self._done or self.is_clean:
+            return self.push(command)
+        changes = self._apply(command)
+        self._done[-1].follow_with(command)
+        return self._changed(changes)
+
+    def _apply(self, command: Command) -> ChangeSet:
+        try:
+            return command.apply(self.encounter)
+        except CommandRefusedError:
+            raise
+        except (ValueError, LookupError) as error:
+            raise CommandRefusedError(str(error.args[0]) if error.args else str(error)) from None
 
     def _merged(self, command: Command, merge_key: object | None) -> bool:
         """Merge into the last step when pushed with its key (never into a saved state)."""
@@ -116,11 +143,11 @@ class History:
     def undo(self) -> ChangeSet:
         step = self._done.pop()
         self._undone.append(step)
-        return self._changed(step.command.revert(self.encounter))
+        return self._changed(step.revert(self.encounter))
 
     def redo(self) -> ChangeSet:
         step = self._undone.pop()
-        changes = step.command.apply(self.encounter)
+        changes = step.apply(self.encounter)
         self._done.append(step)
         return self._changed(changes)
 

@@ -26,15 +26,15 @@ array([[1, 1, 0, 0],
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell
+from core.model.grid import Cell, Footprint
 from core.model.mapmodel import Hazard
 from core.spatial.sweep import BoolArray
-from core.spatial.vision import party_vision
+from core.spatial.vision import VisionInputs, party_vision, same_inputs, vision_inputs
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,26 @@ def seen_now(encounter: Encounter) -> BoolArray:
     this is what "record what the party sees" adds to the explored cells)."""
     fog, battle_map = encounter.fog, encounter.map
     width, height = battle_map.width, battle_map.height
-    seen: BoolArray = ((party_vision(encounter) | fog.cells("revealed", width, height))
+    seen: BoolArray = ((party_sight(encounter) | fog.cells("revealed", width, height))
                        & ~fog.cells("hidden", width, height))
     return seen
+
+
+def party_sight(encounter: Encounter) -> BoolArray:
+    """:func:`party_vision`, read-only, kept until what it reads changes: a move records the
+    explored cells and redraws the players' screen from one computation."""
+    cache = encounter.derived(_Sight, _Sight)
+    inputs = vision_inputs(encounter)
+    if cache.inputs is None or not same_inputs(cache.inputs, inputs):
+        cache.inputs, cache.seen = inputs, party_vision(encounter)
+        cache.seen.flags.writeable = False
+    return cache.seen
+
+
+@dataclass
+class _Sight:
+    inputs: VisionInputs | None = None
+    seen: BoolArray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
 
 
 def player_view(encounter: Encounter) -> PlayerView:
@@ -78,10 +95,15 @@ def player_view(encounter: Encounter) -> PlayerView:
 def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     """The tokens and hazards the players may see in ``view``."""
     tokens = tuple(t for t in encounter.tokens
-                   if not t.gm_only and _any_cell(view.visible, t.footprint.cells()))
+                   if not t.gm_only and _any_in(view.visible, t.footprint))
     hazards = tuple(h for h in encounter.map.hazards
                     if not h.gm_only and _any_cell(view.explored, h.cells))
     return PlayerItems(tokens=tokens, hazards=hazards)
+
+
+def _any_in(mask: BoolArray, footprint: Footprint) -> bool:
+    size = footprint.size
+    return bool(mask[footprint.y:footprint.y + size, footprint.x:footprint.x + size].any())
 
 
 def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:

@@ -28,7 +28,7 @@ than drawn as a polygon):
 Cost: O((S + P) log S) for S segments and P (segment, interval) pairs after the cull, plus
 a few array operations per cell in reach.
 
-Why this and not a library (benchmarks/vision_bench.py, docs/vision.md §6; six tokens on
+Why this and not a library (benchmarks/vision_bench.py, docs/vision.md §7; six tokens on
 the 200×200 map with 3,000 walls): this sweep takes 6-11 ms per party and is exact. tcod's
 field of view on a doubled grid (walls as half-cell-thick lines between cells) takes 0.6-1.1
 ms but gets 165-781 of the ~5,100 seen cells wrong, and its grid costs 43-73 ms to rebuild

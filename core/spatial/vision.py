@@ -93,6 +93,33 @@ def party_vision(encounter: Encounter, side: Side = Side.PARTY) -> BoolArray:
     return seen
 
 
+@dataclass(frozen=True)
+class VisionInputs:
+    """Everything :func:`party_vision` reads, so a cache can tell when to recompute: the
+    arrays are compared by identity (the geometry and :func:`lit_cells` make new ones on
+    every change), the rest by value."""
+
+    segments: FloatArray
+    lit: BoolArray | None
+    values: tuple[object, ...]
+
+
+def vision_inputs(encounter: Encounter, side: Side = Side.PARTY) -> VisionInputs:
+    battle_map, profile = encounter.map, encounter.profile
+    seeing = tuple((t.x, t.y, t.footprint.size, t.combatant.darkvision_ft)
+                   for t in encounter.tokens if t.combatant.side is side and _sees(t))
+    dark = battle_map.darkness is not Darkness.DAYLIGHT
+    return VisionInputs(
+        segments=geometry_of(encounter).sight_segments(),
+        lit=lit_cells(encounter) if dark else None,
+        values=(battle_map.width, battle_map.height, battle_map.darkness, seeing,
+                profile.dim_sight_ft, profile.cell_size_ft))
+
+
+def same_inputs(a: VisionInputs, b: VisionInputs) -> bool:
+    return a.segments is b.segments and a.lit is b.lit and a.values == b.values
+
+
 def _sees(token: Token) -> bool:
     return not token.gm_only and not token.combatant.has(Condition.KNOCKED_OUT)
 

@@ -65,6 +65,8 @@ NUMBERS = (
     NumberField("death_ray_save", "Death ray", "Save vs Death Ray number (d20 ≥ this)"),
     NumberField("reach_ft", "Reach ft", "Reach in feet (shoves need the target in reach)"),
     NumberField("initiative_modifier", "Init. mod", "Modifier to the initiative roll"),
+    NumberField("darkvision_ft", "Darkv. ft", "Darkvision in feet: sees unlit cells this near "
+                "(what the party sees in the dark, docs/vision.md)"),
 )
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}

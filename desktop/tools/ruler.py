@@ -34,11 +34,7 @@ class RulerTool(MapTool):
         super().__init__(context)
         self.waypoints: list[Cell] = []
         self.pointer: Cell | None = None
-        pen = QPen(style.RULER, 3)
-        pen.setCosmetic(True)
-        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         self.line = QGraphicsPathItem()
-        self.line.setPen(pen)
         self.line.setZValue(Z_RULER)
         self.readout = ScreenLabel(colour=style.RULER.darker(140))
         self.readout.setZValue(Z_RULER + 1)
@@ -84,6 +80,10 @@ class RulerTool(MapTool):
         for cell in route[1:]:
             path.lineTo(self.renderer.cell_centre(cell))
         self.line.setPath(path)
+        pen = QPen(style.RULER, 3 * style.ui_scale())  # thicker on a table screen
+        pen.setCosmetic(True)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.line.setPen(pen)
         result = measure(route, self.document.encounter.profile)
         self.readout.set_text(result.describe())
         self.readout.place(self.renderer.cell_centre(route[-1]), QPointF(14, -18))

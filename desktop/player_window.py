@@ -1,0 +1,202 @@
+"""The players' window: the same map on a second screen, without what only the GM may see.
+
+Left out by construction: the players' scene is a second :class:`MapScene` on the same
+document that adds only the tokens and hazards :func:`core.spatial.playerview.player_items`
+allows (hidden tokens and hazards, creatures out of the party's sight), draws hazards only
+where explored, shows no tooltips (the GM's notes are in them) and no HP but the party's;
+tool overlays (odds shading, paths, rulers) live in the GM's scene only. The fog of war lies
+over everything: black where the party has seen nothing, dimmed where it only remembers.
+
+The window shows what the GM's view shows (the same middle, zoomed to the same area), or
+is panned and zoomed on its own (mouse, wheel or touch on it turns following off).
+"""
+
+from __future__ import annotations
+
+from core.model.mapmodel import Hazard
+from desktop.document import EncounterDocument
+from desktop.fog_layer import PLAYERS_FOG, FogLayer, PlayerViewModel
+from desktop.qt import (
+    QCloseEvent,
+    QColor,
+    QEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPointF,
+    QRectF,
+    QResizeEvent,
+    QScreen,
+    Qt,
+    QVBoxLayout,
+    QWheelEvent,
+    QWidget,
+    Signal,
+)
+from desktop.renderer import MapRenderer
+from desktop.scene import MapScene
+from desktop.view import MapView
+
+WINDOWED_SHARE = 0.8  # of the screen, when not full screen
+
+
+class PlayerScene(MapScene):
+    """The map as the players may see it."""
+
+    for_players = True
+
+    def __init__(self, document: EncounterDocument, model: PlayerViewModel) -> None:
+        self.model = model  # before the first rebuild, which asks what to show
+        super().__init__(document, MapRenderer())
+        self.backdrop = QColor("black")
+        self.fog = FogLayer(self.renderer, PLAYERS_FOG)
+        self.addItem(self.fog)
+        self._hazards_shown: list[Hazard] = self.shown_hazards()
+        model.updated.connect(self.follow_view)
+        self.follow_view()
+
+    def shows_token(self, token_id: str) -> bool:
+        return any(token.id == token_id for token in self.model.items.tokens)
+
+    def shown_hazards(self) -> list[Hazard]:
+        """The hazards the players may see, each cut to its explored cells."""
+        explored = self.model.view.explored
+        return [hazard.model_copy(update={"cells": tuple(c for c in hazard.cells
+                                                         if explored[c.y, c.x])})
+                for hazard in self.model.items.hazards]
+
+    def follow_view(self) -> None:
+        """What the players see changed: tokens come and go, hazards and fog follow."""
+        shown = {token.id for token in self.model.items.tokens}
+        for token_id in shown.symmetric_difference(self.tokens):
+            self._sync_token(token_id)
+        hazards = self.shown_hazards()
+        if hazards != self._hazards_shown:
+            self._hazards_shown = hazards
+            self._refresh_hazards()
+        self.fog.show_view(self.model.view)
+
+
+class PlayerView(MapView):
+    """The players' map view: no tools; any drag pans. ``navigated`` says the view was
+    moved by hand there (the window then stops following the GM)."""
+
+    navigated = Signal()
+
+    def __init__(self, scene: PlayerScene) -> None:
+        super().__init__(scene)
+        self.setFrameShape(MapView.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def _starts_pan(self, event: QMouseEvent) -> bool:
+        return True
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.navigated.emit()
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.navigated.emit()
+        super().wheelEvent(event)
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.TouchBegin:
+            self.navigated.emit()
+        return super().viewportEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.navigated.emit()
+        super().keyPressEvent(event)
+
+
+class PlayerWindow(QWidget):
+    """A top-level window with the players' view, full screen on the screen it is shown on
+    (Esc leaves full screen there, F11 toggles it)."""
+
+    closed = Signal()
+    following_changed = Signal(bool)
+
+    def __init__(self, document: EncounterDocument, model: PlayerViewModel,
+                 gm_view: MapView) -> None:
+        super().__init__(None, Qt.WindowType.Window)
+        self.setWindowTitle("Battlemap — players")
+        self.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
+        self.scene = PlayerScene(document, model)
+        self.view = PlayerView(self.scene)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        self.gm_view = gm_view
+        self.following = True
+        self.view.navigated.connect(lambda: self.set_following(False))
+        for signal in (gm_view.horizontalScrollBar().valueChanged,
+                       gm_view.verticalScrollBar().valueChanged, gm_view.zoom_changed):
+            signal.connect(self.match_gm)
+        document.replaced.connect(self.match_gm)
+
+    # --- where it is shown ---------------------------------------------------------------
+    def show_on(self, screen: QScreen, full_screen: bool) -> None:
+        """Show the window on ``screen``: full screen, or a window in its middle (where Esc
+        puts it)."""
+        if self.isFullScreen():
+            self.showNormal()
+        self.setScreen(screen)
+        area = screen.availableGeometry()
+        width, height = round(area.width() * WINDOWED_SHARE), round(area.height() *
+                                                                   WINDOWED_SHARE)
+        self.setGeometry(area.x() + (area.width() - width) // 2,
+                         area.y() + (area.height() - height) // 2, width, height)
+        if full_screen:
+            self.showFullScreen()
+        else:
+            self.showNormal()
+        self.match_gm()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Escape, Qt.Key.Key_F11) and self.isFullScreen():
+            self.showNormal()
+        elif key == Qt.Key.Key_F11:
+            self.showFullScreen()
+        else:
+            super().keyPressEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.match_gm()  # full screen or back: the same area, fitted anew
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.closed.emit()
+        super().closeEvent(event)
+
+    # --- following the GM's view ---------------------------------------------------------
+    def set_following(self, on: bool) -> None:
+        if on != self.following:
+            self.following = on
+            self.following_changed.emit(on)
+        self.match_gm()
+
+    def match_gm(self) -> None:
+        """Show the area the GM's view shows, about the same middle."""
+        if not self.following or not self.isVisible():
+            return
+        gm = self.gm_view
+        area = gm.mapToScene(gm.viewport().rect()).boundingRect()
+        self.show_area(area)
+
+    def show_area(self, area: QRectF) -> None:
+        """Fit ``area`` of the map into the view, keeping the view's own turn."""
+        view = self.view
+        if area.isEmpty():
+            return
+        turned = view.map_scene.renderer.view_transform(1.0).mapRect(area)
+        viewport = view.viewport().rect()
+        zoom = min(viewport.width() / turned.width(), viewport.height() / turned.height())
+        view.setTransform(view.map_scene.renderer.view_transform(zoom))
+        view.centerOn(area.center())
+        view.zoom_changed.emit(view.zoom)
+
+    def centre(self) -> QPointF:
+        """The map point in the middle of the players' view."""
+        return self.view.mapToScene(self.view.viewport().rect().center())
