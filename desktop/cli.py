@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import RootModel
 
 from core.actions.base import Outcome, plan
+from core.actions.fog import record_party_view
 from core.actions.history import History
 from core.io.fileio import (
     EncounterFileError,
@@ -161,7 +162,9 @@ def run_resolve(args: argparse.Namespace) -> str:
         raise CliError(f"--dice ran out: {error}") from None
     spare = dice.remaining if isinstance(dice, ScriptedDice) else ()
     if args.apply:
-        History(encounter).push(outcome.command)
+        history = History(encounter)
+        history.push(outcome.command)
+        record_party_view(history)  # as the window does: what the party saw is explored
         _save(encounter, args.out)
     if args.json:
         return json.dumps(_as_json(outcome, spare, args.out if args.apply else None),

@@ -49,6 +49,7 @@ from desktop.selection import SelectionModel
 TOKEN_ROLE = Qt.ItemDataRole.UserRole
 GROUP_TITLES = {Side.PARTY: "Party", Side.OPPOSITION: "Opposition"}
 HURT, DOWN = "#b7791f", "#c0392b"
+HIDDEN = "#8a8f98"  # a token the players do not see (GM only)
 
 
 class CombatantList(QTreeWidget):
@@ -148,14 +149,16 @@ class CombatantList(QTreeWidget):
 
 def _fill(item: QTreeWidgetItem, token: Token) -> None:
     c = token.combatant
-    item.setText(0, c.name)
+    item.setText(0, f"{c.name} (hidden)" if token.gm_only else c.name)
+    item.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(HIDDEN) if token.gm_only else None)
     item.setText(1, f"{c.hp}/{c.max_hp}")
     item.setText(2, " ".join(style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)))
     colour = DOWN if c.hp <= 0 else HURT if c.hp * 2 <= c.max_hp else None
     item.setData(1, Qt.ItemDataRole.ForegroundRole, QColor(colour) if colour else None)
     conditions = ", ".join(CONDITION_LABELS[x] for x in sorted(c.conditions)) or "none"
     tip = (f"<b>{c.name}</b> ({SIZES[c.size].label} {c.side.value}) at {tuple(token.cell)}"
-           f"<br>HP {c.hp} of {c.max_hp}<br>Conditions: {conditions}")
+           f"<br>HP {c.hp} of {c.max_hp}<br>Conditions: {conditions}"
+           + ("<br>Hidden from the players" if token.gm_only else ""))
     for column in range(3):
         item.setToolTip(column, tip)
 

@@ -274,3 +274,14 @@ def test_an_unsaveable_result_is_refused_with_the_reason(tmp_path: Path) -> None
                                        r"lone surrogate"):
         _save(encounter, tmp_path / "out.json")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_applied_move_records_what_the_party_saw(tmp_path: Path) -> None:
+    """As in the window: the cells the party sees after the step are explored in the file."""
+    demo = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
+    before = load_encounter(demo)
+    assert before.fog.enabled and not before.fog.explored
+    out = tmp_path / "after.json"
+    assert main(["resolve", "move", str(demo), "--move", "mira=6,10", "--apply",
+                 "--out", str(out)]) == 0
+    assert load_encounter(out).fog.explored

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from core.actions.commands import UpdateCombatant
+from core.actions.fog import SetGmOnly
 from core.io.fileio import load_encounter
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, Token
@@ -325,3 +326,11 @@ def test_remove_takes_every_selected_combatant_in_one_step(demo: Setup) -> None:
     assert demo.document.history.index == steps + 1
     demo.document.undo()
     assert {"kobold", "orc"} <= set(demo.panel.list.rows)
+
+
+def test_a_token_hidden_from_the_players_says_so_in_the_list(demo: Setup) -> None:
+    demo.document.push(SetGmOnly(("pip",), True))
+    row = demo.panel.list.rows["pip"]
+    assert row.text(0) == "Pip (hidden)" and "Hidden from the players" in row.toolTip(0)
+    demo.document.undo()
+    assert demo.panel.list.rows["pip"].text(0) == "Pip"
