@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-import desktop.runtime as runtime
+from desktop import runtime
 from desktop.qt import QApplication, QEvent, QGraphicsView, QObject, QTimer
 
 _create = runtime.application

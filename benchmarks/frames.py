@@ -58,10 +58,11 @@ class PaintCounter(QObject):
         self.widget.removeEventFilter(self)
 
 
-def settle(counter: PaintCounter) -> bool:
-    """Run the event loop until the widget has painted and nothing more is pending (two
-    quiet passes after the paint); False when nothing was painted."""
-    before = counter.log.count
+def settle(counter: PaintCounter, before: int | None = None) -> bool:
+    """Run the event loop until the widget has painted (since it had painted ``before``
+    times; by default from now) and nothing more is pending (two quiet passes after the
+    paint); False when nothing was painted."""
+    before = counter.log.count if before is None else before
     quiet = 0
     for _ in range(SETTLE_ROUNDS):
         painted = counter.log.count
@@ -78,9 +79,10 @@ def settle(counter: PaintCounter) -> bool:
 def frame(counter: PaintCounter, action: Callable[[], object]) -> tuple[float, bool]:
     """Seconds from ``action`` (sending an event) to the end of the repaint it causes, and
     whether anything was painted."""
+    before = counter.log.count
     start = time.perf_counter()
     action()
-    painted = settle(counter)
+    painted = settle(counter, before)
     return time.perf_counter() - start, painted
 
 

@@ -162,16 +162,23 @@ def _nudge_another(bench: Bench, far_from: Token) -> None:
     settle(bench.counter)
 
 
+def _zigzag(step: int) -> int:
+    """Cells east of the start at each step: 1 to 8 and back to 0, again and again."""
+    phase = step % 16
+    return phase + 1 if phase < 8 else 15 - phase
+
+
 def _drag(bench: Bench, token: Token, prefix: str) -> Figures:
-    """Press on the token, move one cell east at a time (and back along a zigzag), release
-    on the last cell: every step a frame; the move is undone afterwards."""
+    """Press on the token, move one cell east at a time and back again, release on the
+    last cell: every step a frame; the move is undone afterwards."""
     size = token.footprint.size
     _nudge_another(bench, token)
+    bench.window.scene.clearSelection()  # the press selects it (and paints the ring)
+    settle(bench.counter)
     start = token.cell
     press = bench.frame(lambda: mouse(bench.viewport, QEvent.Type.MouseButtonPress,
                                       bench.point_of(start, size)))
-    path = [Cell(start.x + 1 + i % 8, start.y) if (i // 8) % 2 == 0
-            else Cell(start.x + 8 - i % 8, start.y) for i in range(DRAG_CELLS)]
+    path = [Cell(start.x + _zigzag(i), start.y) for i in range(DRAG_CELLS)]
     moves = [bench.frame(lambda c=c: mouse(bench.viewport, QEvent.Type.MouseMove,
                                            bench.point_of(c, size))) for c in path]
     end = path[-1]
