@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import threading
 import unicodedata
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar, cast
@@ -400,7 +401,12 @@ _INDEX_SERIALS = itertools.count(1)
 
 class _TokenIndex:
     """Tokens by id and by the cells of their footprints; per side, a grid of how many
-    tokens cover each cell (made on first use)."""
+    tokens cover each cell (made on first use).
+
+    The odds worker reads tokens while the GUI thread edits them (what it reads half done
+    is dropped, by the document's revision): so :attr:`version` moves after a change is
+    complete, and the grids are painted and kept up to date under one lock, lest a grid
+    painted during an edit be kept without it or counted with it twice."""
 
     def __init__(self, tokens: list[Token]) -> None:
         self.serial = next(_INDEX_SERIALS)
@@ -409,17 +415,18 @@ class _TokenIndex:
         self.at: dict[Cell, Token] = {}
         self.position: dict[str, int] = {}
         self.grids: dict[Side, npt.NDArray[np.int16]] = {}
+        self._lock = threading.Lock()
         for token in tokens:
             self.add(token)
         self.number(tokens)
 
     def occupancy(self, side: Side, shape: tuple[int, int]) -> npt.NDArray[np.int16]:
-        grid = self.grids.get(side)
-        if grid is None or grid.shape != shape:  # first use, or the map was resized
-            self.grids = {s: np.zeros(shape, dtype=np.int16) for s in Side}
-            for token in self.by_id.values():
-                self._cover(token, 1)
-        view = self.grids[side].view()
+        with self._lock:
+            if side not in self.grids or self.grids[side].shape != shape:  # first, or resized
+                self.grids = {s: np.zeros(shape, dtype=np.int16) for s in Side}
+                for token in self.by_id.values():
+                    self._cover(token, 1)
+            view = self.grids[side].view()
         view.flags.writeable = False
         return view
 
@@ -435,16 +442,18 @@ class _TokenIndex:
                              enumerate(tokens[start:], start))
 
     def add(self, token: Token) -> None:
-        self.version += 1
-        self.by_id[token.id] = token
-        for cell in token.footprint.cells():
-            self.at[cell] = token
-        self._cover(token, 1)
+        with self._lock:
+            self.by_id[token.id] = token
+            for cell in token.footprint.cells():
+                self.at[cell] = token
+            self._cover(token, 1)
+            self.version += 1
 
     def remove(self, token: Token) -> None:
-        self.version += 1
-        del self.by_id[token.id]
-        for cell in token.footprint.cells():
-            if self.at.get(cell) is token:
-                del self.at[cell]
-        self._cover(token, -1)
+        with self._lock:
+            del self.by_id[token.id]
+            for cell in token.footprint.cells():
+                if self.at.get(cell) is token:
+                    del self.at[cell]
+            self._cover(token, -1)
+            self.version += 1

@@ -109,6 +109,9 @@ def footprint_layers(encounter: Encounter, size: int) -> FootprintLayers:
     if cache is None or not cache.current(geometry):
         encounter.drop_derived(_LayerCache)
         cache = encounter.derived(_LayerCache, lambda: _LayerCache(geometry))
-    if size not in cache.by_size:
-        cache.by_size[size] = _layers(geometry, size)
-    return cache.by_size[size]
+    layers = cache.by_size.get(size)
+    if layers is None:
+        layers = _layers(geometry, size)
+        if cache.current(geometry):  # kept only if the map did not change meanwhile
+            cache.by_size[size] = layers
+    return layers

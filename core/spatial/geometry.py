@@ -123,16 +123,14 @@ class MapGeometry:
     # --- cell arrays -----------------------------------------------------------------
     def refresh_cells(self) -> None:
         """Rebuild the terrain, elevation and hazard arrays from the map."""
-        self.revision += 1
         raw = np.frombuffer("".join(self.map.terrain_rows).encode("ascii"), dtype=np.uint8)
         (self.move_cost, self.adds_resist, self.slippery,
          self.conceals) = _terrain_arrays(raw.reshape(self.height, self.width))
         self.elevation = elevation_grid(self.map.elevation, self.height, self.width)
-        self.refresh_hazards()
+        self.refresh_hazards()  # bumps the revision
 
     def refresh_some_cells(self, cells: Iterable[Cell]) -> None:
         """Bring the terrain and elevation of these cells (a brush step) up to date."""
-        self.revision += 1
         listed = [c for c in cells if self.map.contains(c)]
         if not listed:
             return
@@ -145,14 +143,16 @@ class MapGeometry:
         for array, values in zip(arrays, _terrain_arrays(codes), strict=True):
             array[ys, xs] = values
         self.elevation[ys, xs] = [self.map.elevation_at(c) for c in listed]
+        self.revision += 1
 
     def refresh_hazards(self) -> None:
         """Which hazard each cell is in (the first listed; −1: none), from the map."""
-        self.revision += 1
-        self.hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
+        hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
         for index, hazard in reversed(list(enumerate(self.map.hazards))):
             xs, ys = np.array(hazard.cells, dtype=np.intp).reshape(-1, 2).T
-            self.hazard_index[ys, xs] = index
+            hazard_index[ys, xs] = index
+        self.hazard_index = hazard_index
+        self.revision += 1
 
     def hazard_at(self, cell: Cell) -> Hazard | None:
         """The map's first hazard covering ``cell`` (none off the map): the map's own
@@ -243,13 +243,12 @@ class MapGeometry:
         wall meets. Walls drawn more than once are counted once, times how often; the rest
         go in batches of about :data:`BATCH_PIECES` pieces, so the candidate arrays stay a
         few MiB whatever the file holds."""
-        self.revision += 1
-        if not walls:
-            return
-        points = np.array([w.points for w in walls], dtype=np.float64)
-        segments, times = np.unique(points, axis=0, return_counts=True)
-        for batch in _batches(segments, self.width, self.height):
-            self._count_batch(segments[batch], times[batch] * delta)
+        if walls:
+            points = np.array([w.points for w in walls], dtype=np.float64)
+            segments, times = np.unique(points, axis=0, return_counts=True)
+            for batch in _batches(segments, self.width, self.height):
+                self._count_batch(segments[batch], times[batch] * delta)
+        self.revision += 1  # last: a cache built while this ran is not kept
 
     def _count_batch(self, segments: FloatArray, weights: IntArray) -> None:
         owner, xs, ys = self._candidate_cells(segments)

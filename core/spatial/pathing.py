@@ -14,6 +14,7 @@ which can be passed through but not ended on; the footprint never leaves the map
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -80,7 +81,9 @@ class MovePath:
             return self.anchors
         step = np.diff(self.anchors, axis=0)
         bends = np.flatnonzero((step[1:] != step[:-1]).any(axis=1)) + 1
-        return self.anchors[np.concatenate([[0], bends, [len(self.anchors) - 1]])]
+        ends: npt.NDArray[np.intc] = self.anchors[
+            np.concatenate([[0], bends, [len(self.anchors) - 1]])]
+        return ends
 
 
 class MovementGraph:
@@ -107,7 +110,9 @@ class MovementGraph:
         self.ends_ok = self.passable & ~window_any(allies, self.size)
         self.cost: npt.NDArray[np.int8] = np.where(self.passable, layers.cost, 0).astype(np.int8)
         self.conditions = layers.steps
-        self._pathfinder: tcod.path.Pathfinder | None = None
+        # One pathfinder per thread (the GUI's and the odds worker's): a search resumes
+        # where the last one of its thread stopped, and neither waits for the other.
+        self._finders = threading.local()
 
     def _occupancy(self) -> tuple[BoolArray, BoolArray]:
         """Cells of the other side's creatures, and of this side's but this token."""
@@ -123,10 +128,11 @@ class MovementGraph:
         return enemies, own > 0
 
     def pathfinder(self) -> tcod.path.Pathfinder:
-        """A pathfinder rooted at the token's cell (resumed for each new goal). Its graph has
-        one blocked row more than the map: libtcod takes a path through every node of its
-        graph for a loop, which no path can be then."""
-        if self._pathfinder is None:
+        """This thread's pathfinder rooted at the token's cell (resumed for each new goal).
+        Its graph has one blocked row more than the map: libtcod takes a path through every
+        node of its graph for a loop, which no path can be then."""
+        finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
+        if finder is None:
             orth, diag, _ = _WEIGHTS[self.rule]
             cost = _padded(self.cost)
             graph = tcod.path.CustomGraph(cost.shape)
@@ -136,9 +142,10 @@ class MovementGraph:
                 graph.add_edge((dy, dx), weight, cost=cost,
                                condition=_padded(self.conditions[index]))
             graph.set_heuristic(cardinal=orth, diagonal=diag)
-            self._pathfinder = tcod.path.Pathfinder(graph)
-            self._pathfinder.add_root((self.token.y, self.token.x))
-        return self._pathfinder
+            finder = tcod.path.Pathfinder(graph)
+            finder.add_root((self.token.y, self.token.x))
+            self._finders.finder = finder
+        return finder
 
     def path_to(self, goal: Cell, budget_ft: float | None = None) -> MovePath:
         """The cheapest path for the token's top-left cell to ``goal``, with the reason it is
@@ -272,12 +279,12 @@ def movement_graph(encounter: Encounter, token: Token) -> MovementGraph:
     recent = encounter.derived(_RecentGraphs, _RecentGraphs)
     source = _source(encounter, token)
     for graph in recent.graphs:
-        if graph.source == source:
-            recent.graphs.remove(graph)
-            recent.graphs.append(graph)
+        if graph.source == source:  # moved last by a new list: the odds worker may look too
+            recent.graphs = [*(g for g in recent.graphs if g is not graph), graph]
             return graph
     graph = MovementGraph(encounter, token)
-    recent.graphs = [*recent.graphs[1 - _RecentGraphs.KEEP:], graph]
+    if _source(encounter, token) == source:  # kept only if nothing changed meanwhile
+        recent.graphs = [*recent.graphs[1 - _RecentGraphs.KEEP:], graph]
     return graph
 
 
