@@ -5,6 +5,7 @@ then roll or type the dice in the Resolve panel. Esc steps back."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from core.actions.commands import ChangeSet
@@ -13,6 +14,7 @@ from core.rules.missile import MissileRequest
 from core.rules.missile_odds import MissileOdds, missile_odds
 from core.rules.weapons import missile_weapons
 from desktop.missile_overlay import MissilePreview
+from desktop.odds_service import Answer, OddsService
 from desktop.overlay import percent
 from desktop.qt import QComboBox, QKeyEvent, QLabel, QSpinBox, Qt, QWidget
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
@@ -40,6 +42,7 @@ class MissileTool(MapTool):
         self.odds: MissileOdds | None = None
         self.preview = MissilePreview(self.renderer)
         self.preview.attach(self.scene)
+        self.previews = OddsService(self.document)
         self.weapons = QComboBox()
         self.cover = QSpinBox()
         self._build_options()
@@ -136,6 +139,7 @@ class MissileTool(MapTool):
 
     def _drop_target(self) -> None:
         self.target, self.odds = None, None
+        self.previews.forget()
         self.preview.clear()
 
     # --- pointer ---------------------------------------------------------------------------
@@ -175,22 +179,30 @@ class MissileTool(MapTool):
         self._refresh()
 
     def _refresh(self) -> None:
+        """Work out the odds at the target (memoised; on the odds worker when they take a
+        while) and show them."""
         if self.shooter is None or self.target is None or self._sent:
             return
+        self.odds = None
+        request = self.request(self.target)
+        if not self.previews.ask(request, partial(missile_odds, request=request), self._show):
+            self.say("Missile: working out the odds…")
+
+    def _show(self, answer: Answer) -> None:
         encounter = self.document.encounter
-        try:
-            self.odds = missile_odds(encounter, self.request(self.target))
-        except (ValueError, LookupError) as error:
-            self.odds = None
+        error = answer.error
+        if error is not None:
             self.preview.clear()
             reason = str(error.args[0]) if error.args else str(error)
             self.say(f"Cannot shoot: {reason}")
             self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
             return
+        self.odds = answer.value
+        assert self.odds is not None and self.target is not None
         self.preview.show_odds(self.odds, encounter)
         self.panel.card.setText(card(self.odds))
         self.say("Missile: click to shoot at "
-                         f"{encounter.token(self.target).name}, or point at another target")
+                 f"{encounter.token(self.target).name}, or point at another target")
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None

@@ -18,11 +18,11 @@ from core.model.grid import Cell, Footprint
 from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
-from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
+from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath, movement_graph
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QLabel, QPointF, QSpinBox, Qt, QWidget
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
-from desktop.tools.drag_rulings import DragRulings
+from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class SelectTool(MapTool):
                 self.scene.clearSelection()
             item.setSelected(True)
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
-        graph = MovementGraph(self.document.encounter, item.token)
+        graph = movement_graph(self.document.encounter, item.token)
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), graph)
         self._drag.free = event.alt
         return True
@@ -157,7 +157,9 @@ class SelectTool(MapTool):
             item.setPos(self.renderer.cell_rect(drag.start[item.token_id]).topLeft() + offset)
 
     def _preview(self, drag: _Drag) -> None:
-        """Path and cost for the new cell: computed only when the pointer enters a cell."""
+        """Path and cost for the new cell: computed only when the pointer enters a cell.
+        Whether the drag is a manoeuvre (an overrun, evade checks) may come a moment
+        later, from the odds worker."""
         preview = self.scene.path_preview
         problem = placement_problem(self.document.encounter, drag.targets())
         if drag.free:
@@ -165,9 +167,9 @@ class SelectTool(MapTool):
             return
         drag.path = drag.graph.path_to(drag.target, self.budget_ft)
         size = drag.leader.token.footprint.size
-        points = [self.renderer.footprint_centre(Footprint(c.x, c.y, size))
-                  for c in drag.path.cells]
-        if not drag.path.cells or drag.path.cells[-1] != drag.target:
+        points = [self.renderer.footprint_centre(Footprint(int(x), int(y), size))
+                  for x, y in drag.path.turns().tolist()]
+        if drag.path.end != drag.target:
             points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
         segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
         label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
@@ -175,16 +177,29 @@ class SelectTool(MapTool):
         legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:
             label = f"another selected token cannot stand there: {problem}"
-        tip = label
-        ruling = self.rulings.preview(drag.leader.token_id, drag.target, drag.path,
-                                      around=drag.around, budget_ft=self.budget_ft) \
-            if len(drag.group) == 1 else None
-        if ruling is not None:
-            label, legal, tip = ruling.label, ruling.legal, ruling.tip
-            points = [points[0], points[-1]] if ruling.straight else points
-            self.status.emit(tip)
-        preview.show_path(points, label, legal)
-        preview.setToolTip(tip)
+        plain = (points, label, legal, label)
+        if len(drag.group) > 1:
+            self._show_preview(*plain)
+            return
+        target = drag.target
+
+        def show(ruling: Ruling | None) -> None:
+            if self._drag is not drag or drag.target != target:
+                return  # the pointer has moved on
+            if ruling is None:
+                self._show_preview(*plain)
+                return
+            self.status.emit(ruling.tip)
+            self._show_preview([points[0], points[-1]] if ruling.straight else points,
+                               ruling.label, ruling.legal, ruling.tip)
+
+        if not self.rulings.preview(drag.leader.token_id, target, drag.path,
+                                    around=drag.around, budget_ft=self.budget_ft, show=show):
+            self._show_preview(*plain)
+
+    def _show_preview(self, points: list[QPointF], label: str, legal: bool, tip: str) -> None:
+        self.scene.path_preview.show_path(points, label, legal)
+        self.scene.path_preview.setToolTip(tip)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:
@@ -200,7 +215,7 @@ class SelectTool(MapTool):
         if targets == drag.start:
             self._return(drag)
             return True
-        if not drag.free and self.rulings.offer is not None:
+        if not drag.free and self.rulings.settle() is not None:
             self._return(drag)
             self.rulings.drop()
             return True
