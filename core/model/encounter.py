@@ -16,6 +16,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Annotated, Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -333,6 +334,15 @@ class Encounter(BaseModel):
                 if mate is not token:
                     return f"{token.name} overlaps {mate.name} at ({token.x}, {token.y})"
         return None
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Encounter:
+        """A copy of the data only: the token index and the derived caches stay behind
+        (the copy builds its own as it goes its own way, and they hold what cannot be
+        copied: locks, per-thread pathfinders)."""
+        copy = self.model_copy()
+        object.__setattr__(copy, "__dict__", deepcopy(self.__dict__, memo))
+        copy._index, copy._derived = None, {}
+        return copy
 
     def scratch_copy(self) -> Encounter:
         """A copy whose tokens can be moved while working out a ruling, leaving this
