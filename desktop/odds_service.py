@@ -141,8 +141,3 @@ class OddsService(QObject):
         self._memo[done.key] = done.answer
         if wanted is not None and wanted.key == done.key:
             wanted.show(done.answer)
-
-    def shutdown(self) -> None:
-        """Drop what is queued; a computation under way finishes and is ignored."""
-        self.forget()
-        self._worker.shutdown(wait=False, cancel_futures=True)

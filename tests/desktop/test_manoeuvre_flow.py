@@ -21,10 +21,10 @@ from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleAttempt, GrappleRequest
 from core.rules.manoeuvres import offers
 from desktop.mainwindow import MainWindow
-from desktop.odds_service import SYNC_MS
 from desktop.qt import QMenu, QPoint, Qt
 from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.select import SelectTool
+from tests.desktop.conftest import OffThread
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 THROW_WEST = GrappleRequest(attacker="ogre", defender="mira", attempt=GrappleAttempt.THROW,
@@ -106,13 +106,13 @@ def test_a_drag_through_an_enemy_offers_an_overrun(qtbot: QtBot, quiet: MainWind
 
 
 def test_a_drop_before_the_slow_ruling_arrives_still_offers_the_overrun(
-        qtbot: QtBot, quiet: MainWindow, drag: Callable[..., None]) -> None:
+        quiet: MainWindow, drag: Callable[..., None], off_thread: OffThread) -> None:
     """The drag's ruling is on the odds worker, which is still busy when the token is
     dropped: the drop works the ruling out itself and misses no overrun."""
     select = quiet.tools["select"]
     assert isinstance(select, SelectTool)
     previews = select.rulings.previews
-    previews.last_ms = SYNC_MS * 10  # as after a slow ruling: the next go off-thread
+    off_thread(True)
     busy = threading.Event()
     previews._worker.submit(busy.wait, 30)  # the worker is taken until the drop is done
     drag((10, 5), [(9, 5), (8, 5), (7, 5)])  # Brannoc west, straight through the orc

@@ -6,7 +6,7 @@ shown. The worker is held on an event, so no test depends on how long anything t
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,8 +17,9 @@ from core.io.fileio import load_encounter
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from desktop.document import EncounterDocument
-from desktop.odds_service import SYNC_MS, Answer, OddsService
+from desktop.odds_service import Answer, OddsService
 from desktop.qt import QApplication
+from tests.desktop.conftest import OffThread
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
 
@@ -29,10 +30,8 @@ def document() -> EncounterDocument:
 
 
 @pytest.fixture
-def service(document: EncounterDocument) -> Iterator[OddsService]:
-    odds = OddsService(document)
-    yield odds
-    odds.shutdown()
+def service(document: EncounterDocument) -> OddsService:
+    return OddsService(document)
 
 
 class Gate:
@@ -49,11 +48,6 @@ class Gate:
         value = self.read(encounter)
         self.open.wait(timeout=30)
         return value
-
-
-def slow(service: OddsService) -> None:
-    """Make the service treat its next computation as slow (worker thread)."""
-    service.last_ms = SYNC_MS * 10
 
 
 def shown_into(answers: list[Answer]) -> Callable[[Answer], None]:
@@ -100,11 +94,11 @@ def test_the_memo_is_dropped_when_the_document_changes(service: OddsService,
     assert [a.value for a in answers] == [(token.x, token.y), (token.x + 1, token.y)]
 
 
-def test_a_slow_answer_comes_later_from_the_worker(qtbot: QtBot,
-                                                    service: OddsService) -> None:
+def test_a_slow_answer_comes_later_from_the_worker(
+        qtbot: QtBot, off_thread: OffThread, service: OddsService) -> None:
     answers: list[Answer] = []
     gate = Gate()
-    slow(service)
+    off_thread(True)
     assert not service.ask("aim", gate, shown_into(answers))
     assert answers == []  # the GUI went on
     wait_for_worker(service, gate)
@@ -112,13 +106,14 @@ def test_a_slow_answer_comes_later_from_the_worker(qtbot: QtBot,
 
 
 def test_an_answer_worked_out_before_an_edit_is_never_shown(
-        qtbot: QtBot, service: OddsService, document: EncounterDocument) -> None:
+        qtbot: QtBot, off_thread: OffThread, service: OddsService,
+        document: EncounterDocument) -> None:
     """The worker read the token where it stood; the token moved meanwhile: that answer is
     dropped and the request, still wanted, worked out again on the document as it is."""
     answers: list[Answer] = []
     token = document.encounter.tokens[0]
     gate = Gate(lambda encounter: encounter.token(token.id).cell)
-    slow(service)
+    off_thread(True)
     service.ask("where", gate, shown_into(answers))
     qtbot.waitUntil(lambda: gate.calls == 1)  # the worker has read the old cell
     document.push(MoveToken(token.id, Cell(token.x + 1, token.y)))
@@ -129,11 +124,12 @@ def test_an_answer_worked_out_before_an_edit_is_never_shown(
 
 
 def test_an_answer_from_another_file_is_never_shown(
-        qtbot: QtBot, service: OddsService, document: EncounterDocument) -> None:
+        qtbot: QtBot, off_thread: OffThread, service: OddsService,
+        document: EncounterDocument) -> None:
     """A file opened meanwhile starts a new history at revision 0, like the old one."""
     answers: list[Answer] = []
     gate = Gate(lambda encounter: encounter.name)
-    slow(service)
+    off_thread(True)
     service.ask("name", gate, shown_into(answers))
     qtbot.waitUntil(lambda: gate.calls == 1)
     other = load_encounter(DEMO)
@@ -146,13 +142,13 @@ def test_an_answer_from_another_file_is_never_shown(
 
 
 def test_an_answer_nobody_wants_any_more_is_memoised_not_shown(
-        qtbot: QtBot, service: OddsService) -> None:
+        qtbot: QtBot, off_thread: OffThread, service: OddsService) -> None:
     answers: list[Answer] = []
     first = Gate(lambda _encounter: "east")
-    slow(service)
+    off_thread(True)
     service.ask("east", first, shown_into(answers))
     qtbot.waitUntil(lambda: first.calls == 1)  # the worker has started on it
-    service.last_ms = 0
+    off_thread(False)
     service.ask("north", lambda _encounter: "north", shown_into(answers))
     wait_for_worker(service, first)
     assert [a.value for a in answers] == ["north"]
@@ -160,10 +156,11 @@ def test_an_answer_nobody_wants_any_more_is_memoised_not_shown(
     assert [a.value for a in answers] == ["north", "east"] and first.calls == 1
 
 
-def test_forget_shows_nothing_more(qtbot: QtBot, service: OddsService) -> None:
+def test_forget_shows_nothing_more(
+        qtbot: QtBot, off_thread: OffThread, service: OddsService) -> None:
     answers: list[Answer] = []
     gate = Gate()
-    slow(service)
+    off_thread(True)
     service.ask("aim", gate, shown_into(answers))
     service.forget()
     wait_for_worker(service, gate)

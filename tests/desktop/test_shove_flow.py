@@ -13,10 +13,10 @@ from core.model.grid import Cell
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
-from desktop.odds_service import SYNC_MS
 from desktop.overlay import alpha_for
 from desktop.qt import Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool
+from tests.desktop.conftest import OffThread
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -169,7 +169,7 @@ def test_a_click_skips_the_push_animation(qtbot: QtBot, window: MainWindow,
 
 
 def test_slow_odds_come_from_the_worker_and_follow_an_edit_made_meanwhile(
-        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace, off_thread: OffThread) -> None:
     """Odds that took a while are worked out off the GUI thread; a bystander steps into the
     landing cell before they are shown: the odds shown are those of the map as it is."""
     window = quiet
@@ -180,7 +180,7 @@ def test_slow_odds_come_from_the_worker_and_follow_an_edit_made_meanwhile(
     assert isinstance(tool, ShoveTool)
     said: list[str] = []
     tool.status.connect(said.append)
-    tool.odds.last_ms = SYNC_MS * 10  # as after a slow computation: the next goes off-thread
+    off_thread(True)
     with qtbot.waitSignal(tool.status, check_params_cb=lambda text: text == AIM_PROMPT):
         qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira: shoved west
         assert said[-1] == "Shove: working out the odds…" and not tool.preview.isVisible()
