@@ -36,6 +36,9 @@ class ScreenLabel(QGraphicsItem):
                  bold: bool = True) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        # The same pixels at every zoom (the view only moves it): painted once, not on
+        # every repaint and zoom step (a big map has a label per hazard).
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.size_px = size_px
         self.font = QFont()
         self.font.setBold(bold)
