@@ -45,13 +45,13 @@ class TokenItem(QGraphicsObject):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
-        self.sync(token, portrait)
+        self.portrait = portrait  # decoded by the scene (desktop.portraits), kept across syncs
+        self.sync(token)
 
-    def sync(self, token: Token, portrait: QPixmap | None = None) -> None:
-        """Take position and looks from the model (and the decoded portrait, if any)."""
+    def sync(self, token: Token) -> None:
+        """Take position and looks from the model."""
         self.prepareGeometryChange()
         self.token = token
-        self.portrait = portrait
         self.side_px = self.renderer.length(token.footprint.size)
         self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
         self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
