@@ -218,8 +218,9 @@ class MainWindow(QMainWindow):
             self.animation.setCurrentTime(self.animation.duration())
 
     def highlight_acting(self, token_ids: list[str]) -> None:
-        """Select the tokens acting in the current segment and bring them into view."""
-        self.selection.set(token_ids)
+        """Select the first token acting in the current segment (its chip says who else
+        acts) and bring it into view: one token, so a drag moves only it."""
+        self.selection.set(token_ids[:1])
         first = self.scene.tokens.get(token_ids[0]) if token_ids else None
         if first is not None:
             self.view.ensureVisible(first, 40, 40)

@@ -109,10 +109,21 @@ class SelectTool(MapTool):
                 self.scene.clearSelection()
             item.setSelected(True)
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+        if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
+            group = self._alone(item)
         graph = MovementGraph(self.document.encounter, item.token)
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), graph)
         self._drag.free = event.alt
         return True
+
+    def _alone(self, item: TokenItem) -> list[TokenItem]:
+        """During a round each creature moves in its own segments, rolling its own evade
+        checks: a plain drag takes only the token under the pointer (Alt places a group)."""
+        self.scene.clearSelection()
+        item.setSelected(True)
+        self.say("During a round tokens move one at a time (each rolls its own evade "
+                 "checks); Alt-drag places a whole selection")
+        return [item]
 
     def _token_item_at(self, point: QPointF) -> TokenItem | None:
         for item in self.scene.items(point):
