@@ -78,7 +78,8 @@ class ResolvePanel(QWidget):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
-        self.seed.setToolTip("Seed of the generator; it moves on after each roll")
+        self.seed.setToolTip("Seed of the generator: a new one each session, moving on after "
+                             "each roll; type a seed to replay its rolls")
         self.dice_form = QFormLayout()
         self.die_fields: list[QLineEdit] = []
         self.message = QLabel()
