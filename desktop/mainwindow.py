@@ -158,6 +158,8 @@ class MainWindow(QMainWindow):
         self.log_panel = LogPanel(self.document)
         self.resolve_dock = self._dock("Resolve", self.resolve_panel, left)
         self.log_dock = self._dock("Combat log", self.log_panel, left)
+        # The Resolve panel holds the dice fields: it gets most of the column.
+        self.resizeDocks([self.resolve_dock, self.log_dock], [3, 1], Qt.Orientation.Vertical)
         self.timeline_panel = TimelinePanel(self.document, self.resolve_panel,
                                             self.highlight_acting)
         self.timeline_dock = self._dock("Round timeline", self.timeline_panel,

@@ -31,14 +31,18 @@ from desktop.qt import (
     QButtonGroup,
     QCheckBox,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
+    Qt,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -46,6 +50,7 @@ from desktop.qt import (
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260
+RESULT_LINES = 6  # the "Last result" box never gets shorter than this
 IDLE_TEXT = ("Shove (S), Attack (K), Missile (M) or Manoeuvres (B): pick the attacker and "
              "the target on the map, or right-click a token.")
 
@@ -150,16 +155,19 @@ class ResolvePanel(QWidget):
         self.begin_roll(DiceRollAction(text), f"Dice tray: {text}")
 
     def _layout(self) -> None:
-        layout = QVBoxLayout(self)
+        """Everything in a scroll area: a short dock scrolls instead of squashing the dice
+        fields to a few pixels (seen at 1400×900 with "I rolled" on)."""
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
         layout.addLayout(self._dice_tray())
         layout.addWidget(self.title)
         layout.addWidget(self.card)
         layout.addWidget(self.weapon)
-        modes = QHBoxLayout()
-        modes.addWidget(self.roll_mode)
-        modes.addWidget(self.seed)
-        modes.addWidget(self.typed_mode)
-        modes.addStretch()
+        modes = QGridLayout()  # two rows: fits the narrow dock without clipping
+        modes.addWidget(self.roll_mode, 0, 0)
+        modes.addWidget(self.seed, 0, 1)
+        modes.addWidget(self.typed_mode, 1, 0)
+        modes.setColumnStretch(2, 1)
         layout.addLayout(modes)
         layout.addLayout(self.dice_form)
         layout.addWidget(self.message)
@@ -169,6 +177,15 @@ class ResolvePanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
+        self.result.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
 
     # --- preparing ------------------------------------------------------------------------
     def preview_shove(self, odds: ShoveOdds) -> None:

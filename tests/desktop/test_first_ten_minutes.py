@@ -17,6 +17,7 @@ from core.model.combatant import Condition
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
 from desktop.help import ShortcutSheet
 from desktop.items import token_initials
 from desktop.mainwindow import MainWindow
@@ -32,6 +33,7 @@ from desktop.qt import (
     Qt,
     QWidgetAction,
 )
+from desktop.tools.paint import terrain_legend
 from desktop.tools.ruler import RulerTool
 from desktop.tools.shove import ShoveTool
 
@@ -294,3 +296,11 @@ def test_no_two_commands_share_a_key(window: MainWindow) -> None:
             owners.setdefault(key.toString(), []).append(action.text())
     shared = {key: names for key, names in owners.items() if len(set(names)) > 1}
     assert shared == {}
+
+
+def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> None:
+    house = RulesProfile(difficult_terrain_resist=3, concealment_percent=25)
+    text = terrain_legend(house).text()
+    assert "difficult (movement ×2, +3 Shove Resist)" in text
+    assert "slippery (+2 ft to every shove)" in text
+    assert "undergrowth (+25% cover against missiles)" in text
