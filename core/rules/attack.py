@@ -11,12 +11,13 @@ The seed's worked examples:
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
-from core.model.dice import DiceSource, RollRecord
+from core.model.dice import DiceExpression, DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
+from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
 from core.model.weapons import Weapon
 from core.rules import melee
@@ -42,9 +43,17 @@ class AttackOptions(BaseModel):
 
     weapon: str | None = None
     damage: str = "d6"
-    modifier: int = Field(0, description="Situational modifier to the hit roll")
-    damage_bonus: int = 0
+    modifier: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS,
+                          description="Situational modifier to the hit roll")
+    damage_bonus: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS)
     kind: DamageKind = DamageKind()
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, text: str) -> str:
+        """Checked when declared, not only on a hit (a typo must not pass on a miss)."""
+        DiceExpression.parse(text)
+        return text
 
 
 class AttackResult(BaseModel):

@@ -9,10 +9,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pydantic import ValidationError
+
 from core.actions.attack import AttackAction
 from core.actions.base import Action, Outcome, plan
 from core.actions.commands import ChangeSet, Command
 from core.actions.dice import DiceRollAction
+from core.io.fileio import describe_validation_error
 from core.model.dice import (
     DiceError,
     DiceExhaustedError,
@@ -344,6 +347,9 @@ class ResolvePanel(QWidget):
             return
         try:
             outcome = plan(self._action(), self.document.encounter, dice)
+        except ValidationError as error:  # the weapon form: dice that are not dice
+            self.message.setText(describe_validation_error(error))
+            return
         except DieValueError as error:
             assert isinstance(dice, ScriptedDice)
             self.die_fields[dice.position].setStyleSheet("border: 1px solid #c0392b")

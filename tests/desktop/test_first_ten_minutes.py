@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
+from core.actions.attack import AttackAction
 from core.actions.commands import RaiseToken
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
@@ -269,7 +270,7 @@ def test_the_dice_tray_rolls_any_expression_into_the_log(qtbot: QtBot, window: M
     assert window.document.encounter.log[-1].summary == "Rolled 2d6+3: 13"
     panel.tray.setText("2q6")
     panel.roll_tray()
-    assert "bad token" in panel.message.text()
+    assert "is not dice in '2q6' (write dice like 2d6+1" in panel.message.text()
 
 
 def test_the_shortcut_sheet_lists_every_menu_and_tool_key(window: MainWindow) -> None:
@@ -304,3 +305,14 @@ def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> N
     assert "difficult (movement ×2, +3 Shove Resist)" in text
     assert "slippery (+2 ft to every shove)" in text
     assert "undergrowth (+25% cover against missiles)" in text
+
+
+def test_damage_that_is_not_dice_is_refused_even_on_a_miss(window: MainWindow) -> None:
+    """A GM's walk-through: 'banana' as damage resolved without complaint when the attack
+    missed; it must be refused before any die is rolled, whatever the roll would be."""
+    panel = window.resolve_panel
+    panel.begin(AttackAction(attacker="ogre", target="mira"))
+    panel.damage_dice.setText("banana")
+    panel.resolve()
+    assert "'banana' is not dice" in panel.message.text()
+    assert panel.pending is not None and window.document.encounter.log == []
