@@ -220,6 +220,10 @@ def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
     assert document.encounter.token("mira").combatant.hp == 22
     menu.toggle(Condition.STUNNED)
     assert document.encounter.token("mira").combatant.has(Condition.STUNNED)
+    assert [e.summary for e in document.encounter.log] == [  # the log tells the whole fight
+        "Mira takes 5 damage (HP 22 → 17)", "Mira heals 5 of 10 (at full HP, 22)",
+        "Mira gains stunned (set by the GM)"]
+    assert window.statusBar().currentMessage() == "Mira gains stunned (set by the GM)"
     menu.duplicate()
     names = sorted(t.name for t in document.encounter.tokens if t.name.startswith("Mira"))
     assert names == ["Mira 1", "Mira 2"]
@@ -229,6 +233,7 @@ def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
     steps = document.history.index
     document.set_index(0)                               # every entry was one undo step
     assert steps == 5 and document.encounter.token("mira").combatant.hp == 22
+    assert document.encounter.log == []
     assert [t.id for t in document.encounter.tokens] == [t.id for t in load_encounter(
         DEMO).tokens]
 
