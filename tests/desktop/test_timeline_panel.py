@@ -72,6 +72,22 @@ def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     assert panel.timer_label.text() == "Declarations 3:59"
 
 
+def test_declarations_end_when_the_first_segment_is_played(window: MainWindow) -> None:
+    """The countdown belongs to the declarations: the next segment ends it, and undoing a
+    later round back into this one does not bring it back mid-round."""
+    panel = window.timeline_panel
+    panel.roll()
+    panel.next_segment()
+    assert panel.timer_label.text() == "Round under way" and not panel.clock.isActive()
+    panel.next_round()  # round 2: declarations again, initiative not rolled yet
+    assert panel.timer_label.text() == "Declarations 2:00"
+    window.document.undo()  # back in round 1, segment 1
+    assert panel.timer_label.text() == "Round under way" and not panel.clock.isActive()
+    window.document.undo()
+    window.document.undo()  # before any initiative
+    assert panel.timer_label.text() == ""
+
+
 def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) -> None:
     encounter = window.document.encounter
     seed = next(s for s in range(1, 500)
