@@ -306,7 +306,8 @@ class TimelinePanel(QWidget):
                       for group in order.get(column.segment, [])]
             column.set_groups(groups, bool(state.entries)
                               and column.segment == state.current_segment)
-        self.buttons["segment"].setEnabled(bool(state.entries))
+        last = encounter.profile.initiative_max_segment
+        self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
         self._highlight_when_the_segment_changes(order.get(state.current_segment, []))
 
