@@ -191,11 +191,15 @@ class SelectTool(MapTool):
                                       around=drag.around, budget_ft=self.budget_ft) \
             if len(drag.group) == 1 else None
         if ruling is not None:
-            label, legal, tip = ruling.label, ruling.legal, ruling.tip
+            # The cost stays in sight beside what the drop will ask (evade checks...).
+            label = f"{label} · {ruling.label}" if drag.path.legal else ruling.label
+            legal, tip = ruling.legal, ruling.tip
             points = [points[0], points[-1]] if ruling.straight else points
             self.status.emit(tip)
         preview.show_path(points, label, legal)
         preview.setToolTip(tip)
+        if self.view is not None:
+            preview.label.keep_in_view(self.view)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:

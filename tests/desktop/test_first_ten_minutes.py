@@ -30,6 +30,7 @@ from desktop.qt import (
     QGraphicsItem,
     QLabel,
     QMessageBox,
+    QPoint,
     QRectF,
     Qt,
     QWidgetAction,
@@ -321,3 +322,17 @@ def test_damage_that_is_not_dice_is_refused_even_on_a_miss(window: MainWindow) -
     panel.resolve()
     assert "'banana' is not dice" in panel.message.text()
     assert panel.pending is not None and window.document.encounter.log == []
+
+
+def test_a_path_label_at_the_views_edge_stays_in_sight(
+        drag_to: Callable[..., AbstractContextManager[None]], window: MainWindow) -> None:
+    """A GM's walk-through: the cost beside a path ending at the right edge of the view was
+    cut ("60 ft · 12 seg…"); it turns to the path's other side instead."""
+    window.view.zoom_by(3)
+    window.view.centre_on_cell(Cell(4, 4))
+    right = window.scene.renderer.cell_at(window.view.mapToScene(
+        window.view.viewport().rect().topRight() + QPoint(-30, 200)))
+    with drag_to((4, 4), (right.x, right.y)):
+        label = window.scene.path_preview.label
+        assert label.isVisible() and label.text
+        assert window.view.viewport().rect().contains(on_screen(window, label).toRect())
