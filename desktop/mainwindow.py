@@ -121,6 +121,8 @@ class MainWindow(QMainWindow):
         tool = self.tools[name]
         self.view.set_tool(tool)
         self.tool_actions[name].setChecked(True)
+        if self.resolve_panel.pending is None:
+            self.resolve_panel.clear()  # no stale aim card or refusal from the last tool
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
         if not tool.option_actions():  # the bar stays, so the map never jumps
@@ -399,10 +401,19 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.cell_label = QLabel()
         self.statusBar().addPermanentWidget(self.cell_label)
+        self.hovered_cell: Cell | None = None
         self.view.cell_hovered.connect(self._describe_cell)
+        # What was just painted or moved under the pointer is said at once, not on the
+        # next mouse move.
+        self.document.changed.connect(lambda _changes: self._describe_cell(self.hovered_cell))
+        self.document.replaced.connect(lambda: self._describe_cell(None))
 
-    def _describe_cell(self, cell: Cell) -> None:
+    def _describe_cell(self, cell: Cell | None) -> None:
+        self.hovered_cell = cell
         battle_map = self.document.encounter.map
+        if cell is None:
+            self.cell_label.setText("")
+            return
         if not battle_map.contains(cell):
             self.cell_label.setText("")
             return

@@ -12,12 +12,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
-from core.actions.commands import RaiseToken
+from core.actions.commands import PaintTerrain, RaiseToken
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.model.mapmodel import BattleMap
+from core.model.mapmodel import BattleMap, Terrain
 from core.model.profile import RulesProfile
 from desktop.help import ShortcutSheet
 from desktop.items import token_initials
@@ -336,3 +336,21 @@ def test_a_path_label_at_the_views_edge_stays_in_sight(
         label = window.scene.path_preview.label
         assert label.isVisible() and label.text
         assert window.view.viewport().rect().contains(on_screen(window, label).toRect())
+
+
+def test_switching_tools_clears_an_aim_card_but_keeps_a_pending_roll(window: MainWindow) -> None:
+    panel = window.resolve_panel
+    panel.card.setText("Ogre shoves Mira S: Fail 15% …")  # a tool's preview, nothing pending
+    window.select_tool("ruler")
+    assert panel.card.text() == "" and panel.title.text().startswith("Shove (S)")
+    panel.begin(AttackAction(attacker="ogre", target="mira"), "the attack's card")
+    window.select_tool("select")
+    assert panel.pending is not None and panel.card.text() == "the attack's card"
+
+
+def test_the_status_bar_says_what_was_just_painted_under_the_pointer(window: MainWindow
+                                                                      ) -> None:
+    window.view.cell_hovered.emit(Cell(2, 2))
+    assert "normal" in window.cell_label.text()
+    window.document.push(PaintTerrain({Cell(2, 2)}, Terrain.DIFFICULT))
+    assert "difficult" in window.cell_label.text()
