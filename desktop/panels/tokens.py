@@ -218,7 +218,7 @@ class TokenPanel(QWidget):
             splitter.addWidget(widget)
             splitter.setStretchFactor(index, stretch)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([220, 470, 260])
+        splitter.setSizes([320, 420, 230])  # about a dozen rows before the list scrolls
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(buttons)

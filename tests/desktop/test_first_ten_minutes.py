@@ -12,17 +12,22 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
+from core.actions.base import plan
 from core.actions.commands import PaintTerrain, RaiseToken
+from core.actions.shove import ShoveAction
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
+from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, Terrain
 from core.model.profile import RulesProfile
+from core.rules.shove import ShoveRequest
 from desktop.help import ShortcutSheet
 from desktop.items import token_initials
 from desktop.mainwindow import MainWindow
 from desktop.map_menus import TokenMenu
+from desktop.panels.log import LogPanel
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import (
     QAction,
@@ -354,3 +359,29 @@ def test_the_status_bar_says_what_was_just_painted_under_the_pointer(window: Mai
     assert "normal" in window.cell_label.text()
     window.document.push(PaintTerrain({Cell(2, 2)}, Terrain.DIFFICULT))
     assert "difficult" in window.cell_label.text()
+
+
+def test_the_shortcut_sheet_shows_every_key_whole(window: MainWindow) -> None:
+    sheet = ShortcutSheet(window.menuBar(), window)
+    metrics = sheet.tree.fontMetrics()
+    widest = max(metrics.horizontalAdvance(keys) for keys in sheet.rows().values())
+    assert sheet.tree.columnWidth(1) >= widest
+    assert sheet.width() >= sheet.tree.columnWidth(0) + sheet.tree.columnWidth(1)
+
+
+def test_a_long_log_line_wraps_to_the_docks_width(window: MainWindow, qtbot: QtBot) -> None:
+    window.document.perform(plan(ShoveAction(ShoveRequest(attacker="ogre", defender="mira")),
+                                 window.document.encounter,
+                                 ScriptedDice([18, 5, 3, 4, 2, 6, 1, 1])))
+    panel = LogPanel(window.document)
+    qtbot.addWidget(panel)
+    panel.resize(220, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    item = panel.tree.topLevelItem(0)
+    line = panel.tree.fontMetrics().height()
+    assert panel.tree.fontMetrics().horizontalAdvance(item.text(0)) > panel.tree.columnWidth(0)
+    narrow = panel.tree.visualItemRect(item).height()
+    assert narrow >= 2 * line
+    panel.resize(1200, 300)
+    qtbot.waitUntil(lambda: panel.tree.visualItemRect(item).height() < narrow)
