@@ -1,0 +1,193 @@
+"""Retreat paths: where creatures that break and run go (002 "Morale": "Disengage and retreat
+running"; rules-decisions "Retreats move tokens away from enemies along real paths").
+
+A retreat is a walk on the token's own movement graph (:class:`core.spatial.pathing.
+MovementGraph`: walls and closed doors block, enemies block, allies may be passed but not
+ended on, difficult terrain costs double) narrowed to the steps that take it no nearer to
+any enemy: each step keeps or increases the grid distance (:func:`core.model.grid.
+distance_ft`, the profile's diagonal rule) from every threat, and a step from beside a
+threat moves off from it ("Disengage", 002). Within the movement budget it ends, best
+first: somewhere farther from the nearest threat than it starts; behind it, on the far side
+from the threats' centre (a rout goes back, not round the enemy's flank); where the nearest
+threat is farthest; where the threats are farthest in total; on the cheapest walk; the
+top-left-most cell (so the choice is deterministic).
+
+A group retreats one by one, the one farthest from the threats first; no two end on the same
+cells, and none ends where another of the group stands now, so any subset of the group can
+run along its planned walks together (the planned walks are the preview the GM sees before
+the dice decide who runs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Footprint, distance_ft
+from core.model.profile import DiagonalRule
+from core.spatial.geometry import DIRECTIONS, BoolArray
+from core.spatial.pathing import MovementGraph
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """A token's planned walk away: its cells (the first is where it stands), the feet it
+    costs, and the distance from the nearest threat before and after."""
+
+    token_id: str
+    cells: tuple[Cell, ...]
+    cost_ft: float
+    nearest_before_ft: float
+    nearest_after_ft: float
+
+    @property
+    def escapes(self) -> bool:
+        """Whether the walk gets it farther from the nearest threat ("a path away")."""
+        return self.nearest_after_ft > self.nearest_before_ft
+
+    @property
+    def end(self) -> Cell:
+        return self.cells[-1]
+
+
+def plan_retreats(encounter: Encounter, token_ids: Sequence[str],
+                  threats: Sequence[Footprint], budget_ft: float) -> dict[str, Retreat]:
+    """The retreat of each token of ``token_ids`` from ``threats`` within ``budget_ft``."""
+    tokens = [encounter.token(token_id) for token_id in token_ids]
+    tokens.sort(key=lambda t: (-_nearest(t.footprint, threats, encounter),
+                               encounter.order_of(t.id)))
+    taken: list[Footprint] = []
+    plans: dict[str, Retreat] = {}
+    for token in tokens:
+        plan = _retreat(encounter, token, threats, budget_ft, taken)
+        plans[token.id] = plan
+        taken.append(Footprint(plan.end.x, plan.end.y, token.footprint.size))
+    return {token_id: plans[token_id] for token_id in token_ids}
+
+
+def _nearest(footprint: Footprint, threats: Sequence[Footprint], encounter: Encounter
+             ) -> float:
+    profile = encounter.profile
+    return min((distance_ft(footprint, t, profile.cell_size_ft, profile.diagonal_rule)
+                for t in threats), default=math.inf)
+
+
+def _retreat(encounter: Encounter, token: Token, threats: Sequence[Footprint],
+             budget_ft: float, taken: list[Footprint]) -> Retreat:
+    graph = MovementGraph(encounter, token)
+    before = _nearest(token.footprint, threats, encounter)
+    stay = Retreat(token.id, (token.cell,), 0, before, before)
+    if not threats:
+        return stay
+    window = _window(graph, token.cell, budget_ft)
+    nearest, total, away = _fields(graph, window, threats)
+    graph.conditions = [c & a for c, a in zip(graph.conditions, away, strict=True)]
+    feet = graph.range_ft(budget_ft)
+    feet[_taken_mask(feet.shape, token.footprint.size, taken)] = np.inf
+    keys = (nearest > before, _behind(nearest.shape, token.footprint, threats), nearest, total)
+    for goal in _ranked(feet, keys):
+        cells = graph.walk_to(goal)
+        if cells is not None and graph.exact_cost(cells) <= budget_ft:
+            after = _nearest(Footprint(goal.x, goal.y, token.footprint.size), threats,
+                             encounter)
+            return Retreat(token.id, cells, graph.exact_cost(cells), before, after)
+    return stay
+
+
+def _window(graph: MovementGraph, start: Cell, budget_ft: float
+            ) -> tuple[slice, slice]:
+    """The anchors a walk within the budget can reach (as :meth:`MovementGraph.range_ft`)."""
+    radius = int(budget_ft // graph.cell_ft) + 1
+    rows, cols = graph.cost.shape
+    return (slice(max(start.y - radius, 0), min(start.y + radius + 1, rows)),
+            slice(max(start.x - radius, 0), min(start.x + radius + 1, cols)))
+
+
+def _fields(graph: MovementGraph, window: tuple[slice, slice], threats: Sequence[Footprint]
+            ) -> tuple[FloatArray, FloatArray, list[BoolArray]]:
+    """Over the whole anchor grid (infinite outside the window): the distance to the
+    nearest threat, the distances to all of them summed, and for each direction whether a
+    step that way from each anchor keeps or increases the distance to every threat."""
+    ys, xs = np.mgrid[window[0], window[1]]
+    shape = graph.cost.shape
+    nearest, total = np.full(shape, -np.inf), np.full(shape, -np.inf)
+    nearest[window], total[window] = np.inf, 0.0
+    inner = np.ones((len(DIRECTIONS), *ys.shape), dtype=bool)
+    for threat in threats:
+        field = distances_ft(xs, ys, graph.size, threat, cell_ft=graph.cell_ft,
+                             rule=graph.rule)
+        nearest[window] = np.minimum(nearest[window], field)
+        total[window] += field
+        for index, direction in enumerate(DIRECTIONS):
+            inner[index] &= _no_nearer(field, *direction.delta, beside_ft=2 * graph.cell_ft)
+    away = []
+    for index in range(len(DIRECTIONS)):
+        full = np.zeros(shape, dtype=bool)
+        full[window] = inner[index]
+        away.append(full)
+    return nearest, total, away
+
+
+def distances_ft(xs: npt.NDArray[np.int_], ys: npt.NDArray[np.int_], size: int,
+                 threat: Footprint, *, cell_ft: int, rule: DiagonalRule) -> FloatArray:
+    """:func:`core.model.grid.distance_ft` from a ``size`` footprint at each anchor (xs, ys)
+    to ``threat``, for a whole array of anchors at once."""
+    dx = np.maximum(0, np.maximum(threat.x - (xs + size - 1), xs - (threat.x + threat.size - 1)))
+    dy = np.maximum(0, np.maximum(threat.y - (ys + size - 1), ys - (threat.y + threat.size - 1)))
+    diagonal = np.minimum(dx, dy)
+    straight = np.maximum(dx, dy) - diagonal
+    if rule is DiagonalRule.FIVE:
+        steps = (straight + diagonal).astype(np.float64)
+    elif rule is DiagonalRule.FIVE_TEN_FIVE:
+        steps = (straight + diagonal + diagonal // 2).astype(np.float64)
+    else:
+        steps = straight + diagonal * math.sqrt(2)
+    return np.asarray(steps * cell_ft, dtype=np.float64)
+
+
+def _no_nearer(field: FloatArray, dx: int, dy: int, beside_ft: float) -> BoolArray:
+    """Whether the step (dx, dy) from each anchor lands no nearer, and farther when it
+    starts beside the threat (nearer than ``beside_ft``); False off the window."""
+    rows, cols = field.shape
+    ok = np.zeros(field.shape, dtype=bool)
+    src = (slice(max(0, -dy), rows - max(0, dy)), slice(max(0, -dx), cols - max(0, dx)))
+    dst = (slice(max(0, dy), rows - max(0, -dy)), slice(max(0, dx), cols - max(0, -dx)))
+    here, there = field[src], field[dst]
+    ok[src] = np.where(here < beside_ft, there > here, there >= here)
+    return ok
+
+
+def _taken_mask(shape: tuple[int, ...], size: int, taken: list[Footprint]) -> BoolArray:
+    """Anchors whose footprint would overlap a place another of the group runs to."""
+    mask = np.zeros(shape, dtype=bool)
+    for other in taken:
+        mask[max(0, other.y - size + 1):other.y + other.size,
+             max(0, other.x - size + 1):other.x + other.size] = True
+    return mask
+
+
+def _behind(shape: tuple[int, ...], start: Footprint, threats: Sequence[Footprint]
+            ) -> BoolArray:
+    """Anchors on the far side of ``start`` from the threats' centre (none when it stands
+    on that centre)."""
+    cx = sum(t.centre[0] for t in threats) / len(threats)
+    cy = sum(t.centre[1] for t in threats) / len(threats)
+    away_x, away_y = start.centre[0] - cx, start.centre[1] - cy
+    ys, xs = np.mgrid[0:shape[0], 0:shape[1]]
+    return np.asarray((xs - start.x) * away_x + (ys - start.y) * away_y > 0)
+
+
+def _ranked(feet: FloatArray, keys: tuple[npt.NDArray[np.generic], ...]) -> list[Cell]:
+    """Reachable anchors, best first by ``keys`` (each the higher the better), then fewer
+    feet, then top-left-most."""
+    ys, xs = np.nonzero(np.isfinite(feet))
+    columns = [np.asarray(key[ys, xs], dtype=np.float64) for key in reversed(keys)]
+    order = np.lexsort((xs, ys, feet[ys, xs], *(-column for column in columns)))
+    return [Cell(int(xs[i]), int(ys[i])) for i in order]
