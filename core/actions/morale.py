@@ -18,7 +18,13 @@ from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.morale import MoraleTrigger
 from core.model.round import RoundState
-from core.rules.morale import CreatureMorale, MoraleCheck, MoraleRequest, resolve_morale
+from core.rules.morale import (
+    CreatureMorale,
+    IllegalMoraleError,
+    MoraleCheck,
+    MoraleRequest,
+    resolve_morale,
+)
 from core.rules.morale_report import format_morale
 
 MAX_DROPPED = 12
@@ -101,10 +107,11 @@ def _creature_totals(creature: CreatureMorale) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PassMoraleAction(Action[tuple[MoraleTrigger, ...]]):
-    """The GM passes triggers over without a check: they are not offered again."""
+    """The GM passes triggers over without a check (None: all those pending for the side):
+    they are not offered again."""
 
     side: Side
-    triggers: tuple[MoraleTrigger, ...]
+    triggers: tuple[MoraleTrigger, ...] | None = None
 
     name = "morale-pass"
     dice_order = "no dice"
@@ -113,7 +120,10 @@ class PassMoraleAction(Action[tuple[MoraleTrigger, ...]]):
         return f"{_side_name(self.side)} morale: no check"
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> tuple[MoraleTrigger, ...]:
-        return self.triggers
+        triggers = MoraleRequest(side=self.side, triggers=self.triggers).answering(encounter)
+        if not triggers:
+            raise IllegalMoraleError(f"no morale trigger of the {self.side.value} to pass over")
+        return triggers
 
     def effects(self, encounter: Encounter, result: tuple[MoraleTrigger, ...]
                 ) -> list[Command]:

@@ -38,6 +38,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.morale import MoraleTrigger, TriggerKind
 from core.model.profile import MoraleResult, MoraleRoll, RulesProfile
+from core.rules.conditions import helpless
 from core.spatial.retreat import Retreat, plan_retreats
 
 SEED = "002 Morale"
@@ -83,11 +84,12 @@ def base_morale(combatant: Combatant, profile: RulesProfile) -> int | None:
 
 def checkers(encounter: Encounter, side: Side) -> list[Token]:
     """The side's creatures that check morale: those with a score still fighting, not
-    berserk (a berserk creature fights on)."""
+    berserk (a berserk creature fights on), not asleep or waking (helpless: it has not taken
+    in the fight yet)."""
     profile = encounter.profile
     return [t for t in side_tokens(encounter, side)
             if base_morale(t.combatant, profile) is not None and fighting(t.combatant)
-            and not t.combatant.has(Condition.BERSERK)]
+            and not t.combatant.has(Condition.BERSERK) and not helpless(t.combatant)]
 
 
 def morale_score(encounter: Encounter, token: Token) -> Breakdown:
@@ -152,12 +154,18 @@ def pending_triggers(encounter: Encounter, side: Side | None = None) -> list[Mor
 
 # --- the check -------------------------------------------------------------------------------
 class MoraleRequest(BaseModel):
-    """A morale check of ``side``, answering ``triggers`` (none: a check the GM calls)."""
+    """A morale check of ``side``, answering ``triggers`` (None: those pending for the side
+    when it is rolled; empty: a check the GM calls without one)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     side: Side
-    triggers: tuple[MoraleTrigger, ...] = Field((), max_length=100)
+    triggers: tuple[MoraleTrigger, ...] | None = Field(None, max_length=100)
+
+    def answering(self, encounter: Encounter) -> tuple[MoraleTrigger, ...]:
+        if self.triggers is None:
+            return tuple(pending_triggers(encounter, self.side))
+        return self.triggers
 
 
 class CreatureMorale(BaseModel):
@@ -259,7 +267,7 @@ def resolve_morale(encounter: Encounter, request: MoraleRequest, dice: DiceSourc
         if shared is None or profile.morale_roll is MoraleRoll.CREATURE:
             shared = dice.roll(profile.morale_dice, f"morale: {_roller(token, profile)}")
         creatures.append(_creature(encounter, token, shared, plans[token.id]))
-    return MoraleCheck(side=request.side, triggers=request.triggers,
+    return MoraleCheck(side=request.side, triggers=request.answering(encounter),
                        creatures=tuple(creatures), budget_ft=retreat_budget_ft(encounter))
 
 

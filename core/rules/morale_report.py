@@ -74,8 +74,8 @@ def format_standing(report: dict[str, Any]) -> str:
     """:func:`standing` as text."""
     lines = []
     for side, creatures in report["sides"].items():
-        lines.append(f"{side.capitalize()}: " + ("no morale checks (player characters)"
-                                                 if not creatures else ""))
+        lines.append(f"{side.capitalize()}:" + ("" if creatures
+                                                else " no morale checks (player characters)"))
         lines += [f"  {c['name']}: {c['terms']} — holds {c['holds'] * 100:.0f}%; would run "
                   f"{c['retreat']['cost_ft']:g} ft"
                   + ("" if c["retreat"]["escapes"] else " (cornered)") for c in creatures]
