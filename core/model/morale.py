@@ -65,6 +65,14 @@ class MoraleTrigger(BaseModel):
             raise ValueError(f"{key!r} names no morale trigger (e.g. opposition/outnumbered, "
                              "opposition/casualties-50, opposition/leader-down/TOKEN)") from None
 
+    def short(self, leader_name: str | None = None) -> str:
+        """What happened, without the side (the bar names it)."""
+        if self.kind is TriggerKind.CASUALTIES:
+            return f"{self.percent}% down"
+        if self.kind is TriggerKind.LEADER_DOWN:
+            return f"leader {leader_name or self.leader} down"
+        return "outnumbered after taking losses"
+
     def describe(self) -> str:
         side = "the party" if self.side is Side.PARTY else "the opposition"
         if self.kind is TriggerKind.CASUALTIES:

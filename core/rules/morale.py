@@ -195,14 +195,15 @@ class CreatureMorale(BaseModel):
 
     def describe(self) -> str:
         verdict = "holds" if self.passed else f"fails by {self.failed_by} ({self.level})"
-        what = f": {_ACTIONS[self.result]}" if self.result else ""
+        what = f": {ACTIONS[self.result]}" if self.result else ""
         return (f"{self.name}: {self.roll.total} vs {self.score.value} — {verdict}{what}"
                 + (f" — {self.note}" if self.note else ""))
 
 
-_ACTIONS = {MoraleResult.RETREAT: "retreats running",
+#: What each result makes the creature do, in words (002's morale table).
+ACTIONS = {MoraleResult.RETREAT: "retreats running",
             MoraleResult.DROP_AND_RUN: "drops its weapons and runs",
-            MoraleResult.SURRENDER: "throws down its weapons and pleads for mercy",
+            MoraleResult.SURRENDER: "throws down its weapons, surrenders",
             MoraleResult.BERSERK: "goes berserk"}
 
 

@@ -6,7 +6,8 @@ MovementGraph`: walls and closed doors block, enemies block, allies may be passe
 ended on, difficult terrain costs double) narrowed to the steps that take it no nearer to
 any enemy: each step keeps or increases the grid distance (:func:`core.model.grid.
 distance_ft`, the profile's diagonal rule) from every threat, and a step from beside a
-threat moves off from it ("Disengage", 002). Within the movement budget it ends, best
+threat moves off from it ("Disengage", 002). A runner never steps into a hazard (fire, a
+pit: the map's painted hazards). Within the movement budget it ends, best
 first: somewhere farther from the nearest threat than it starts; behind it, on the far side
 from the threats' centre (a rout goes back, not round the enemy's flank); where the nearest
 threat is farthest; where the threats are farthest in total; on the cheapest walk; the
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+from numpy.lib.stride_tricks import sliding_window_view
 
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint, distance_ft
@@ -87,7 +89,7 @@ def _retreat(encounter: Encounter, token: Token, threats: Sequence[Footprint],
     if not threats:
         return stay
     window = _window(graph, token.cell, budget_ft)
-    nearest, total, away = _fields(graph, window, threats)
+    nearest, total, away = _fields(graph, window, threats, _hazardous(encounter, graph.size))
     graph.conditions = [c & a for c, a in zip(graph.conditions, away, strict=True)]
     feet = graph.range_ft(budget_ft)
     feet[_taken_mask(feet.shape, token.footprint.size, taken)] = np.inf
@@ -110,16 +112,30 @@ def _window(graph: MovementGraph, start: Cell, budget_ft: float
             slice(max(start.x - radius, 0), min(start.x + radius + 1, cols)))
 
 
-def _fields(graph: MovementGraph, window: tuple[slice, slice], threats: Sequence[Footprint]
-            ) -> tuple[FloatArray, FloatArray, list[BoolArray]]:
+def _hazardous(encounter: Encounter, size: int) -> BoolArray:
+    """Anchors where a ``size`` footprint would stand on a hazard cell."""
+    battle_map = encounter.map
+    cells = np.zeros((battle_map.height, battle_map.width), dtype=bool)
+    for hazard in battle_map.hazards:
+        for cell in hazard.cells:
+            if battle_map.contains(cell):
+                cells[cell.y, cell.x] = True
+    return np.asarray(sliding_window_view(cells, (size, size)).any(axis=(-2, -1)))
+
+
+def _fields(graph: MovementGraph, window: tuple[slice, slice], threats: Sequence[Footprint],
+            hazardous: BoolArray) -> tuple[FloatArray, FloatArray, list[BoolArray]]:
     """Over the whole anchor grid (infinite outside the window): the distance to the
     nearest threat, the distances to all of them summed, and for each direction whether a
-    step that way from each anchor keeps or increases the distance to every threat."""
+    step that way from each anchor keeps or increases the distance to every threat and
+    lands clear of hazards."""
     ys, xs = np.mgrid[window[0], window[1]]
     shape = graph.cost.shape
     nearest, total = np.full(shape, -np.inf), np.full(shape, -np.inf)
     nearest[window], total[window] = np.inf, 0.0
-    inner = np.ones((len(DIRECTIONS), *ys.shape), dtype=bool)
+    # Clear ground as a field of 1s over hazards' 0s: no step may make it fall.
+    clear = np.asarray(~hazardous[window], dtype=np.float64)
+    inner = np.array([_no_nearer(clear, *d.delta, beside_ft=0) for d in DIRECTIONS])
     for threat in threats:
         field = distances_ft(xs, ys, graph.size, threat, cell_ft=graph.cell_ft,
                              rule=graph.rule)
