@@ -4,7 +4,7 @@ For every creature of a side that checks morale, whatever subset of them runs:
 
 * each walk is king's steps that cross no movement-blocking wall or closed door (the exact
   segment test of ``touches``, not the geometry index), its footprint whole, never split by
-  a wall and on the map, never on an enemy;
+  a wall and on the map, never on an enemy, never stepping into a hazard;
 * each step keeps or increases the distance to every enemy still fighting, and a step from
   beside one moves off from it;
 * the walk costs at most the budget;
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint, direction_between, distance_ft
-from core.model.mapmodel import BattleMap, WallSegment
+from core.model.mapmodel import BattleMap, Hazard, HazardKind, WallSegment
 from core.model.profile import DiagonalRule, RulesProfile
 from core.model.tables import SIZES, Size
 from core.rules.morale import checkers, fighting, other, retreat_budget_ft, retreat_plans
@@ -42,8 +42,12 @@ def battles(draw: st.DrawFn) -> Encounter:
     walls = draw(st.lists(st.builds(
         _wall, st.integers(0, width), st.integers(0, height), st.integers(1, 4), st.booleans(),
         st.sampled_from(["wall", "wall", "door", "window", "object"])), max_size=10))
+    cells = draw(st.lists(st.builds(Cell, st.integers(0, width - 1),
+                                    st.integers(0, height - 1)), max_size=4, unique=True))
+    hazards = [Hazard(name="Fire", kind=HazardKind.FIRE, cells=tuple(cells))] if cells else []
     encounter = Encounter(profile=RulesProfile(diagonal_rule=rule),
-                          map=BattleMap(width=width, height=height, walls=walls))
+                          map=BattleMap(width=width, height=height, walls=walls,
+                                        hazards=hazards))
     for index in range(draw(st.integers(2, 7))):
         side = Side.OPPOSITION if index % 2 == 0 else Side.PARTY
         size = draw(st.sampled_from([Size.MEDIUM, Size.MEDIUM, Size.SMALL, Size.LARGE]))
@@ -95,6 +99,9 @@ def test_retreats_are_legal_walks_away_that_never_overlap(touches: Touches, enco
         assert plan.cells[0] == encounter.token(token_id).cell
         assert plan.cost_ft <= retreat_budget_ft(encounter)
         assert not any(touches(s, w) for s in crossings(plan.cells, size) for w in blocking)
+        burning = [any(encounter.map.hazard_at(c) for c in Footprint(*cell, size).cells())
+                   for cell in plan.cells]
+        assert not any(b and not a for a, b in pairwise(burning))  # never steps into fire
         for cell in plan.cells:
             footprint = Footprint(cell.x, cell.y, size)
             assert encounter.map.contains_footprint(footprint)
