@@ -30,7 +30,7 @@ import numpy.typing as npt
 from numpy.lib.stride_tricks import sliding_window_view
 
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Footprint, distance_ft
+from core.model.grid import Cell, Footprint
 from core.model.profile import DiagonalRule
 from core.spatial.geometry import DIRECTIONS, BoolArray
 from core.spatial.pathing import MovementGraph
@@ -59,47 +59,65 @@ class Retreat:
         return self.cells[-1]
 
 
+class Threats:
+    """The enemies' footprints as arrays shaped to broadcast against a grid of anchors."""
+
+    def __init__(self, footprints: Sequence[Footprint]) -> None:
+        self.footprints = tuple(footprints)
+        shape = (len(footprints), 1, 1)
+        self.x, self.y, self.size = (np.array([f[i] for f in footprints]).reshape(shape)
+                                     for i in range(3))
+
+
 def plan_retreats(encounter: Encounter, token_ids: Sequence[str],
                   threats: Sequence[Footprint], budget_ft: float) -> dict[str, Retreat]:
     """The retreat of each token of ``token_ids`` from ``threats`` within ``budget_ft``."""
     tokens = [encounter.token(token_id) for token_id in token_ids]
-    tokens.sort(key=lambda t: (-_nearest(t.footprint, threats, encounter),
+    enemies = Threats(threats)
+    tokens.sort(key=lambda t: (-_nearest(t.footprint, enemies, encounter),
                                encounter.order_of(t.id)))
     taken: list[Footprint] = []
     plans: dict[str, Retreat] = {}
+    hazards = {size: _hazardous(encounter, size) for size in {t.footprint.size for t in tokens}}
     for token in tokens:
-        plan = _retreat(encounter, token, threats, budget_ft, taken)
+        size = token.footprint.size
+        plan = _retreat(encounter, token, enemies, budget_ft, (taken, hazards[size]))
         plans[token.id] = plan
-        taken.append(Footprint(plan.end.x, plan.end.y, token.footprint.size))
+        taken.append(Footprint(plan.end.x, plan.end.y, size))
     return {token_id: plans[token_id] for token_id in token_ids}
 
 
-def _nearest(footprint: Footprint, threats: Sequence[Footprint], encounter: Encounter
-             ) -> float:
+def _nearest(footprint: Footprint, threats: Threats, encounter: Encounter) -> float:
+    if not threats.footprints:
+        return math.inf
     profile = encounter.profile
-    return min((distance_ft(footprint, t, profile.cell_size_ft, profile.diagonal_rule)
-                for t in threats), default=math.inf)
+    return float(distances_ft(np.array([[footprint.x]]), np.array([[footprint.y]]),
+                              footprint.size, threats, cell_ft=profile.cell_size_ft,
+                              rule=profile.diagonal_rule).min())
 
 
-def _retreat(encounter: Encounter, token: Token, threats: Sequence[Footprint],
-             budget_ft: float, taken: list[Footprint]) -> Retreat:
+def _retreat(encounter: Encounter, token: Token, threats: Threats, budget_ft: float,
+             avoid: tuple[list[Footprint], BoolArray]) -> Retreat:
+    """One token's retreat, clear of the places others of the group run to and of the
+    hazards (``avoid``: those footprints, and the anchors on a hazard at its size)."""
+    taken, hazardous = avoid
     graph = MovementGraph(encounter, token)
     before = _nearest(token.footprint, threats, encounter)
     stay = Retreat(token.id, (token.cell,), 0, before, before)
-    if not threats:
+    if not threats.footprints:
         return stay
     window = _window(graph, token.cell, budget_ft)
-    nearest, total, away = _fields(graph, window, threats, _hazardous(encounter, graph.size))
+    nearest, total, away = _fields(graph, window, threats, hazardous)
     graph.conditions = [c & a for c, a in zip(graph.conditions, away, strict=True)]
     feet = graph.range_ft(budget_ft)
     feet[_taken_mask(feet.shape, token.footprint.size, taken)] = np.inf
-    keys = (nearest > before, _behind(nearest.shape, token.footprint, threats), nearest, total)
+    keys = (nearest > before, _behind(nearest.shape, token.footprint, threats.footprints),
+            nearest, total)
     for goal in _ranked(feet, keys):
         cells = graph.walk_to(goal)
         if cells is not None and graph.exact_cost(cells) <= budget_ft:
-            after = _nearest(Footprint(goal.x, goal.y, token.footprint.size), threats,
-                             encounter)
-            return Retreat(token.id, cells, graph.exact_cost(cells), before, after)
+            return Retreat(token.id, cells, graph.exact_cost(cells), before,
+                           float(nearest[goal.y, goal.x]))
     return stay
 
 
@@ -123,40 +141,34 @@ def _hazardous(encounter: Encounter, size: int) -> BoolArray:
     return np.asarray(sliding_window_view(cells, (size, size)).any(axis=(-2, -1)))
 
 
-def _fields(graph: MovementGraph, window: tuple[slice, slice], threats: Sequence[Footprint],
+def _fields(graph: MovementGraph, window: tuple[slice, slice], threats: Threats,
             hazardous: BoolArray) -> tuple[FloatArray, FloatArray, list[BoolArray]]:
-    """Over the whole anchor grid (infinite outside the window): the distance to the
-    nearest threat, the distances to all of them summed, and for each direction whether a
-    step that way from each anchor keeps or increases the distance to every threat and
-    lands clear of hazards."""
+    """Over the whole anchor grid (−inf outside the window): the distance to the nearest
+    threat, the distances to all of them summed, and for each direction whether a step that
+    way from each anchor keeps or increases the distance to every threat and lands clear of
+    hazards."""
     ys, xs = np.mgrid[window[0], window[1]]
+    fields = distances_ft(xs, ys, graph.size, threats, cell_ft=graph.cell_ft, rule=graph.rule)
     shape = graph.cost.shape
     nearest, total = np.full(shape, -np.inf), np.full(shape, -np.inf)
-    nearest[window], total[window] = np.inf, 0.0
+    nearest[window], total[window] = fields.min(axis=0), fields.sum(axis=0)
     # Clear ground as a field of 1s over hazards' 0s: no step may make it fall.
-    clear = np.asarray(~hazardous[window], dtype=np.float64)
-    inner = np.array([_no_nearer(clear, *d.delta, beside_ft=0) for d in DIRECTIONS])
-    for threat in threats:
-        field = distances_ft(xs, ys, graph.size, threat, cell_ft=graph.cell_ft,
-                             rule=graph.rule)
-        nearest[window] = np.minimum(nearest[window], field)
-        total[window] += field
-        for index, direction in enumerate(DIRECTIONS):
-            inner[index] &= _no_nearer(field, *direction.delta, beside_ft=2 * graph.cell_ft)
+    clear = np.asarray(~hazardous[window], dtype=np.float64)[None]
     away = []
-    for index in range(len(DIRECTIONS)):
+    for direction in DIRECTIONS:
         full = np.zeros(shape, dtype=bool)
-        full[window] = inner[index]
+        full[window] = (_no_nearer(fields, *direction.delta, beside_ft=2 * graph.cell_ft)
+                        & _no_nearer(clear, *direction.delta, beside_ft=0)).all(axis=0)
         away.append(full)
     return nearest, total, away
 
 
 def distances_ft(xs: npt.NDArray[np.int_], ys: npt.NDArray[np.int_], size: int,
-                 threat: Footprint, *, cell_ft: int, rule: DiagonalRule) -> FloatArray:
+                 threats: Threats, *, cell_ft: int, rule: DiagonalRule) -> FloatArray:
     """:func:`core.model.grid.distance_ft` from a ``size`` footprint at each anchor (xs, ys)
-    to ``threat``, for a whole array of anchors at once."""
-    dx = np.maximum(0, np.maximum(threat.x - (xs + size - 1), xs - (threat.x + threat.size - 1)))
-    dy = np.maximum(0, np.maximum(threat.y - (ys + size - 1), ys - (threat.y + threat.size - 1)))
+    to each threat, all at once: shaped (threats, *xs.shape)."""
+    dx = np.maximum(0, np.maximum(threats.x - (xs + size - 1), xs - (threats.x + threats.size - 1)))
+    dy = np.maximum(0, np.maximum(threats.y - (ys + size - 1), ys - (threats.y + threats.size - 1)))
     diagonal = np.minimum(dx, dy)
     straight = np.maximum(dx, dy) - diagonal
     if rule is DiagonalRule.FIVE:
@@ -168,14 +180,15 @@ def distances_ft(xs: npt.NDArray[np.int_], ys: npt.NDArray[np.int_], size: int,
     return np.asarray(steps * cell_ft, dtype=np.float64)
 
 
-def _no_nearer(field: FloatArray, dx: int, dy: int, beside_ft: float) -> BoolArray:
-    """Whether the step (dx, dy) from each anchor lands no nearer, and farther when it
-    starts beside the threat (nearer than ``beside_ft``); False off the window."""
-    rows, cols = field.shape
-    ok = np.zeros(field.shape, dtype=bool)
-    src = (slice(max(0, -dy), rows - max(0, dy)), slice(max(0, -dx), cols - max(0, dx)))
-    dst = (slice(max(0, dy), rows - max(0, -dy)), slice(max(0, dx), cols - max(0, -dx)))
-    here, there = field[src], field[dst]
+def _no_nearer(fields: FloatArray, dx: int, dy: int, beside_ft: float) -> BoolArray:
+    """Whether the step (dx, dy) from each anchor (the last two axes) lands no nearer, and
+    farther when it starts beside the threat (nearer than ``beside_ft``); False off the
+    window."""
+    rows, cols = fields.shape[-2:]
+    ok = np.zeros(fields.shape, dtype=bool)
+    src = (..., slice(max(0, -dy), rows - max(0, dy)), slice(max(0, -dx), cols - max(0, dx)))
+    dst = (..., slice(max(0, dy), rows - max(0, -dy)), slice(max(0, dx), cols - max(0, -dx)))
+    here, there = fields[src], fields[dst]
     ok[src] = np.where(here < beside_ft, there > here, there >= here)
     return ok
 

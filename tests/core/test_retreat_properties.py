@@ -28,7 +28,7 @@ from core.model.profile import DiagonalRule, RulesProfile
 from core.model.tables import SIZES, Size
 from core.rules.morale import checkers, fighting, other, retreat_budget_ft, retreat_plans
 from core.spatial.geometry import geometry_of
-from core.spatial.retreat import distances_ft
+from core.spatial.retreat import Threats, distances_ft
 
 Segment = tuple[float, float, float, float]
 Touches = Callable[[Segment, Segment], bool]
@@ -124,6 +124,6 @@ footprints = st.builds(Footprint, st.integers(0, 12), st.integers(0, 12), st.int
 @given(footprints, footprints, st.sampled_from(list(DiagonalRule)))
 def test_distance_fields_equal_the_grid_distance(mover: Footprint, threat: Footprint,
                                                  rule: DiagonalRule) -> None:
-    field = distances_ft(np.array([[mover.x]]), np.array([[mover.y]]), mover.size, threat,
-                         cell_ft=5, rule=rule)
-    assert abs(float(field[0, 0]) - distance_ft(mover, threat, 5, rule)) < 1e-9
+    field = distances_ft(np.array([[mover.x]]), np.array([[mover.y]]), mover.size,
+                         Threats([threat]), cell_ft=5, rule=rule)
+    assert abs(float(field[0, 0, 0]) - distance_ft(mover, threat, 5, rule)) < 1e-9
