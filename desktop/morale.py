@@ -16,14 +16,13 @@ from core.model.combatant import Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.grid import Footprint
 from core.model.morale import MoraleTrigger
+from core.model.profile import MoraleResult
 from core.rules.morale import (
-    ACTIONS,
     MoraleRequest,
     checkers,
     morale_score,
     pass_chance,
     pending_triggers,
-    retreat_budget_ft,
     retreat_plans,
 )
 from desktop.document import EncounterDocument
@@ -44,6 +43,9 @@ from desktop.qt import (
 from desktop.scene import MapScene
 from desktop.tools.base import TokenEntry
 
+#: What each failure does, as the card says it (the log says it in full).
+BRIEF = {MoraleResult.RETREAT: "runs", MoraleResult.DROP_AND_RUN: "drops weapons, runs",
+         MoraleResult.SURRENDER: "surrenders", MoraleResult.BERSERK: "berserk"}
 BAR_STYLE = ("QFrame#morale-bar { background: #fff3cd; border-bottom: 1px solid #e0a100; }"
              "QLabel { color: #4a3a00; }")
 
@@ -174,11 +176,9 @@ class MoraleController(QObject):
             f"{t.name} {(score := morale_score(encounter, t).value)} "
             f"<b>{percent(pass_chance(score, profile.morale_dice))}</b>"
             for t in checkers(encounter, side))
-        fails = " · ".join(f"{row.level} {ACTIONS[row.result]}"
-                           for row in profile.morale_results)
+        fails = " · ".join(f"{row.level} {BRIEF[row.result]}" for row in profile.morale_results)
         return (f"For: {answers}<br>Holds ({profile.morale_dice} ≤ score): {scores}<br>"
-                f"<small>Fails: {fails}. Arrows: where each would run "
-                f"({retreat_budget_ft(encounter):g} ft).</small>")
+                f"<small>Fails: {fails}</small>")
 
     def _show_walks(self) -> None:
         if self.pending is None:
@@ -209,7 +209,9 @@ class MoraleController(QObject):
     def _follow(self) -> None:
         self.refresh()
         if self.pending is not None:
-            if checkers(self.document.encounter, self.pending.request.side):
+            side = self.pending.request.side
+            if checkers(self.document.encounter, side):
+                self.panel.card.setText(self._card(side))
                 self._show_walks()
             else:
                 self.panel.clear()

@@ -82,6 +82,10 @@ def test_check_preview_typed_dice_rout_and_undo(qtbot: QtBot, quiet: MainWindow)
         for t in ("ogre", "giant")]
     assert all(isinstance(w, Walk) and w.escapes and len(w.footprints) > 1
                for w in preview.walks)
+    giant = encounter.token("giant").combatant
+    window.document.push(UpdateCombatant("giant", giant.model_copy(update={"morale": 15})))
+    assert "Hill Giant 15 <b>85%</b>" in panel.card.text()  # the card follows the edit
+    window.document.undo()
     before = {t.id: t.cell for t in encounter.tokens}
     type_dice(qtbot, window, [7, 7])  # 14 against 12: failed by 2, Unlucky
     assert encounter.token("ogre").cell == plans["ogre"].end
