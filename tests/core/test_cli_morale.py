@@ -35,19 +35,16 @@ def band(make_encounter: Callable[..., Encounter], tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+Cli = Callable[..., tuple[int, str, str]]
 
 
 def test_morale_lists_scores_chances_and_the_triggers_to_offer(
-        band: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "morale", str(band))
+        band: Path, cli: Cli) -> None:
+    code, out, err = cli("morale", str(band))
     assert (code, err) == (0, "")
     assert "  Goblin: Morale 10 + Leader Orc +1 = 11 — holds 55%; would run" in out
     assert "Offer now: 50% of the opposition down [opposition/casualties-50]" in out
-    code, out, _ = run(capsys, "morale", str(band), "--json")
+    code, out, _ = cli("morale", str(band), "--json")
     data = json.loads(out)
     assert [t["key"] for t in data["pending"]] == ["opposition/casualties-50"]
     goblin = next(c for c in data["sides"]["opposition"] if c["name"] == "Goblin")
@@ -56,9 +53,9 @@ def test_morale_lists_scores_chances_and_the_triggers_to_offer(
 
 
 def test_resolve_morale_applies_the_rout_and_answers_the_trigger(
-        band: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        band: Path, tmp_path: Path, cli: Cli) -> None:
     out_file = tmp_path / "after.json"
-    code, out, err = run(capsys, "resolve", "morale", str(band), "--dice", "6,7", "--json",
+    code, out, err = cli("resolve", "morale", str(band), "--dice", "6,7", "--json",
                          "--apply", "--out", str(out_file))
     assert (code, err) == (0, "")
     totals = json.loads(out)["totals"]
@@ -68,26 +65,25 @@ def test_resolve_morale_applies_the_rout_and_answers_the_trigger(
     after = load_encounter(out_file)
     assert after.token("G").cell == tuple(totals["creatures"]["G"]["path"][-1])
     assert after.token("O").combatant.has(Condition.SCARPERING)
-    code, out, _ = run(capsys, "morale", str(out_file))
+    code, out, _ = cli("morale", str(out_file))
     assert "Offer now: nothing" in out and "Answered: 50% of the opposition down" in out
 
 
-def test_resolve_morale_pass_and_bad_keys(band: Path, capsys: pytest.CaptureFixture[str]
-                                          ) -> None:
-    code, out, _ = run(capsys, "resolve", "morale", str(band), "--pass")
+def test_resolve_morale_pass_and_bad_keys(band: Path, cli: Cli,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli("resolve", "morale", str(band), "--pass")
     assert code == 0 and out.startswith("Opposition morale: no check (50% of the opposition")
-    code, _, err = run(capsys, "resolve", "morale", str(band), "--side", "party")
+    code, _, err = cli("resolve", "morale", str(band), "--side", "party")
     assert code == 2 and "nobody on the party's side checks morale" in err
     with pytest.raises(SystemExit):
         main(["resolve", "morale", str(band), "--trigger", "opposition/panic"])
     assert "names no morale trigger" in capsys.readouterr().err
 
 
-def test_resolve_wake_prints_the_rounds(band: Path, capsys: pytest.CaptureFixture[str]
-                                        ) -> None:
-    code, out, _ = run(capsys, "resolve", "wake", str(band), "--target", "Gnoll", "--json")
+def test_resolve_wake_prints_the_rounds(band: Path, cli: Cli) -> None:
+    code, out, _ = cli("resolve", "wake", str(band), "--target", "Gnoll", "--json")
     totals = json.loads(out)["totals"]
     assert code == 0 and totals == {"stages": {"waking": [0, 1], "rising": [2, 2],
                                                "defending": [3, 3]}, "normal_from_round": 4}
-    code, _, err = run(capsys, "resolve", "wake", str(band), "--target", "Pia")
+    code, _, err = cli("resolve", "wake", str(band), "--target", "Pia")
     assert code == 2 and "Pia is not asleep" in err
