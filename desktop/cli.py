@@ -2,12 +2,14 @@
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
     battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
-                                          move, force-back, charge, overrun, evade, grapple
+                                          move, force-back, charge, overrun, evade, grapple,
+                                          morale, wake
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap odds missile FILE --attacker A --target B [--weapon W] [--json]
     battlemap cover FILE --from A --to B [--json]
+    battlemap morale FILE [--json]              morale scores, triggers to offer, retreats
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
@@ -40,6 +42,7 @@ from core.model.encounter import Encounter
 from core.rules.cover import cover_on_map
 from core.rules.missile_odds import missile_odds
 from core.rules.missile_report import format_cover, format_missile_odds
+from core.rules.morale_report import format_standing, standing
 from core.rules.odds import shove_odds
 from core.rules.report import format_odds
 from desktop.cli_actions import (
@@ -115,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     cover.add_argument("--to", dest="target", required=True, metavar="NAME",
                        help="the target's name or token id")
     cover.add_argument("--json", action="store_true", help="print JSON instead of text")
+    morale = sub.add_parser("morale", help="each side's morale: scores, the triggers to "
+                                           "offer now, where the creatures would run")
+    morale.add_argument("file", type=Path, help="encounter file (.json)")
+    morale.add_argument("--json", action="store_true", help="print JSON instead of text")
     render = sub.add_parser("render", help="draw an encounter's map to a PNG (offscreen)")
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
@@ -218,13 +225,16 @@ def run_cover(args: argparse.Namespace) -> str:
 
 
 def run_headless(args: argparse.Namespace) -> str:
-    """``resolve``, ``odds`` or ``cover``; every refusal (unknown name, illegal action, bad
-    dice, a command the encounter refuses) becomes one line."""
+    """``resolve``, ``odds``, ``cover`` or ``morale``; every refusal (unknown name, illegal
+    action, bad dice, a command the encounter refuses) becomes one line."""
     try:
         if args.command == "resolve":
             return run_resolve(args)
         if args.command == "cover":
             return run_cover(args)
+        if args.command == "morale":
+            report = standing(_load(args.file))
+            return json.dumps(report, indent=2) if args.json else format_standing(report)
         return run_odds(args)
     except (ValueError, LookupError) as error:
         raise CliError(str(error.args[0]) if error.args else str(error)) from None
@@ -245,7 +255,7 @@ def run_import(args: argparse.Namespace) -> str:
     return "\n".join(lines + [f"warning: {w}" for w in result.warnings])
 
 
-COMMANDS = ("resolve", "odds", "cover", "render", "import", "install-desktop-entry")
+COMMANDS = ("resolve", "odds", "cover", "morale", "render", "import", "install-desktop-entry")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -256,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(Path(argv[0]) if argv else DEMO)
     args = build_parser().parse_args(argv)
     try:
-        if args.command in ("resolve", "odds", "cover"):
+        if args.command in ("resolve", "odds", "cover", "morale"):
             print(run_headless(args))
             return 0
         if args.command == "import":

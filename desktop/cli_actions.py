@@ -18,13 +18,18 @@ from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
 from core.actions.initiative import InitiativeAction
 from core.actions.missile import MissileAction
+from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
 from core.actions.overrun import OverrunAction
 from core.actions.shove import ShoveAction
+from core.actions.sleep import WakeAction
 from core.actions.surprise import SurpriseAction
+from core.model.combatant import Side
 from core.model.grid import Cell, Direction
+from core.model.morale import MoraleTrigger
 from core.rules.attack import AttackOptions, DamageKind
 from core.rules.missile import MissileRequest
+from core.rules.morale import MoraleRequest
 from core.rules.shove import ShoveRequest
 from desktop import cli_melee
 
@@ -128,6 +133,30 @@ def _add_dice(parser: Parser) -> None:
     parser.add_argument("--purpose", default="", help="what the roll is for (in the log)")
 
 
+def _trigger(key: str) -> MoraleTrigger:
+    try:
+        return MoraleTrigger.from_key(key)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_morale(parser: Parser) -> None:
+    parser.add_argument("--side", choices=[s.value for s in Side], default="opposition",
+                        help="the side that checks (default: opposition)")
+    parser.add_argument("--trigger", type=_trigger, action="append", metavar="KEY",
+                        help="a trigger the check answers, as 'battlemap morale FILE' lists "
+                             "it; repeat for more (default: every one pending for the side)")
+    parser.add_argument("--pass", dest="pass_over", action="store_true",
+                        help="no check: pass the triggers over (they are not offered again)")
+
+
+def _morale(args: argparse.Namespace) -> Action[Any]:
+    side, triggers = Side(args.side), tuple(args.trigger) if args.trigger else None
+    if args.pass_over:
+        return PassMoraleAction(side, triggers)
+    return MoraleAction(MoraleRequest(side=side, triggers=triggers))
+
+
 RESOLVE: dict[str, CliAction] = {
     "shove": CliAction(ShoveAction, "resolve a shove", add_shove,
                        lambda args: ShoveAction(shove_request(args))),
@@ -158,4 +187,10 @@ RESOLVE: dict[str, CliAction] = {
                        cli_melee.add_evade, cli_melee.evade),
     "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "
                          "lock, escape", cli_melee.add_grapple, cli_melee.grapple),
+    "morale": CliAction(MoraleAction, "a side's morale check (2d10 ≤ score); the broken run, "
+                        "drop their weapons, surrender or go berserk", _add_morale, _morale),
+    "wake": CliAction(WakeAction, "wake a sleeping creature: its waking, rising and defending "
+                      "rounds", lambda parser: parser.add_argument(
+                          "--target", required=True, help="the sleeper's name or token id"),
+                      lambda args: WakeAction(args.target)),
 }

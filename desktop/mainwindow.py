@@ -12,7 +12,7 @@ from typing import Any
 from core.actions.base import Outcome
 from core.actions.commands import ResizeMap, SetBackground, SetProfile
 from core.actions.shove import ShoveAction
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
@@ -25,6 +25,7 @@ from desktop.fileops import FileController
 from desktop.help import ShortcutSheet
 from desktop.history_view import HistoryView
 from desktop.map_menus import TokenMenu, add_combatant
+from desktop.morale import MoraleController
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
 from desktop.panels.timeline import TimelinePanel
@@ -91,6 +92,8 @@ class MainWindow(QMainWindow):
         self.files.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.animation: QVariantAnimation | None = None
         self.resolve_panel = ResolvePanel(self.document)
+        self.morale = MoraleController(self.document, self.scene, self.resolve_panel)
+        self.morale.bar.attach(self.view)
         context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel)
         self.tools: dict[str, MapTool] = {kind.name: kind(context) for kind in TOOL_KINDS}
         self._build_tool_bars()
@@ -233,6 +236,7 @@ class MainWindow(QMainWindow):
         entries = [(text, lambda n=name, r=run: (self.select_tool(n), r()))
                    for name, tool in self.tools.items()
                    for text, run in tool.token_entries(token_id)]
+        entries += self.morale.token_entries(token_id)
         entries.append(("Centre on map", lambda: self.view.centre_on_cell(
             self.document.encounter.token(token_id).cell)))
         self.token_menu = TokenMenu(self.document, token_id, entries, self)
@@ -292,6 +296,8 @@ class MainWindow(QMainWindow):
             MenuItem("&Round", "&More declaration time (+2 min)", "Shift+T",
                      timeline.add_time),
             MenuItem("&Round", "&Surprise check…", "Shift+S", self.surprise_check),
+            MenuItem("&Round", "Mora&le check…", "Shift+M", self.morale_check,
+                     "2d10 morale check of the selected token's side (else the opposition)"),
         ]
 
     def show_shortcuts(self) -> None:
@@ -389,6 +395,13 @@ class MainWindow(QMainWindow):
             self.document.push(SetProfile(dialog.result_profile))
     def edit_weapons(self) -> None:
         WeaponsDialog(self.document, self).exec()
+
+    def morale_check(self) -> None:
+        chosen = self.selection.single()
+        encounter = self.document.encounter
+        side = (encounter.token(chosen).combatant.side if chosen and encounter.has_token(chosen)
+                else Side.OPPOSITION)
+        self.morale.begin_check(side)
 
     def surprise_check(self) -> None:
         levels = [a.name for a in self.document.encounter.profile.alertness]

@@ -25,7 +25,8 @@ class AttackAction(Action[AttackResult]):
     options: AttackOptions = field(default_factory=AttackOptions)
 
     name = "attack"
-    dice_order = "attack d20; the weapon's damage dice (on a hit)"
+    dice_order = ("attack d20; the +1d8 against a rising target (002 Sleep); the weapon's "
+                  "damage dice (on a hit)")
 
     def title(self, encounter: Encounter) -> str:
         return (f"{encounter.token(self.attacker).name} attacks "

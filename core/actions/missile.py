@@ -30,7 +30,8 @@ class MissileAction(Action[MissileResult]):
     request: MissileRequest
 
     name = "missile"
-    dice_order = ("attack d20; on a hit the weapon's damage dice; on a miss by no more than "
+    dice_order = ("attack d20; the +1d8 against a rising target (002 Sleep); on a hit the "
+                  "weapon's damage dice; on a miss by no more than "
                   "the firing-into-melee bonus one die for the friend; on any other miss the "
                   "scatter die (d12: the clock direction it lands in)")
 

@@ -13,6 +13,7 @@ strength
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
@@ -44,6 +45,14 @@ class Condition(StrEnum):
     SCARPERING = "scarpering"
     AIMING = "aiming"
     BRACED = "braced"
+    # Morale failures (002 "Morale"; core.rules.morale)
+    SURRENDERED = "surrendered"
+    BERSERK = "berserk"
+    # Sleep and the rounds of waking (002 "Sleep"; core.rules.sleep)
+    ASLEEP = "asleep"
+    WAKING = "waking"
+    RISING = "rising"
+    DEFENDING = "defending"
 
 
 class Abilities(BaseModel):
@@ -104,6 +113,13 @@ class Combatant(BaseModel):
                               description="An image file's path (older files; see portrait)")
     portrait: str | None = Field(None, pattern=PORTRAIT_KEY,
                                  description="Key of the encounter's embedded portrait")
+    morale: int | None = Field(None, ge=2, le=20, description=(
+        "002 Morale: 2d10 ≤ this passes; None: the profile's default_morale for the "
+        "opposition, no check for a party member (a player character)"))
+    leadership: int | None = Field(None, ge=-10, le=10, description=(
+        "A leader: its side's morale gains this while it stands; None: not a leader"))
+    dropped_weapons: tuple[Annotated[str, Field(max_length=40)], ...] = Field(
+        (), max_length=12, description="Weapons dropped in a panic (a failed morale check)")
 
     @field_validator("armour")
     @classmethod

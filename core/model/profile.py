@@ -95,6 +95,41 @@ DEFAULT_ALERTNESS: tuple[AlertnessLevel, ...] = (
     AlertnessLevel(name="Totally unexpected", bonus=-4),
 )
 
+class MoraleResult(StrEnum):
+    """What a failed morale check makes a creature do (002 Morale: "Fail by | Action")."""
+
+    RETREAT = "retreat"
+    DROP_AND_RUN = "drop_and_run"
+    SURRENDER = "surrender"
+    BERSERK = "berserk"
+
+
+class MoraleRoll(StrEnum):
+    """Who rolls a morale check: one 2d10 for the side, read against each creature's own
+    score ("Each NPC will have their own morale", 002), or one roll per creature."""
+
+    SIDE = "side"
+    CREATURE = "creature"
+
+
+class MoraleRow(BaseModel):
+    """A row of 002's morale table: failing by the failure level ``level`` gives ``result``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: str = Field(max_length=60)
+    result: MoraleResult
+
+
+#: 002's morale table as printed: it has no Dreadful row, and a level without a row counts
+#: as the level below it (RD "Dreadful counts as Bad").
+DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
+    MoraleRow(level="Unlucky", result=MoraleResult.RETREAT),
+    MoraleRow(level="Bad", result=MoraleResult.DROP_AND_RUN),
+    MoraleRow(level="Appalling", result=MoraleResult.SURRENDER),
+    MoraleRow(level="Catastrophic", result=MoraleResult.BERSERK),
+)
+
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
     FailureLevel(name="Bad", min_margin=4),
@@ -224,6 +259,24 @@ class RulesProfile(BaseModel):
     lock_damage: str = "d4"
     pin_attack_bonus: int = Field(1, ge=0, le=10)
 
+    # Morale (002 "Morale"; rules-decisions "Injury, morale and the rest")
+    default_morale: int = Field(12, ge=2, le=20)
+    morale_dice: str = "2d10"
+    morale_roll: MoraleRoll = MoraleRoll.SIDE
+    leader_down_modifier: int = Field(-3, ge=-20, le=0)
+    outnumbered_ratio: int = Field(2, ge=1, le=20)
+    casualty_percents: tuple[Annotated[int, Field(ge=1, le=100)], ...] = Field(
+        (50, 75), max_length=10)
+    morale_results: tuple[MoraleRow, ...] = Field(DEFAULT_MORALE_RESULTS, min_length=1,
+                                                  max_length=20)
+
+    # Sleep (002 "Sleep")
+    waking_rounds: int = Field(1, ge=1, le=100)
+    rising_rounds: int = Field(1, ge=1, le=100)
+    defending_rounds: int = Field(1, ge=1, le=100)
+    rising_attack_die: str = "d8"
+    waking_damage_multiplier: int = Field(2, ge=1, le=10)
+
     @field_validator("ability_table")
     @classmethod
     def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:
@@ -237,11 +290,18 @@ class RulesProfile(BaseModel):
         return bands
 
     @field_validator("fall_die", "initiative_die", "critical_event_die", "die_chain_cap",
-                     "throw_damage", "lock_damage")
+                     "throw_damage", "lock_damage", "morale_dice", "rising_attack_die")
     @classmethod
     def _dice(cls, die: str) -> str:
         DiceExpression.parse(die)
         return die
+
+    @field_validator("casualty_percents")
+    @classmethod
+    def _percents_rising(cls, percents: tuple[int, ...]) -> tuple[int, ...]:
+        if list(percents) != sorted(set(percents)):
+            raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
+        return percents
 
     @field_validator("scatter_die")
     @classmethod
@@ -272,6 +332,20 @@ class RulesProfile(BaseModel):
         if self.initiative_min_segment >= self.initiative_max_segment:
             raise ValueError(f"initiative_min_segment {self.initiative_min_segment} must be "
                              f"below initiative_max_segment {self.initiative_max_segment}")
+        return self
+
+    @model_validator(mode="after")
+    def _morale_rows_named(self) -> RulesProfile:
+        """Each morale row names a failure level, and the first level has one (a level
+        without a row counts as the one below it)."""
+        levels = [level.name for level in self.failure_levels]
+        for row in self.morale_results:
+            if row.level not in levels:
+                raise ValueError(f"morale_results: {row.level!r} is not a failure level "
+                                 f"({', '.join(levels)})")
+        if levels and levels[0] not in {row.level for row in self.morale_results}:
+            raise ValueError(f"morale_results needs a row for {levels[0]!r}, the first "
+                             "failure level")
         return self
 
     @property

@@ -21,6 +21,7 @@ SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES
     "Shove", "Slams", "Hazards and falls", "Grid and movement", "Attack and damage",
     "Round timeline", "Conditions", "Surprise", "Sight", "Cover and missiles")
 MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
+MORALE, SLEEP = "Morale", "Sleep"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -220,4 +221,36 @@ FIELD_DOCS: dict[str, FieldDoc] = {
     "pin_attack_bonus": FieldDoc(GRAPPLE, "Pinning: to the pinner's attacks",
                                  "002 Takedown: 'pinned position on the floor. +1 to your "
                                  "attacks'"),
+    "default_morale": FieldDoc(MORALE, "Morale of a creature with no score of its own",
+                               "002 Morale: 'All NPCs and creatures have morale'; RD: "
+                               "2–20, default 12"),
+    "morale_dice": FieldDoc(MORALE, "Morale dice (≤ the score holds)",
+                            "002 Morale: 'Morale is rolled on 2d10'; RD: 2d10 ≤ score passes"),
+    "morale_roll": FieldDoc(MORALE, "Who rolls: one roll for the side, or each creature",
+                            "002 Morale: 'Each NPC will have their own morale' (read against "
+                            "one roll for the side, as the opposition's initiative)"),
+    "leader_down_modifier": FieldDoc(MORALE, "A leader of the side down: to the score",
+                                     "002 Morale: 'Leader killed (-3 on die roll)'; RD: −3 "
+                                     "when the leader falls"),
+    "outnumbered_ratio": FieldDoc(MORALE, "Outnumbered: enemies standing per one of ours",
+                                  "002 Morale: 'Obviously heavily outgunned after an initial "
+                                  "clash'; RD: outnumbered 2:1 once the side takes losses"),
+    "casualty_percents": FieldDoc(MORALE, "Checks at this share of the side down (%)",
+                                  "002 Morale: '50% casualties', '75% casualties'; RD: down "
+                                  "is 0 HP or KO"),
+    "morale_results": FieldDoc(MORALE, "Failure level → what the creature does",
+                               "002 Morale: 'Fail by | Action' (Unlucky retreat, Bad drop "
+                               "weapons and run, Appalling surrender, Catastrophic berserk); "
+                               "RD: Dreadful counts as Bad (a level without a row counts as "
+                               "the one below)"),
+    "waking_rounds": FieldDoc(SLEEP, "Waking: rounds after the one woken in",
+                              "002 Sleep: 'Round 1 Waking up - Foe auto hits double damage'"),
+    "rising_rounds": FieldDoc(SLEEP, "Rising: rounds",
+                              "002 Sleep: 'Round 2 Rising - Foe gets +1d8 to their attack'"),
+    "defending_rounds": FieldDoc(SLEEP, "Defending only: rounds",
+                                 "002 Sleep: 'Round 3 Defend - Foe attacks nornmally'"),
+    "rising_attack_die": FieldDoc(SLEEP, "Foes' die to attack a rising creature",
+                                  "002 Sleep: 'Foe gets +1d8 to their attack'"),
+    "waking_damage_multiplier": FieldDoc(SLEEP, "Damage to a sleeping or waking creature ×",
+                                         "002 Sleep: 'Foe auto hits double damage'"),
 }

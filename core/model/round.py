@@ -25,6 +25,7 @@ from core.model.limits import (
     at_most,
 )
 from core.model.melee import AcPenalty, Hold, check_walk
+from core.model.morale import MoraleTrigger
 
 MAX_PATH_CELLS = 10_000
 MAX_HOLDS = MAX_TOKENS
@@ -102,6 +103,8 @@ class RoundState(BaseModel):
     holds: Annotated[list[Hold], at_most(MAX_HOLDS, "holds")] = Field(default_factory=list)
     ac_penalties: Annotated[list[AcPenalty], at_most(MAX_TIMERS, "AC penalties")] = Field(
         default_factory=list)
+    morale_answered: Annotated[list[MoraleTrigger], at_most(MAX_TIMERS, "morale triggers")] = \
+        Field(default_factory=list, description="Morale triggers checked or passed over")
 
     def stray_token(self, token_ids: set[str]) -> str | None:
         """Where the round names a token not in ``token_ids``, as a message; else None."""
@@ -115,20 +118,23 @@ class RoundState(BaseModel):
                   for i, hold in enumerate(self.holds) for role in ("holder", "held")]
         named += [(f"timeline.ac_penalties.{i}.token_id", penalty.token_id)
                   for i, penalty in enumerate(self.ac_penalties)]
+        named += [(f"timeline.morale_answered.{i}.leader", trigger.leader)
+                  for i, trigger in enumerate(self.morale_answered) if trigger.leader]
         for where, token_id in named:
             if token_id not in token_ids:
                 return f"{where}: no token has the id {token_id[:60]!r}"
         return None
 
     def without_token(self, token_id: str) -> RoundState:
-        """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds
-        and lowered guard."""
+        """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds,
+        lowered guard and its fall as a leader."""
         return self.model_copy(update={
             "entries": [e for e in self.entries if e.token_id != token_id],
             "timers": [t for t in self.timers if t.token_id != token_id],
             "aimed_last_round": [i for i in self.aimed_last_round if i != token_id],
             "holds": [h for h in self.holds if token_id not in (h.holder, h.held)],
-            "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id]})
+            "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id],
+            "morale_answered": [t for t in self.morale_answered if t.leader != token_id]})
 
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:

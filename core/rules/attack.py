@@ -20,7 +20,7 @@ from core.model.encounter import Encounter, Token
 from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
 from core.model.weapons import Weapon
-from core.rules import melee
+from core.rules import melee, sleep
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.weapons import melee_reach, strength_to_damage
@@ -120,18 +120,22 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
     and pass it through AV (or AV vs missiles). ``round_terms`` are the round's bonuses to
     the hit roll and to the defence (aiming, scarpering) and the missile's own terms. The
     attacker's stun condition is a penalty on the roll; a Prone target's AC is 5 lower; a
-    knocked-out one is hit whatever the roll (rules-decisions "Conditions")."""
+    knocked-out one is hit whatever the roll (rules-decisions "Conditions"). Against a
+    creature woken from sleep (002 "Sleep", :mod:`core.rules.sleep`): a sleeper or a waking
+    one is hit whatever the roll for double damage; a rising one gives +1d8, rolled right
+    after the d20."""
     roll = dice.roll("d20", f"{attacker.name} attack roll")
     bonus, target = attack_terms(attacker, defender, action, profile, round_terms)
-    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"), *bonus.terms)
+    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"), *bonus.terms,
+                          *sleep.rising_terms(defender, profile, dice, attacker.name))
     hit = to_hit.value >= target.value or helpless(defender)
     if not hit:
         return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                             to_hit=to_hit, target_ac=target, hit=False)
     damage_roll = dice.roll(action.damage, f"{attacker.name} damage")
     av = armour_value(defender, missile=action.kind.missile).value
-    damage = damage_after_armour(damage_roll.total + action.damage_bonus, av, profile,
-                                 magic=action.kind.magic)
+    damage = sleep.doubled(defender, damage_after_armour(
+        damage_roll.total + action.damage_bonus, av, profile, magic=action.kind.magic), profile)
     return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                         to_hit=to_hit, target_ac=target, hit=True, damage_roll=damage_roll,
                         damage=damage, automatic=helpless(defender))

@@ -26,8 +26,9 @@ missiles and manoeuvres"). Every number is a rules-profile field.
 - **Flight time**: 002 "the flight time takes 1 segment per range unit ignoring point
   blank": a segment per band beyond short, for spoiling.
 
-Dice order: the attack d20; on a hit the weapon's damage dice; on a miss by no more than the
-firing-into-melee bonus the friend's damage die; on any other miss the scatter die.
+Dice order: the attack d20; against a rising target (002 "Sleep") its +1d8; on a hit the
+weapon's damage dice; on a miss by no more than the firing-into-melee bonus the friend's
+damage die; on any other miss the scatter die.
 """
 
 from __future__ import annotations

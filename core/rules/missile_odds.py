@@ -1,5 +1,6 @@
-"""Exact odds of a missile before any die is rolled: every face of the d20 and of the scatter
-die is enumerated with fractions (no sampling). The terms come from
+"""Exact odds of a missile before any die is rolled: every face of the d20, of the +1d8
+against a rising target (002 "Sleep") and of the scatter die is enumerated with fractions
+(no sampling). The terms come from
 :func:`core.rules.missile.prepare_missile` and the landings from
 :func:`core.rules.missile.landing_points` — the resolver's own functions — so the odds and a
 resolution with any scripted dice agree."""
@@ -14,6 +15,7 @@ from core.model.dice import DiceExpression
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.rules.missile import MissileRequest, MissileSetup, landing_points, prepare_missile
+from core.rules.sleep import rising_bonus
 from core.spatial.flight import cell_of
 
 D20 = 20
@@ -56,30 +58,33 @@ def missile_odds(encounter: Encounter, request: MissileRequest) -> MissileOdds:
     setup = prepare_missile(encounter, request)
     odds = MissileOdds(setup)
     cover = setup.cover
-    margins = []
+    margins: dict[int, Fraction] = {}
+    rising = rising_bonus(encounter.token(setup.target_id).combatant, encounter.profile)
     for d20 in range(1, D20 + 1):
-        margin = setup.defence.value - (d20 + setup.bonus.value)
-        if setup.helpless or margin <= 0:
-            odds.hit += Fraction(1, D20)
-        elif cover.friend_id is not None and margin <= cover.friend_bonus:
-            odds.friend_hit += Fraction(1, D20)
-        else:
-            margins.append(margin)
-    odds.miss = Fraction(len(margins), D20)
+        for extra, chance in rising.items():
+            p = chance / D20
+            margin = setup.defence.value - (d20 + extra + setup.bonus.value)
+            if setup.helpless or margin <= 0:
+                odds.hit += p
+            elif cover.friend_id is not None and margin <= cover.friend_bonus:
+                odds.friend_hit += p
+            else:
+                margins[margin] = margins.get(margin, Fraction(0)) + p
+    odds.miss = sum(margins.values(), Fraction(0))
     if margins:
         _scatter(encounter, odds, margins)
     return odds
 
 
-def _scatter(encounter: Encounter, odds: MissileOdds, margins: list[int]) -> None:
-    """Every (margin, clock face) landing, each of probability 1/20 × 1/faces."""
+def _scatter(encounter: Encounter, odds: MissileOdds, margins: dict[int, Fraction]) -> None:
+    """Every (margin, clock face) landing, each of the margin's probability × 1/faces."""
     faces = DiceExpression.parse(encounter.profile.scatter_die).dice[0]
     pairs = [(m, f) for m in margins for f in range(1, faces + 1)]
     points, walls, _ = landing_points(encounter, odds.setup, [m for m, _ in pairs],
                                       [f for _, f in pairs])
-    each = Fraction(1, D20 * faces)
     battle_map = encounter.map
-    for (x, y), wall in zip(points.tolist(), walls.tolist(), strict=True):
+    for (margin, _), (x, y), wall in zip(pairs, points.tolist(), walls.tolist(), strict=True):
+        each = margins[margin] / faces
         cell = cell_of((x, y))
         if wall >= 0:
             odds.against_wall += each

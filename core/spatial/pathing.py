@@ -241,6 +241,12 @@ class MovementGraph:
         feet[~self.ends_ok] = np.inf
         return feet
 
+    def walk_to(self, goal: Cell) -> tuple[Cell, ...] | None:
+        """The cells of the cheapest walk to ``goal`` (None: unreachable), without the
+        shortcuts :meth:`path_to` takes for a graph whose steps go both ways (a retreat's
+        graph allows only steps away from the enemy: :mod:`core.spatial.retreat`)."""
+        return self._trace(goal)
+
 
 def _window_max(array: npt.NDArray[np.int8], size: int) -> npt.NDArray[np.int8]:
     if size == 1:

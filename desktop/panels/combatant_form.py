@@ -42,6 +42,7 @@ class NumberField(NamedTuple):
     label: str
     tip: str
     ability: bool = False
+    optional: bool = False  # an empty field is None (the model's default reading)
 
 
 ABILITIES = (
@@ -68,7 +69,14 @@ NUMBERS = (
     NumberField("darkvision_ft", "Darkv. ft", "Darkvision in feet: sees unlit cells this near "
                 "(what the party sees in the dark, docs/vision.md)"),
 )
+MORALE = (
+    NumberField("morale", "Morale", "002 Morale: 2d10 ≤ this holds; empty: the profile's "
+                "default for the opposition, none for a player character", optional=True),
+    NumberField("leadership", "Leader +", "A leader: its side's morale + this while it "
+                "stands, −3 when it falls; empty: not a leader", optional=True),
+)
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
 
 
@@ -110,7 +118,8 @@ class CombatantForm(QWidget):
         numbers.setHorizontalSpacing(6)
         numbers.setVerticalSpacing(3)
         row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
-        self._add_numbers(numbers, row, "Combat", NUMBERS)
+        row = self._add_numbers(numbers, row, "Combat", NUMBERS)
+        self._add_numbers(numbers, row, "Morale", MORALE)
         numbers.setColumnStretch(2 * COLUMNS, 1)  # spare width goes right, fields stay put
         column.addLayout(numbers)
         column.addWidget(_heading("Conditions"))
@@ -269,16 +278,22 @@ class CombatantForm(QWidget):
         for condition, box in self.checks.items():
             box.setChecked(condition in c.conditions)
         self._carried = c.weapons
-        self.weapons.setText(", ".join(c.weapons) or "none (bare hands)")
+        dropped = f" · dropped {', '.join(c.dropped_weapons)}" if c.dropped_weapons else ""
+        self.weapons.setText((", ".join(c.weapons) or "none (bare hands)") + dropped)
+        default = self.document.encounter.profile.default_morale
+        self.edits["morale"].setPlaceholderText(str(default) if c.side is Side.OPPOSITION
+                                                else "PC")
+        self.edits["leadership"].setPlaceholderText("—")
 
     @staticmethod
     def _model_value(c: Combatant, key: str) -> Any:
-        return getattr(c.abilities, key) if key in ABILITY_KEYS else getattr(c, key)
+        value = getattr(c.abilities, key) if key in ABILITY_KEYS else getattr(c, key)
+        return "" if value is None else value
 
     def _parsed(self, key: str) -> Any:
         text = self.edits[key].text()
-        if key == "name":
-            return text
+        if key == "name" or (key in OPTIONAL_KEYS and not text.strip()):
+            return text.strip() if key in OPTIONAL_KEYS else text
         return int(text) if WHOLE_NUMBER.fullmatch(text) else None
 
     # --- editing -------------------------------------------------------------------------
@@ -310,6 +325,8 @@ class CombatantForm(QWidget):
             return frozenset(c for c, box in self.checks.items() if box.isChecked())
         if key == "weapons":
             return self._carried
+        if key in OPTIONAL_KEYS and not self.edits[key].text().strip():
+            return None
         value = self._parsed(key)
         if value is None:
             raise ValueError(f"{key}: enter a whole number")

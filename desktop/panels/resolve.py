@@ -62,6 +62,7 @@ class ResolvePanel(QWidget):
     """Dice and results for every action the GM resolves."""
 
     applied = Signal(object)  # the Outcome, after it was applied
+    began = Signal(object)  # the Action now pending (it replaces any before it)
     cleared = Signal()  # the pending action was resolved, cancelled or dropped
 
     def __init__(self, document: EncounterDocument) -> None:
@@ -223,6 +224,7 @@ class ResolvePanel(QWidget):
         self.resolve_button.setFocus()
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus
+        self.began.emit(action)
 
     def begin_roll(self, action: Action[Any], card: str) -> None:
         """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves
