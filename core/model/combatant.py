@@ -23,6 +23,8 @@ from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
 HP_FLOOR = -9999
+MAX_WOUNDS = 9999
+MAX_HERO_POINTS = 99
 MAX_SIGHT_FT = 1000
 
 
@@ -137,6 +139,11 @@ class Combatant(BaseModel):
         gaining ``conditions``."""
         return self.model_copy(update={"hp": max(self.hp - damage, HP_FLOOR),
                                        "conditions": self.conditions | conditions})
+
+    def wounded(self, points: int) -> Combatant:
+        """This combatant with ``points`` more wound points (never beyond the schema's
+        bound)."""
+        return self.model_copy(update={"wounds": min(self.wounds + points, MAX_WOUNDS)})
 
     def healed(self, amount: int) -> Combatant:
         """This combatant after healing ``amount`` hit points, never above its maximum."""
