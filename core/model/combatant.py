@@ -106,6 +106,9 @@ class Combatant(BaseModel):
                               description="An image file's path (older files; see portrait)")
     portrait: str | None = Field(None, pattern=PORTRAIT_KEY,
                                  description="Key of the encounter's embedded portrait")
+    wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
+                        description="Wound points taken (002 'every 5th point')")
+    hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
 
     @field_validator("armour")
     @classmethod

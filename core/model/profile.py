@@ -18,7 +18,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from core.model.dice import DEFAULT_CHAIN, DiceExpression
+from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
 from core.model.weapons import DamageType
@@ -284,9 +284,11 @@ class RulesProfile(BaseModel):
         """One set of like dice (d20, 2d8): its highest and lowest faces are the natural
         critical and fumble (002 "Rolling a double 8 is counted as a critical")."""
         expression = DiceExpression.parse(die)
-        if len(expression.groups) != 1 or expression.modifier or len(expression.dice) > 10:
-            raise ValueError(f"must be one set of up to 10 like dice such as d20 or 2d8 "
-                             f"(got {die!r})")
+        if len(expression.groups) != 1 or expression.modifier:
+            raise ValueError(f"must be one set of like dice such as d20 or 2d8 (got {die!r})")
+        if expression.support_size > EXACT_OUTCOMES:
+            raise ValueError(f"{die} has {expression.support_size:,} possible totals; the "
+                             f"odds enumerate at most {EXACT_OUTCOMES:,}")
         return die
 
     @model_validator(mode="after")

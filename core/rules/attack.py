@@ -15,6 +15,8 @@ The seed's worked examples:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.model.breakdown import Breakdown, Term
@@ -110,9 +112,12 @@ class AttackResult(BaseModel):
         return not self.hit and self.natural is Natural.FUMBLE
 
     def summary(self) -> str:
-        text = (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
-                f"{self.target_ac.value} — {self._verdict()}")
-        return text + (f", {self._damage_text()}" if self.hit else "")
+        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
+                f"{self.target_ac.value} — {self.outcome()}")
+
+    def outcome(self) -> str:
+        """"hits the head (critical), 12 damage (2 wound points); dazed", "misses"."""
+        return self._verdict() + (f", {self._damage_text()}" if self.hit else "")
 
     def _verdict(self) -> str:
         if not self.hit:
@@ -168,12 +173,18 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
     to_hit = Breakdown.of(Term(profile.attack_die, roll.total, "000 Hit Roll: roll d20 + HR"),
                           *bonus.terms)
     rolled = natural(roll, profile)
-    automatic = helpless(defender) or action.hero is HeroUse.AUTOMATIC_HIT
-    hit = automatic or (to_hit.value >= target.value and rolled is not Natural.FUMBLE)
+    hit = automatic_hit(defender, action) or (to_hit.value >= target.value
+                                               and rolled is not Natural.FUMBLE)
     result = AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
                           to_hit=to_hit, target_ac=target, hit=hit,
                           automatic=helpless(defender), natural=rolled, hero=action.hero)
     return _struck(result, defender, action, profile, dice) if hit else result
+
+
+def automatic_hit(defender: Combatant, action: AttackOptions) -> bool:
+    """Hit whatever the roll: a helpless (knocked out) target, or a hero point's automatic
+    hit."""
+    return helpless(defender) or action.hero is HeroUse.AUTOMATIC_HIT
 
 
 def _struck(result: AttackResult, defender: Combatant, action: AttackOptions,
@@ -182,8 +193,9 @@ def _struck(result: AttackResult, defender: Combatant, action: AttackOptions,
     stun check (002 "Stunning": "Bludgeon/chop strikes to the head may stun a creature",
     against the damage after armour)."""
     location = hit_location(profile, action.aim, dice, result.attacker)
-    damage_roll, raw = hit_damage(action.damage, action.damage_bonus, result.critical, location,
-                                  action.hero, profile, dice, result.attacker)
+    damage_roll, raw = hit_damage(action.damage, action.damage_bonus, critical=result.critical,
+                                  location=location, hero=action.hero, profile=profile,
+                                  dice=dice, who=result.attacker)
     av = armour_value(defender, missile=action.kind.missile).value
     damage = damage_after_armour(raw.value, av, profile, magic=action.kind.magic)
     stuns = (profile.head_hits_stun and location is not None and location.critical
@@ -198,14 +210,24 @@ class IllegalAttackError(ValueError):
     """The attack cannot be made as asked (out of reach, no line of sight)."""
 
 
-def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
-                  action: AttackOptions, dice: DiceSource) -> AttackResult:
-    """Resolve a melee attack between two tokens: the target must be within the attacker's
-    reach (its natural reach or its weapon's). A named weapon gives the damage dice, STR to
-    damage (002 "Damage") and whether the damage is magic. The map adds its melee terms
-    (:func:`core.rules.melee.attack_terms`: multiple attackers, a pinner's +1, a lowered
-    guard) and refuses a weapon a hold does not allow. Missiles are
-    :func:`core.rules.missile.resolve_missile` (range, cover, scatter)."""
+class MeleeSetup(NamedTuple):
+    """A melee attack on the map before any die: the two tokens, the options with the
+    weapon's dice and kind, and the round's and the map's terms."""
+
+    attacker: Token
+    defender: Token
+    options: AttackOptions
+    terms: tuple[tuple[Term, ...], tuple[Term, ...]]
+
+
+def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
+                   action: AttackOptions) -> MeleeSetup:
+    """Every term of a melee attack between two tokens (raises
+    :class:`IllegalAttackError` when it cannot be made): the target must be within the
+    attacker's reach (its natural reach or its weapon's). A named weapon gives the damage
+    dice (with its grip's die), STR to damage (002 "Damage") and whether the damage is
+    magic. The map adds its melee terms (:func:`core.rules.melee.attack_terms`: multiple
+    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
@@ -217,12 +239,20 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
     hit, defence = round_terms(encounter, attacker.id, defender.id)
     on_map = melee.attack_terms(encounter, attacker, defender, weapon, missile=False)
     grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
-    result = resolve_attack(attacker.combatant, defender.combatant,
-                            _with_weapon(action, weapon, attacker.combatant, encounter.profile,
-                                         grip_die),
-                            encounter.profile, dice,
-                            round_terms=((*hit, *grip, *on_map[0]), (*defence, *on_map[1])))
-    return with_fumble(encounter, result, (attacker.id, defender.id), dice)
+    options = _with_weapon(action, weapon, attacker.combatant, encounter.profile, grip_die)
+    return MeleeSetup(attacker, defender, options,
+                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])))
+
+
+def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
+                  action: AttackOptions, dice: DiceSource) -> AttackResult:
+    """Resolve a melee attack between two tokens (:func:`prepare_attack`), with a fumble's
+    save and critical event. Missiles are :func:`core.rules.missile.resolve_missile`
+    (range, cover, scatter)."""
+    setup = prepare_attack(encounter, attacker_key, defender_key, action)
+    result = resolve_attack(setup.attacker.combatant, setup.defender.combatant, setup.options,
+                            encounter.profile, dice, round_terms=setup.terms)
+    return with_fumble(encounter, result, (setup.attacker.id, setup.defender.id), dice)
 
 
 def with_fumble(encounter: Encounter, result: AttackResult, pair: tuple[str, str],

@@ -27,6 +27,8 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from fractions import Fraction
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -106,6 +108,37 @@ def natural(roll: RollRecord, profile: RulesProfile) -> Natural | None:
     return None
 
 
+class AttackFace(NamedTuple):
+    """One total of the attack dice: its probability, whether it hits, whether it is a
+    natural critical or fumble, and how far a miss misses by (0 on a hit)."""
+
+    p: Fraction
+    hit: bool
+    natural: Natural | None
+    missed_by: int
+
+
+def attack_outcomes(profile: RulesProfile, bonus: int, target: int, automatic: bool
+                    ) -> list[AttackFace]:
+    """Every total of the attack dice with its exact probability (for one set of like dice
+    the top total is every die at its top face, the bottom one every die at 1:
+    :func:`natural`'s test), as the resolver would judge it."""
+    dice = DiceExpression.parse(profile.attack_die)
+    faces = []
+    for total, p in sorted(dice.distribution().items()):
+        rolled = (Natural.CRITICAL if total == dice.maximum and profile.critical_roll
+                  else Natural.FUMBLE if total == dice.minimum and profile.fumble else None)
+        margin = target - (total + bonus)
+        hit = automatic or (margin <= 0 and rolled is not Natural.FUMBLE)
+        faces.append(AttackFace(p, hit, rolled, 0 if hit else miss_margin(margin)))
+    return faces
+
+
+def miss_margin(margin: int) -> int:
+    """How far a miss missed by: a fumble that would have hit still misses by 1."""
+    return max(margin, 1)
+
+
 def hero_terms(attacker: Combatant, hero: HeroUse | None, aim: str | None,
                profile: RulesProfile) -> tuple[Term, ...]:
     """Check the point can be spent and give its term to the hit roll (+10 to hit; the
@@ -151,7 +184,7 @@ def with_die(damage: str, extra: str | None) -> str:
     return damage if extra is None else str(DiceExpression.parse(f"{damage}+{extra}"))
 
 
-def hit_damage(damage: str, bonus: int, critical: bool, location: LocationHit | None,
+def hit_damage(damage: str, bonus: int, *, critical: bool, location: LocationHit | None,
                hero: HeroUse | None, profile: RulesProfile, dice: DiceSource, who: str
                ) -> tuple[RollRecord | None, Breakdown]:
     """A hit's damage before armour: the dice (their maximum on a critical roll, doubled on

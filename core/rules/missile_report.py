@@ -42,7 +42,8 @@ def format_missile(result: MissileResult) -> str:
         lines += [f"  Missed by {-result.margin}, within the firing-into-melee bonus "
                   f"{result.cover.friend_bonus}: hits {hit.name}",
                   f"  Roll: {hit.roll.describe()}",
-                  f"  {hit.name}'s damage after AV vs missiles: {hit.damage.describe()}"]
+                  f"  {hit.name}'s damage after AV vs missiles: {hit.damage.describe()}"
+                  + (f" ({hit.wounds} wound points)" if hit.wounds else "")]
     if result.scatter is not None and result.landing is not None:
         landing = result.landing
         where = (f"({landing.cell.x},{landing.cell.y})" if landing.cell else "off the map")
