@@ -136,7 +136,8 @@ class AttackResult(BaseModel):
         if self.wounds:
             text += f" ({self.wounds} wound point{'s' if self.wounds != 1 else ''})"
         if self.stun is not None and self.stun.rank:
-            text += f"; {', '.join(sorted(c.value for c in self.stun.conditions))}"
+            text += "; " + ", ".join(sorted(c.value.replace("_", " ")
+                                            for c in self.stun.conditions))
         return text
 
 

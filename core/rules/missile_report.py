@@ -69,6 +69,8 @@ def format_missile_odds(odds: MissileOdds) -> str:
                 if setup.cover.friend_id else ""),
              f"  Misses stopped by a wall: {_pct(odds.against_wall)}; off the map: "
              f"{_pct(odds.off_map)}"]
+    if odds.critical or odds.fumble:
+        lines.append(f"  Critical hit {_pct(odds.critical)}; fumble {_pct(odds.fumble)}")
     if odds.landing:
         lines.append("  Where a miss lands:")
         for cell, p in sorted(odds.landing.items(), key=lambda item: -item[1])[:12]:

@@ -105,7 +105,7 @@ def format_attack(result: AttackResult) -> str:
         lines += [_line("Damage", result.raw_damage),
                   _line("Damage after armour", result.damage)]
     if result.wounds:
-        lines.append(f"  Wound points: {result.wounds} (every 5th point); off HP: "
+        lines.append(f"  Wound points: {result.wounds}; off HP: "
                      f"{result.stamina_taken}")
     if result.stun is not None:
         lines += [f"  Roll: {result.stun.roll.describe()}", f"  {result.stun.describe()}"]
