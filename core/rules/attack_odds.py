@@ -33,6 +33,7 @@ class AttackOdds:
     """The chances of a melee attack: to hit, to hit with a critical roll, to fumble, and
     where a hit lands (each location's chance given a hit; empty with no location roll)."""
 
+    die: str
     attack_bonus: int
     target: int
     hit: Fraction
@@ -44,7 +45,7 @@ class AttackOdds:
         def num(value: Fraction) -> dict[str, Any]:
             return {"p": float(value), "exact": str(value)}
 
-        return {"attack_bonus": self.attack_bonus, "target": self.target,
+        return {"die": self.die, "attack_bonus": self.attack_bonus, "target": self.target,
                 "hit": num(self.hit), "critical": num(self.critical),
                 "fumble": num(self.fumble),
                 "locations": [{"location": name, **num(p)} for name, p in self.locations]}
@@ -60,7 +61,7 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
     faces = attack_outcomes(profile, bonus.value, target.value,
                             automatic_hit(setup.defender.combatant, setup.options))
     return AttackOdds(
-        attack_bonus=bonus.value, target=target.value,
+        die=profile.attack_die, attack_bonus=bonus.value, target=target.value,
         hit=sum((f.p for f in faces if f.hit), Fraction(0)),
         critical=sum((f.p for f in faces if f.hit and f.natural is Natural.CRITICAL),
                      Fraction(0)),

@@ -66,6 +66,12 @@ NUMBERS = (
     NumberField("reach_ft", "Reach ft", "Reach in feet (shoves need the target in reach)"),
     NumberField("initiative_modifier", "Init. mod", "Modifier to the initiative roll"),
 )
+INJURY = (
+    NumberField("wounds", "Wounds", "Wound points taken (002 Damage: every 5th point after "
+                "armour, when Rules settings ▸ Injury options ▸ wounds is on)"),
+    NumberField("hero_points", "Hero pts", "Hero points left (002: double damage, an "
+                "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
+)
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
 
@@ -108,7 +114,8 @@ class CombatantForm(QWidget):
         numbers.setHorizontalSpacing(6)
         numbers.setVerticalSpacing(3)
         row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
-        self._add_numbers(numbers, row, "Combat", NUMBERS)
+        row = self._add_numbers(numbers, row, "Combat", NUMBERS)
+        self._add_numbers(numbers, row, "Injury", INJURY)
         numbers.setColumnStretch(2 * COLUMNS, 1)  # spare width goes right, fields stay put
         column.addLayout(numbers)
         column.addWidget(_heading("Conditions"))
