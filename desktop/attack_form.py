@@ -10,7 +10,17 @@ from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
 from core.rules.attack import AttackOptions, DamageKind
 from core.rules.weapons import melee_weapons
-from desktop.qt import QCheckBox, QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget, Signal
+from desktop.qt import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+    Signal,
+)
 
 TYPED = ""  # the weapon box's "typed dice" entry
 
@@ -39,12 +49,21 @@ class AttackForm(QWidget):
         self.aim = location_box()
         self.hero = hero_box()
         self.weapons: dict[str, Weapon] = {}
-        self.form = QFormLayout(self)
-        for label, widget in (("Weapon", self.weapon_box), ("Damage", self.damage_dice),
-                              ("Grip", self.grip), ("Hit modifier", self.hit_modifier),
-                              ("", self.magic), ("Aim at", self.aim),
-                              ("Hero point", self.hero)):
-            self.form.addRow(label, widget)
+        self.labels: dict[QWidget, QLabel] = {}
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        rows = ((("Weapon", self.weapon_box),), (("Damage", self.damage_dice),),
+                (("Grip", self.grip), ("To hit", self.hit_modifier)),
+                (("Aim at", self.aim),), (("Hero point", self.hero),))
+        for row, pairs in enumerate(rows):
+            for column, (text, widget) in enumerate(pairs):
+                self.labels[widget] = _label(text, widget)
+                grid.addWidget(self.labels[widget], row, 2 * column)
+                grid.addWidget(widget, row, 2 * column + 1, 1, 3 if len(pairs) == 1 else 1)
+        grid.addWidget(self.magic, len(rows), 1, 1, 3)
+        grid.setColumnStretch(1, 1)
+        # Its rows keep their height in a short dock (the "Last result" box gives way).
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.weapon_box.currentIndexChanged.connect(self._weapon_changed)
         for box in (self.grip, self.aim, self.hero):
             box.currentIndexChanged.connect(lambda _index: self.changed.emit())
@@ -63,16 +82,21 @@ class AttackForm(QWidget):
             self.weapon_box.addItem(f"{weapon.name} ({weapon.damage})", weapon.name)
         self.weapon_box.addItem("Typed dice", TYPED)
         fill_locations(self.aim, encounter, missile=False)
+        self.aim.setCurrentIndex(0)  # each attack starts unaimed
         fill_hero(self.hero, attacker.hero_points)
-        self.form.setRowVisible(self.aim, encounter.profile.hit_location)
-        self.form.setRowVisible(self.hero, encounter.profile.hero_points)
+        self._show(self.aim, encounter.profile.hit_location)
+        self._show(self.hero, encounter.profile.hero_points)
         self.blockSignals(False)
         self._weapon_changed()
 
+    def _show(self, widget: QWidget, shown: bool) -> None:
+        widget.setVisible(shown)
+        self.labels[widget].setVisible(shown)
+
     def _weapon_changed(self) -> None:
         weapon = self.weapon_box.currentData()
-        self.damage_dice.setEnabled(weapon == TYPED)
-        self.magic.setEnabled(weapon == TYPED)
+        self._show(self.damage_dice, weapon == TYPED)
+        self.magic.setVisible(weapon == TYPED)
         chosen = self.weapons.get(weapon)
         grips = chosen.grips if chosen else (Grip.ONE,)
         self.grip.blockSignals(True)
@@ -93,6 +117,13 @@ class AttackForm(QWidget):
             grip=Grip(self.grip.currentData()) if self.grip.currentData() else None,
             aim=self.aim.currentData() or None,
             hero=HeroUse(self.hero.currentData()) if self.hero.currentData() else None)
+
+
+def _label(text: str, widget: QWidget) -> QLabel:
+    label = QLabel(text)
+    label.setToolTip(widget.toolTip())
+    label.setBuddy(widget)
+    return label
 
 
 def location_box() -> QComboBox:

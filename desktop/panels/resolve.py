@@ -38,6 +38,7 @@ from desktop.qt import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QSize,
     QSizePolicy,
     QSpinBox,
     QVBoxLayout,
@@ -156,6 +157,17 @@ class ResolvePanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
+
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for the word-wrapped title and card at the width the dock gives it:
+        Qt's own hint leaves their wrapping out, and a short dock would squash the attack
+        form's rows."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is None:
+            return hint
+        return QSize(hint.width(), max(hint.height(),
+                                       layout.totalMinimumHeightForWidth(self.width())))
 
     # --- preparing ------------------------------------------------------------------------
     def preview_shove(self, odds: ShoveOdds) -> None:
@@ -366,7 +378,6 @@ def attack_card(odds: AttackOdds) -> str:
         text += f" · critical {percent(odds.critical)}"
     if odds.fumble:
         text += f" · fumble {percent(odds.fumble)}"
-    if odds.locations:
-        text += "<br>Hits land: " + ", ".join(f"{escape(name)} {percent(p)}"
-                                              for name, p in odds.locations)
+    if len(odds.locations) == 1:
+        text += f" · lands on the {escape(odds.locations[0][0].lower())}"
     return text

@@ -10,7 +10,6 @@ for a foe to pop up at a cell (then click the cell)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from core.actions.base import Action, plan
@@ -20,7 +19,7 @@ from core.actions.popup import PopUpAction, WaitAction
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell
 from core.model.injury import HeroUse
-from core.rules.missile import MissileRequest
+from core.rules.missile import MissileRequest, exposed_at
 from core.rules.missile_odds import MissileOdds, missile_odds
 from core.rules.popup import PopUpRequest, pop_up_odds
 from core.rules.weapons import missile_weapons
@@ -68,7 +67,7 @@ class MissileTool(MapTool):
         self._aim_label, self._hero_label = QLabel(" Aim "), QLabel(" Hero point ")
         self.pop_up = QCheckBox("Pop up")
         self.spot: Cell | None = None  # where a pop-up shooter pops up
-        self.spotted: Fraction | None = None  # the pop-up's chance to spot
+        self.note = ""  # the card's first line: a pop-up's Spot chance, an exposed target
         self.waiter: str | None = None  # a token declaring it waits: the next click's cell
         self._build_options()
         self._sent = False  # the panel holds this tool's missile
@@ -212,6 +211,8 @@ class MissileTool(MapTool):
     def _drop_target(self) -> None:
         self.target, self.odds = None, None
         self.preview.clear()
+        if not self._sent and self.panel.pending is None:
+            self.panel.card.clear()  # no odds (or refusal) of a target no longer aimed at
 
     # --- pointer ---------------------------------------------------------------------------
     def move(self, event: ToolEvent) -> bool:
@@ -286,14 +287,22 @@ class MissileTool(MapTool):
         self._refresh()
 
     def _odds(self, target: str) -> MissileOdds:
-        """The shot's odds; a pop-up's from its spot, with the chance to spot first."""
+        """The shot's odds, and the card's note: a pop-up's chance to spot first (its odds
+        from its spot), or a target seen where it popped up."""
         encounter = self.document.encounter
-        if self.spot is None:
-            self.spotted = None
-            return missile_odds(encounter, self.request(target))
-        self.spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=self.request(target),
-                                                                 spot=self.spot))
-        return odds
+        if self.spot is not None:
+            spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=self.request(target),
+                                                                spot=self.spot))
+            self.note = (f"Pop-up at ({self.spot.x},{self.spot.y}): Spot 9 "
+                         f"<b>{percent(spotted)}</b>, then the shot from there<br>")
+            return odds
+        assert self.shooter is not None
+        shooter, aimed = encounter.token(self.shooter), encounter.token(target)
+        spot = exposed_at(encounter, shooter, aimed)
+        self.note = ("" if spot is None else
+                     f"{aimed.name} popped up at ({spot.x},{spot.y}) this round and "
+                     f"{shooter.name} waits there: shot at it there<br>")
+        return missile_odds(encounter, self.request(target))
 
     def _refresh(self) -> None:
         if self.shooter is None or self.target is None or self._sent:
@@ -309,13 +318,13 @@ class MissileTool(MapTool):
             self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
             return
         self.preview.show_odds(self.odds, encounter)
-        self.panel.card.setText(card(self.odds, self.spotted))
+        self.panel.card.setText(card(self.odds, self.note))
         self.say("Missile: click to shoot at "
                          f"{encounter.token(self.target).name}, or point at another target")
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None
-        self.panel.begin(self.action(self.target), card(self.odds, self.spotted))
+        self.panel.begin(self.action(self.target), card(self.odds, self.note))
         self._sent = True
         self.say("Missile: roll for it or type the dice in the Resolve panel")
 
@@ -341,20 +350,17 @@ class MissileTool(MapTool):
         return True
 
 
-def card(odds: MissileOdds, spotted: Fraction | None = None) -> str:
-    """The odds card for the Resolve panel: range, cover, the roll needed, the chances (a
-    pop-up's after its Spot chance; critical and fumble chances when those options are on).
-    """
+def card(odds: MissileOdds, note: str = "") -> str:
+    """The odds card for the Resolve panel: ``note`` (a pop-up's Spot chance...), range,
+    cover, the roll needed, the chances (critical and fumble when those options are on)."""
     setup = odds.setup
     ranged, cover = setup.range, setup.cover
     friend = (f" · {cover.friend_name}: <b>{percent(odds.friend_hit)}</b>"
               if cover.friend_id else "")
     flight = f" · flight {ranged.flight_segments} segment(s)" if ranged.flight_segments else ""
-    spot = (f"Pop-up: Spot 9 <b>{percent(spotted)}</b>, then the shot from there<br>"
-            if spotted is not None else "")
     natural = (f"<br>Critical hit {percent(odds.critical)} · fumble {percent(odds.fumble)}"
                if odds.critical or odds.fumble else "")
-    return (f"{spot}<b>{setup.weapon.name}</b>: {ranged.describe()}{flight}<br>"
+    return (f"{note}<b>{setup.weapon.name}</b>: {ranged.describe()}{flight}<br>"
             f"Cover: {cover.describe()}<br>"
             f"d20 {setup.bonus.value:+d} vs <b>{setup.defence.value}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>{friend} · Miss <b>{percent(odds.miss)}</b> "
