@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 import pytest
 
-from core.actions.base import perform, plan
-from core.actions.history import History
 from core.actions.attack import AttackAction
+from core.actions.base import perform, plan
 from core.actions.commands import CommandRefusedError
+from core.actions.history import History
 from core.model.combatant import Abilities, Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
