@@ -5,14 +5,18 @@ save and its critical event, the three hero point uses, and the grips."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from core.actions.attack import AttackAction
 from core.actions.base import perform, plan
+from core.actions.charge import ChargeAction
 from core.actions.commands import CommandRefusedError
 from core.actions.history import History
+from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Abilities, Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
@@ -20,8 +24,11 @@ from core.model.injury import DEFAULT_HIT_LOCATIONS, HeroUse, HitLocation
 from core.model.profile import RulesProfile
 from core.model.weapons import Grip
 from core.rules.attack import AttackOptions, DamageKind, attack_on_map, resolve_attack
+from core.rules.charge import ChargeRequest
 from core.rules.damage import maximum_damage, roll_damage, set_highs, wound_points
 from core.rules.injury import IllegalInjuryError, Natural
+from core.rules.manoeuvre_report import format_charge
+from desktop.cli import main
 
 Make = Callable[..., Encounter]
 ON = RulesProfile(hit_location=True, head_hits_stun=True, wounds=True, critical_roll=True,
@@ -309,3 +316,64 @@ def test_a_grip_the_weapon_does_not_allow_is_refused(make_encounter: Make) -> No
         hit(make_encounter, [15], weapon="Short sword", grip=Grip.TWO)
     with pytest.raises(IllegalInjuryError, match="a Halberd is held with two hands"):
         hit(make_encounter, [15], weapon="Halberd", grip=Grip.ONE)
+
+
+# --- on the command line ---------------------------------------------------------------------
+def test_the_cli_attack_takes_the_weapon_grip_aim_and_hero_point(
+        make_encounter: Make, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, after = tmp_path / "duel.json", tmp_path / "after.json"
+    save_encounter(duel(make_encounter), path)
+    code = main(["resolve", "attack", str(path), "--attacker", "Ann", "--target", "Orc",
+                 "--weapon", "Long sword", "--grip", "two", "--aim", "head", "--hero",
+                 "plus_ten", "--dice", "12,5,3", "--json", "--apply", "--out", str(after)])
+    assert code == 0
+    totals = json.loads(capsys.readouterr().out)["totals"]
+    # 12 + HR 3 + two hands 1 - head 10 + hero 10 = 16; d8 5 + d3 3 + STR 1 = 9 -> 5 (AV 4)
+    assert (totals["attack_total"], totals["location"], totals["hero_point"]) == (
+        16, "Head", "plus_ten")
+    assert (totals["damage"]["total"], totals["wounds"], totals["stun"]) == (5, 1, None)
+    saved = load_encounter(after)
+    assert saved.token("Ann").combatant.hero_points == 1
+    assert (saved.token("Orc").combatant.hp, saved.token("Orc").combatant.wounds) == (36, 1)
+
+
+def test_the_cli_refuses_an_aim_the_profile_does_not_allow(
+        make_encounter: Make, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "plain.json"
+    save_encounter(duel(make_encounter, RulesProfile()), path)
+    assert main(["resolve", "attack", str(path), "--attacker", "Ann", "--target", "Orc",
+                 "--aim", "Head", "--seed", "1"]) != 0
+    assert "aiming at a location needs the hit location roll" in capsys.readouterr().err
+
+
+# --- one stun table for every source ------------------------------------------------------
+def test_a_charge_reports_its_stun_table_row_with_the_duration(make_encounter: Make) -> None:
+    """A charge's loser takes the difference on the same table (without KO) that head hits and
+    throws use through the Endurance save; the report names the level, the conditions and
+    how long each lasts."""
+    encounter = make_encounter("A O", {"A": ANN, "O": ORC})
+    request = ChargeRequest(attacker="A", defender="O", run_ft=15)
+    result = ChargeAction(request).resolve(encounter, ScriptedDice([15, 15, 2]))
+    assert result.stun is not None and result.stun.level == "Catastrophic"
+    assert result.stun.conditions == {Condition.KNOCKDOWN, Condition.PRONE}  # no KO
+    assert ("  Stun table (Catastrophic, no KO): knockdown to the end of this round, prone "
+            "until it gets up") in format_charge(result).splitlines()
+
+
+# --- the profile fields ---------------------------------------------------------------------
+def test_every_injury_field_round_trips_and_bad_values_are_named() -> None:
+    changed = RulesProfile.model_validate({**ON.model_dump(),
+        "hit_location_die": "d6", "wound_every_points": 4, "attack_die": "2d8",
+        "critical_location_multiplier": 3, "fumble_save_die": "d12", "hero_hit_bonus": 8,
+        "hero_damage_multiplier": 3, "grip_hit_bonus": 2, "one_and_half_grip_damage": "d4",
+        "popup_spot_target": 11, "stunning_damage_types": ("bludgeon", "edge"),
+        "hit_locations": (HitLocation(name="Body", low=1, high=5, melee_aim=-1),
+                          HitLocation(name="Head", low=6, high=6, critical=True))})
+    assert RulesProfile.model_validate_json(changed.model_dump_json()) == changed != ON
+    for field, bad, message in [("attack_die", "d20+1", "one set of like dice"),
+                                ("attack_die", "3d1000", "the odds enumerate at most"),
+                                ("fumble_save_die", "2d6", "must be one die"),
+                                ("stunning_damage_types", ["acid"], "stunning_damage_types"),
+                                ("wound_every_points", 0, "wound_every_points")]:
+        with pytest.raises(ValueError, match=message):
+            RulesProfile.model_validate({field: bad})
