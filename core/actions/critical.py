@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions.base import Action, harm, round_of
+from core.actions.afflict import afflict
+from core.actions.base import Action, round_of
 from core.actions.commands import Command, PlaceTokens
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
@@ -20,7 +21,7 @@ def critical_effects(encounter: Encounter, result: CriticalResult) -> list[Comma
                             if result.moves else [])
     prone = frozenset({Condition.PRONE})
     return moves + [command for token_id in result.knocked_down
-                    for command in harm(encounter, token_id, 0, prone, "Knocked down")]
+                    for command in afflict(encounter, token_id, "Knocked down", gained=prone)]
 
 
 def critical_entry(result: CriticalResult, round_number: int | None) -> LogEntry:

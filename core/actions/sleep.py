@@ -2,7 +2,7 @@
 fight it requires 1/2 round of shaking or a loud noise"): Asleep gives way to Waking, whose
 timer then steps it through Rising and Defending to normal combat at the rounds' ends
 (:func:`core.rules.sleep.wake_schedule`). A sleeper that takes damage wakes the same way
-(:func:`core.actions.base.harm`). One undo step."""
+(:func:`core.actions.afflict.afflict`). One undo step."""
 
 from __future__ import annotations
 

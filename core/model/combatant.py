@@ -24,6 +24,8 @@ from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
 HP_FLOOR = -9999
+MAX_WOUNDS = 9999
+MAX_HERO_POINTS = 99
 MAX_SIGHT_FT = 1000
 
 
@@ -120,6 +122,9 @@ class Combatant(BaseModel):
         "A leader: its side's morale gains this while it stands; None: not a leader"))
     dropped_weapons: tuple[Annotated[str, Field(max_length=40)], ...] = Field(
         (), max_length=12, description="Weapons dropped in a panic (a failed morale check)")
+    wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
+                        description="Wound points taken (002 'every 5th point')")
+    hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
 
     @field_validator("armour")
     @classmethod
@@ -153,6 +158,11 @@ class Combatant(BaseModel):
         gaining ``conditions``."""
         return self.model_copy(update={"hp": max(self.hp - damage, HP_FLOOR),
                                        "conditions": self.conditions | conditions})
+
+    def wounded(self, points: int) -> Combatant:
+        """This combatant with ``points`` more wound points (never beyond the schema's
+        bound)."""
+        return self.model_copy(update={"wounds": min(self.wounds + points, MAX_WOUNDS)})
 
     def healed(self, amount: int) -> Combatant:
         """This combatant after healing ``amount`` hit points, never above its maximum."""

@@ -23,8 +23,8 @@ from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint
-from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.damage import damage_after_armour
 from core.rules.holds import move_refusal
 from core.rules.melee import (
     IllegalManoeuvreError,

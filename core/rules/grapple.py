@@ -36,8 +36,8 @@ from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     active_holds,
     describe,

@@ -75,6 +75,12 @@ MORALE = (
     NumberField("leadership", "Leader +", "A leader: its side's morale + this while it "
                 "stands, −3 when it falls; empty: not a leader", optional=True),
 )
+INJURY = (
+    NumberField("wounds", "Wounds", "Wound points taken (002 Damage: every 5th point after "
+                "armour, when Rules settings ▸ Injury options ▸ wounds is on)"),
+    NumberField("hero_points", "Hero pts", "Hero points left (002: double damage, an "
+                "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
+)
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
 OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
@@ -119,7 +125,8 @@ class CombatantForm(QWidget):
         numbers.setVerticalSpacing(3)
         row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
         row = self._add_numbers(numbers, row, "Combat", NUMBERS)
-        self._add_numbers(numbers, row, "Morale", MORALE)
+        row = self._add_numbers(numbers, row, "Morale", MORALE)
+        self._add_numbers(numbers, row, "Injury", INJURY)
         numbers.setColumnStretch(2 * COLUMNS, 1)  # spare width goes right, fields stay put
         column.addLayout(numbers)
         column.addWidget(_heading("Conditions"))

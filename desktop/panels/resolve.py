@@ -7,6 +7,7 @@ panel drops it when the encounter is replaced or a token it names goes."""
 from __future__ import annotations
 
 import dataclasses
+from html import escape
 from typing import Any
 
 from pydantic import ValidationError
@@ -25,14 +26,14 @@ from core.model.dice import (
     ScriptedDice,
     SeededDice,
 )
-from core.rules.attack import AttackOptions, DamageKind
+from core.rules.attack_odds import AttackOdds, attack_odds
 from core.rules.odds import ShoveOdds
 from core.rules.shove import SuccessLevel
+from desktop.attack_form import AttackForm
 from desktop.document import EncounterDocument
 from desktop.overlay import percent
 from desktop.qt import (
     QButtonGroup,
-    QCheckBox,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -43,6 +44,7 @@ from desktop.qt import (
     QPushButton,
     QRadioButton,
     QScrollArea,
+    QSize,
     QSizePolicy,
     QSpinBox,
     Qt,
@@ -74,7 +76,10 @@ class ResolvePanel(QWidget):
         self.title.setWordWrap(True)
         self.card = QLabel()
         self.card.setWordWrap(True)
-        self.weapon = self._weapon_form()
+        self.weapon = AttackForm()
+        self.weapon.hide()
+        self.weapon.changed.connect(self._attack_changed)
+        self._base_card = ""  # the tool's card for an attack; its odds line follows the form
         self.roll_mode, self.typed_mode = QRadioButton("Roll for me"), QRadioButton("I rolled")
         self.roll_mode.setToolTip("Dice from the seeded generator: the same seed replays the "
                                   "same rolls")
@@ -114,22 +119,6 @@ class ResolvePanel(QWidget):
         document.changed.connect(self._follow)
         document.history_changed.connect(self._forget_undone_result)
         self._enable(False)
-
-    def _weapon_form(self) -> QWidget:
-        box = QWidget()
-        form = QFormLayout(box)
-        self.damage_dice = QLineEdit("d8")
-        self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
-        self.hit_modifier = QSpinBox()
-        self.hit_modifier.setRange(-20, 20)
-        self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
-        self.magic = QCheckBox("Magic damage")
-        self.magic.setToolTip("Magic damage ignores AV")
-        for label, widget in (("Damage", self.damage_dice), ("Hit modifier", self.hit_modifier),
-                              ("", self.magic)):
-            form.addRow(label, widget)
-        box.hide()
-        return box
 
     def _dice_tray(self) -> QHBoxLayout:
         """Any dice, rolled or typed like every other roll, into the log."""
@@ -191,6 +180,17 @@ class ResolvePanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for the word-wrapped title and card at the width the dock gives it:
+        Qt's own hint leaves their wrapping out, and a short dock would squash the attack
+        form's rows."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is None:
+            return hint
+        return QSize(hint.width(), max(hint.height(),
+                                       layout.totalMinimumHeightForWidth(self.width())))
+
     # --- preparing ------------------------------------------------------------------------
     def preview_shove(self, odds: ShoveOdds) -> None:
         """Show the odds card of a shove being aimed (before any roll)."""
@@ -216,6 +216,9 @@ class ResolvePanel(QWidget):
         if card is not None:
             self.card.setText(card)
         self.weapon.setVisible(isinstance(action, AttackAction))
+        if isinstance(action, AttackAction):
+            self._base_card = self.card.text()
+            self.weapon.show_for(self.document.encounter, action.attacker)
         self.title.setText(f"<b>{action.title(self.document.encounter)}</b> — roll or type "
                            "the dice, then Resolve")
         self.message.clear()
@@ -233,17 +236,31 @@ class ResolvePanel(QWidget):
         if self.roll_mode.isChecked():
             self.resolve()
 
-    def attack_options(self) -> AttackOptions:
-        return AttackOptions(damage=self.damage_dice.text().strip() or "d6",
-                             modifier=self.hit_modifier.value(),
-                             kind=DamageKind(magic=self.magic.isChecked()))
-
     def _action(self) -> Action[Any]:
-        """The pending action with what the weapon form says now."""
+        """The pending action with what the attack form says now."""
         assert self.pending is not None
         if isinstance(self.pending, AttackAction):
-            return dataclasses.replace(self.pending, options=self.attack_options())
+            return dataclasses.replace(self.pending, options=self.weapon.options())
         return self.pending
+
+    def _attack_changed(self) -> None:
+        """The attack's exact odds under the tool's card, as the form now stands (or why
+        it cannot be made)."""
+        action = self.pending
+        if not isinstance(action, AttackAction):
+            return
+        try:
+            odds = attack_odds(self.document.encounter, action.attacker, action.target,
+                               self.weapon.options())
+        except (ValueError, LookupError) as error:
+            reason = str(error.args[0]) if error.args else str(error)
+            self.card.setText(f"{self._base_card}<br><span style='{ERROR_STYLE}'>"
+                              f"{escape(reason)}</span>")
+            return
+        self.card.setText(f"{self._base_card}<br>{attack_card(odds)}")
+        if self.typed_mode.isChecked():
+            self._clear_fields()
+            self._ask_next()
 
     def clear(self) -> None:
         self.pending = None
@@ -376,3 +393,17 @@ class ResolvePanel(QWidget):
         self.result.setPlainText(outcome.text)
         self.clear()
         self.applied.emit(outcome)
+
+
+def attack_card(odds: AttackOdds) -> str:
+    """The odds line of an attack: the roll needed and the chances, with critical, fumble
+    and where a hit lands when those options are on."""
+    text = (f"{odds.die} {odds.attack_bonus:+d} vs AC <b>{odds.target}</b> · Hit "
+            f"<b>{percent(odds.hit)}</b>")
+    if odds.critical:
+        text += f" · critical {percent(odds.critical)}"
+    if odds.fumble:
+        text += f" · fumble {percent(odds.fumble)}"
+    if len(odds.locations) == 1:
+        text += f" · lands on the {escape(odds.locations[0][0].lower())}"
+    return text
