@@ -71,4 +71,5 @@ def fumble_entries(attack: AttackResult, round_number: int | None) -> list[LogEn
     """A fumble's critical event as its own log line."""
     if attack.fumble is None or attack.fumble.event is None:
         return []
-    return [critical_entry(attack.fumble.event, round_number)]
+    return [critical_entry(attack.fumble.event, round_number,
+                           f"{attack.attacker} fumbled, to {attack.defender}'s benefit")]

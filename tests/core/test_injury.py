@@ -229,6 +229,9 @@ def test_a_failed_fumble_save_rolls_a_critical_event_against_the_fumbler(
     assert [r.expression for r in outcome.rolls] == ["1d20", "1d10", "1d30"]
     assert Condition.PRONE in history.encounter.token("A").combatant.conditions
     assert [e.kind for e in history.encounter.log] == ["attack", "critical"]
+    assert history.encounter.log[1].summary.endswith(
+        f"— {history.encounter.token('A').name} fumbled, to "
+        f"{history.encounter.token('O').name}'s benefit")
 
 
 def test_a_boon_from_a_fumble_goes_to_the_opponent(make_encounter: Make) -> None:
