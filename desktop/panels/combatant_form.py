@@ -19,12 +19,15 @@ from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
+    QEvent,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
+    QKeyEvent,
     QLabel,
     QLineEdit,
     QMenu,
+    QObject,
     QSizePolicy,
     Qt,
     QToolButton,
@@ -216,8 +219,18 @@ class CombatantForm(QWidget):
         edit.setToolTip(tip)
         edit.textEdited.connect(lambda _text: self._edited(key))
         edit.editingFinished.connect(lambda: self._finished(key))
+        edit.installEventFilter(self)
         self.edits[key] = edit
         return edit
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Esc in a field puts back the model's value (and drops a refused one's message),
+        as in a spreadsheet cell."""
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+                and event.key() == Qt.Key.Key_Escape and watched in self.edits.values()):
+            self.refresh()
+            return True
+        return super().eventFilter(watched, event)
 
     def _number_edit(self, spec: NumberField) -> QLineEdit:
         low, high = self._bounds(spec)
