@@ -128,8 +128,9 @@ class MissileTool(MapTool):
         self.weapons.blockSignals(True)
         self.weapons.clear()
         for weapon in [*own, *others]:
-            self.weapons.addItem(weapon.name + ("" if weapon in own else " (not carried)"),
-                                 weapon.name)
+            # Before a shooter is picked nothing is "not carried": there is no one to carry it.
+            stray = self.shooter is not None and weapon not in own
+            self.weapons.addItem(weapon.name + (" (not carried)" if stray else ""), weapon.name)
         self.weapons.setCurrentIndex(max(self.weapons.findData(chosen), 0))
         self.weapons.blockSignals(False)
 

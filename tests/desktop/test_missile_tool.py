@@ -206,3 +206,16 @@ def test_the_attack_tool_shows_the_cover_measured_on_the_map(
     assert ("Cover from here: 0% (+0); firing into melee past Orc Warrior (94%): the "
             "target's AC +7") in card
     assert "in melee only a shield counts" in card
+
+
+def test_no_weapon_is_not_carried_before_a_shooter_is_picked(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: every weapon read "(not carried)" before anyone was picked."""
+    quiet.select_tool("missile")
+    tool = missile_tool(quiet)
+    names = [tool.weapons.itemText(i) for i in range(tool.weapons.count())]
+    assert names and not any("not carried" in name for name in names)
+    quiet.select_tool("select")
+    tool = pick(qtbot, quiet, points, KOBOLD, BRANNOC)
+    names = [tool.weapons.itemText(i) for i in range(tool.weapons.count())]
+    assert names[0] == "Sling" and all("(not carried)" in name for name in names[1:])
