@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from core.model.combatant import Condition, Side
 from core.model.encounter import Token
 from core.model.grid import Footprint
@@ -28,6 +30,7 @@ from desktop.renderer import MapRenderer
 
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
+MIN_BADGE_PX = 14  # a condition badge's least size on screen
 
 
 class TokenItem(QGraphicsObject):
@@ -92,6 +95,14 @@ class TokenItem(QGraphicsObject):
         if self.token.gm_only:
             self._paint_hidden_mark(painter, disc)
 
+    def _badge_side(self, painter: QPainter, count: int) -> float:
+        """A badge a third of a cell per cell of the token (up to two), never under
+        :data:`MIN_BADGE_PX` on screen (readable at fit on a table screen), and small
+        enough for ``count`` of them, overlapping a little, to fit across the token."""
+        wanted = max(self.renderer.length(0.3 * min(self.token.footprint.size, 2)),
+                     MIN_BADGE_PX / _scale(painter))
+        return min(wanted, self.side_px * 0.45, self.side_px / (1 + 0.9 * (count - 1)))
+
     def _paint_hidden_mark(self, painter: QPainter, disc: QRectF) -> None:
         """A dashed outer ring: the players do not see this token."""
         pen = QPen(style.GM_ONLY, self.side_px * 0.05, Qt.PenStyle.DashLine)
@@ -125,13 +136,16 @@ class TokenItem(QGraphicsObject):
         painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
 
     def _paint_badges(self, painter: QPainter) -> None:
-        badge = self.renderer.length(0.3)
+        conditions = sorted(self.token.combatant.conditions)
+        if not conditions:
+            return
+        badge = self._badge_side(painter, len(conditions))
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(6, int(badge * 0.55)))
         painter.setFont(font)
         x = self.side_px - badge
-        for condition in sorted(self.token.combatant.conditions):
+        for condition in conditions:
             text, colour = style.CONDITION_BADGES[Condition(condition)]
             rect = QRectF(x, 0, badge, badge)
             painter.setPen(QPen(QColor("white"), 1.5))
@@ -139,6 +153,12 @@ class TokenItem(QGraphicsObject):
             painter.drawEllipse(rect)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
             x -= badge * 0.9
+
+
+def _scale(painter: QPainter) -> float:
+    """Screen pixels per scene unit (the view's zoom, whatever the table's turn)."""
+    transform = painter.worldTransform()
+    return max(math.hypot(transform.m11(), transform.m12()), 1e-6)
 
 
 def _token_tip(token: Token) -> str:
