@@ -126,11 +126,23 @@ class MainWindow(QMainWindow):
         self.tool_actions[name].setChecked(True)
         if self.resolve_panel.pending is None:
             self.resolve_panel.clear()  # no stale aim card or refusal from the last tool
+        self._show_options(tool)
+        self.statusBar().showMessage(tool.tooltip, 6000)
+
+    def _show_options(self, tool: MapTool) -> None:
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
         if not tool.option_actions():  # the bar stays, so the map never jumps
             self.options_bar.addWidget(QLabel(f" {tool.label}: no options"))
-        self.statusBar().showMessage(tool.tooltip, 6000)
+
+    def _steady_options_bar(self) -> None:
+        """The options bar as tall as the tallest tool's options, so switching tools never
+        moves the map up or down."""
+        tallest = 0
+        for tool in self.tools.values():
+            self._show_options(tool)
+            tallest = max(tallest, self.options_bar.sizeHint().height())
+        self.options_bar.setMinimumHeight(tallest)
 
     def _build_tool_bars(self) -> None:
         bar = self.addToolBar("Tools")
@@ -148,6 +160,7 @@ class MainWindow(QMainWindow):
         self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
         self.options_bar.setObjectName("tool-options")
+        self._steady_options_bar()
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:

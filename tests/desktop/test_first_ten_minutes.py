@@ -385,3 +385,16 @@ def test_a_long_log_line_wraps_to_the_docks_width(window: MainWindow, qtbot: QtB
     assert narrow >= 2 * line
     panel.resize(1200, 300)
     qtbot.waitUntil(lambda: panel.tree.visualItemRect(item).height() < narrow)
+
+
+def test_switching_tools_never_moves_the_map(window: MainWindow, qtbot: QtBot) -> None:
+    """A GM's walk-through: the map jumped up and down as the tool options bar changed
+    height with each tool."""
+    window.show()
+    qtbot.waitExposed(window)
+    tops = set()
+    for name in window.tools:
+        window.select_tool(name)
+        QApplication.processEvents()
+        tops.add(window.view.mapTo(window, QPoint(0, 0)).y())
+    assert len(tops) == 1
