@@ -64,6 +64,7 @@ def lazy_group(module: str) -> Group:
 GROUPS: dict[str, Group] = {
     "core": lazy_group("benchmarks.core_bench"),
     "melee": lazy_group("benchmarks.melee_bench"),
+    "morale": lazy_group("benchmarks.morale_bench"),
     "gui": lazy_group("benchmarks.gui"),
     "table": lazy_group("benchmarks.player_window"),
     "scale": lazy_group("benchmarks.scale_bench"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -34,6 +35,9 @@ def open_window(path: Path, demo: Path) -> MainWindow:
         encounter = load_encounter(demo)
     is_demo = error is not None or path.resolve() == demo.resolve()
     window = MainWindow(encounter, None if is_demo else path, data_dir(), QSettings())
+    # A new seed each session, so "Roll for me" differs from the last game; the log keeps
+    # every die rolled, and typing a seed replays its rolls.
+    window.resolve_panel.seed.setValue(secrets.randbelow(window.resolve_panel.seed.maximum()))
     if error:
         QMessageBox.warning(window, "Cannot open encounter", f"{error}\n\nOpened the demo.")
     return window

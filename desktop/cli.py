@@ -2,12 +2,14 @@
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
     battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
-                                          move, force-back, charge, overrun, evade, grapple
+                                          move, force-back, charge, overrun, evade, grapple,
+                                          morale, wake
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap odds missile FILE --attacker A --target B [--weapon W] [--json]
     battlemap cover FILE --from A --to B [--json]
+    battlemap morale FILE [--json]              morale scores, triggers to offer, retreats
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
@@ -68,6 +70,11 @@ def _add_cover(cover: argparse.ArgumentParser) -> None:
     cover.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def _add_morale(morale: argparse.ArgumentParser) -> None:
+    morale.add_argument("file", type=Path, help="encounter file (.json)")
+    morale.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
 def _add_render(render: argparse.ArgumentParser) -> None:
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
@@ -91,6 +98,8 @@ SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = 
     "resolve": ("resolve an action and print every roll", _details("resolve")),
     "odds": ("exact odds of an action before rolling", _details("odds")),
     "cover": ("a target's cover from an attacker, measured on the map", _add_cover),
+    "morale": ("each side's morale: scores, the triggers to offer now, where the creatures "
+               "would run", _add_morale),
     "render": ("draw an encounter's map to a PNG (offscreen)", _add_render),
     "import": ("import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)", _add_import),
     "install-desktop-entry": ("Linux: add Battlemap to this user's application menu and "
@@ -135,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_app(Path(argv[0]) if argv else DEMO)
     args = build_parser(argv[0]).parse_args(argv)
     try:
-        if args.command in ("resolve", "odds", "cover", "import"):
+        if args.command in ("resolve", "odds", "cover", "morale", "import"):
             from desktop.cli_run import run_headless, run_import
 
             print(run_import(args) if args.command == "import" else run_headless(args))

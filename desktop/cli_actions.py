@@ -18,13 +18,22 @@ from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
 from core.actions.initiative import InitiativeAction
 from core.actions.missile import MissileAction
+from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
 from core.actions.overrun import OverrunAction
+from core.actions.popup import PopUpAction, WaitAction
 from core.actions.shove import ShoveAction
+from core.actions.sleep import WakeAction
 from core.actions.surprise import SurpriseAction
+from core.model.combatant import Side
 from core.model.grid import Cell, Direction
+from core.model.injury import HeroUse
+from core.model.morale import MoraleTrigger
+from core.model.weapons import DamageType, Grip
 from core.rules.attack import AttackOptions, DamageKind
 from core.rules.missile import MissileRequest
+from core.rules.morale import MoraleRequest
+from core.rules.popup import PopUpRequest
 from core.rules.shove import ShoveRequest
 from desktop import cli_melee
 
@@ -61,15 +70,34 @@ def shove_request(args: argparse.Namespace) -> ShoveRequest:
 
 def _add_attack(parser: Parser) -> None:
     add_pair(parser)
+    parser.add_argument("--weapon", help="a melee weapon of the encounter's table (its dice, "
+                                         "STR and damage type; instead of --damage)")
     parser.add_argument("--damage", default="d6", help="weapon damage dice (default d6)")
+    parser.add_argument("--damage-type", choices=[t.value for t in DamageType],
+                        help="the typed damage's type (a bludgeon's head hit may stun)")
+    parser.add_argument("--grip", choices=[g.value for g in Grip],
+                        help="how the weapon is held (default: its usual grip)")
     parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
     parser.add_argument("--damage-bonus", type=int, default=0, help="added to the damage roll")
     parser.add_argument("--magic", action="store_true", help="magic damage: ignores AV")
+    add_injury(parser)
+
+
+def add_injury(parser: Parser) -> None:
+    """The injury options an attack or a missile may declare."""
+    parser.add_argument("--aim", metavar="LOCATION",
+                        help="aim at a hit location, e.g. Head (needs hit_location on)")
+    parser.add_argument("--hero", choices=[h.value for h in HeroUse],
+                        help="spend a hero point (needs hero_points on)")
 
 
 def _attack(args: argparse.Namespace) -> Action[Any]:
-    options = AttackOptions(damage=args.damage, modifier=args.modifier,
-                            damage_bonus=args.damage_bonus, kind=DamageKind(magic=args.magic))
+    kind = DamageKind(magic=args.magic,
+                      damage_type=DamageType(args.damage_type) if args.damage_type else None)
+    options = AttackOptions(weapon=args.weapon, damage=args.damage, modifier=args.modifier,
+                            damage_bonus=args.damage_bonus, kind=kind, aim=args.aim,
+                            hero=HeroUse(args.hero) if args.hero else None,
+                            grip=Grip(args.grip) if args.grip else None)
     return AttackAction(args.attacker, args.target, options)
 
 
@@ -80,11 +108,29 @@ def add_missile(parser: Parser) -> None:
     parser.add_argument("--cover", type=int, metavar="PERCENT",
                         help="the GM's cover figure instead of the map's (0-100)")
     parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
+    add_injury(parser)
+    parser.add_argument("--pop-up", type=cli_melee.cell, metavar="X,Y",
+                        help="pop up from cover at this cell (where the shooter stands or "
+                             "one step away), spot (d20 >= 9, rolled first) and shoot from there")
 
 
 def missile_request(args: argparse.Namespace) -> MissileRequest:
     return MissileRequest(attacker=args.attacker, target=args.target, weapon=args.weapon,
-                          cover_override=args.cover, modifier=args.modifier)
+                          cover_override=args.cover, modifier=args.modifier, aim=args.aim,
+                          hero=HeroUse(args.hero) if args.hero else None)
+
+
+def _missile(args: argparse.Namespace) -> Action[Any]:
+    request = missile_request(args)
+    if args.pop_up is not None:
+        return PopUpAction(PopUpRequest(shot=request, spot=args.pop_up))
+    return MissileAction(request)
+
+
+def _add_wait(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the waiting creature's name or id")
+    parser.add_argument("--spot", type=cli_melee.cell, required=True, metavar="X,Y",
+                        help="the cell where it waits for a foe to pop up")
 
 
 def _add_critical(parser: Parser) -> None:
@@ -128,12 +174,38 @@ def _add_dice(parser: Parser) -> None:
     parser.add_argument("--purpose", default="", help="what the roll is for (in the log)")
 
 
+def _trigger(key: str) -> MoraleTrigger:
+    try:
+        return MoraleTrigger.from_key(key)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_morale(parser: Parser) -> None:
+    parser.add_argument("--side", choices=[s.value for s in Side], default="opposition",
+                        help="the side that checks (default: opposition)")
+    parser.add_argument("--trigger", type=_trigger, action="append", metavar="KEY",
+                        help="a trigger the check answers, as 'battlemap morale FILE' lists "
+                             "it; repeat for more (default: every one pending for the side)")
+    parser.add_argument("--pass", dest="pass_over", action="store_true",
+                        help="no check: pass the triggers over (they are not offered again)")
+
+
+def _morale(args: argparse.Namespace) -> Action[Any]:
+    side, triggers = Side(args.side), tuple(args.trigger) if args.trigger else None
+    if args.pass_over:
+        return PassMoraleAction(side, triggers)
+    return MoraleAction(MoraleRequest(side=side, triggers=triggers))
+
+
 RESOLVE: dict[str, CliAction] = {
     "shove": CliAction(ShoveAction, "resolve a shove", add_shove,
                        lambda args: ShoveAction(shove_request(args))),
     "attack": CliAction(AttackAction, "resolve a melee attack", _add_attack, _attack),
-    "missile": CliAction(MissileAction, "throw or fire a missile (range, cover, scatter)",
-                         add_missile, lambda args: MissileAction(missile_request(args))),
+    "missile": CliAction(MissileAction, "throw or fire a missile (range, cover, scatter; "
+                         "--pop-up: a pop-up shot from cover)", add_missile, _missile),
+    "wait": CliAction(WaitAction, "wait this round for a foe to pop up at a spot",
+                      _add_wait, lambda args: WaitAction(args.token, args.spot)),
     "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
                             lambda parser: None, lambda args: InitiativeAction()),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
@@ -158,4 +230,10 @@ RESOLVE: dict[str, CliAction] = {
                        cli_melee.add_evade, cli_melee.evade),
     "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "
                          "lock, escape", cli_melee.add_grapple, cli_melee.grapple),
+    "morale": CliAction(MoraleAction, "a side's morale check (2d10 ≤ score); the broken run, "
+                        "drop their weapons, surrender or go berserk", _add_morale, _morale),
+    "wake": CliAction(WakeAction, "wake a sleeping creature: its waking, rising and defending "
+                      "rounds", lambda parser: parser.add_argument(
+                          "--target", required=True, help="the sleeper's name or token id"),
+                      lambda args: WakeAction(args.target)),
 }

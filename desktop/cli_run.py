@@ -1,4 +1,4 @@
-"""The headless subcommands of ``battlemap`` (resolve, odds, cover, import): their
+"""The headless subcommands of ``battlemap`` (resolve, odds, cover, morale, import): their
 arguments and what they run. Imported only when one of them is named, so ``battlemap
 --help`` and ``--version`` never load the rules engine."""
 
@@ -21,7 +21,9 @@ from core.model.encounter import Encounter
 from core.rules.cover import cover_on_map
 from core.rules.missile_odds import missile_odds
 from core.rules.missile_report import format_cover, format_missile_odds
+from core.rules.morale_report import format_standing, standing
 from core.rules.odds import shove_odds
+from core.rules.popup import PopUpRequest, pop_up_odds
 from core.rules.report import format_odds
 from desktop.cli import CliError, save
 from desktop.cli_actions import (
@@ -142,11 +144,23 @@ def _as_text(outcome: Outcome[Any], spare: tuple[int, ...], written: Path | None
 
 def run_odds(args: argparse.Namespace) -> str:
     if args.action == "missile":
-        missile = missile_odds(_load(args.file), missile_request(args))
-        return (json.dumps(missile.to_json(), indent=2) if args.json
-                else format_missile_odds(missile))
+        return _missile_odds(args)
     odds = shove_odds(_load(args.file), shove_request(args))
     return json.dumps(odds.to_json(), indent=2) if args.json else format_odds(odds)
+
+
+def _missile_odds(args: argparse.Namespace) -> str:
+    """A missile's odds; a pop-up's (``--pop-up``) with its Spot chance first."""
+    encounter, request = _load(args.file), missile_request(args)
+    if args.pop_up is None:
+        odds = missile_odds(encounter, request)
+        return json.dumps(odds.to_json(), indent=2) if args.json else format_missile_odds(odds)
+    spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=request, spot=args.pop_up))
+    if args.json:
+        return json.dumps({"spot": {"p": float(spotted), "exact": str(spotted)},
+                           **odds.to_json()}, indent=2)
+    return (f"Pop-up at ({args.pop_up.x},{args.pop_up.y}): Spot succeeds "
+            f"{float(spotted) * 100:.1f}%; then\n{format_missile_odds(odds)}")
 
 
 def run_cover(args: argparse.Namespace) -> str:
@@ -158,13 +172,16 @@ def run_cover(args: argparse.Namespace) -> str:
 
 
 def run_headless(args: argparse.Namespace) -> str:
-    """``resolve``, ``odds`` or ``cover``; every refusal (unknown name, illegal action, bad
-    dice, a command the encounter refuses) becomes one line."""
+    """``resolve``, ``odds``, ``cover`` or ``morale``; every refusal (unknown name, illegal
+    action, bad dice, a command the encounter refuses) becomes one line."""
     try:
         if args.command == "resolve":
             return run_resolve(args)
         if args.command == "cover":
             return run_cover(args)
+        if args.command == "morale":
+            report = standing(_load(args.file))
+            return json.dumps(report, indent=2) if args.json else format_standing(report)
         return run_odds(args)
     except (ValueError, LookupError) as error:
         raise CliError(str(error.args[0]) if error.args else str(error)) from None

@@ -146,12 +146,17 @@ class FileController(QObject):
             return True
         answer = QMessageBox.question(
             self.window, "Unsaved changes",
-            f"Save the changes to {self.document.encounter.name}?",
+            f"Save the changes to {self._shown_name()}?",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Save:
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
+
+    def _shown_name(self) -> str:
+        """The name the title bar shows: the file's, or the encounter's before a save."""
+        path = self.document.path
+        return path.name if path is not None else self.document.encounter.name
 
     # --- recent files ----------------------------------------------------------------------
     def recent(self) -> list[Path]:

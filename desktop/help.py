@@ -40,7 +40,6 @@ class ShortcutSheet(QDialog):
     def __init__(self, menu_bar: QMenuBar, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
-        self.resize(620, 640)
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Command", "Keys"])
         self.tree.setRootIsDecorated(True)
@@ -52,7 +51,9 @@ class ShortcutSheet(QDialog):
         gestures.addChildren([QTreeWidgetItem(list(row)) for row in GESTURES])
         self.tree.addTopLevelItem(gestures)
         self.tree.expandAll()
-        self.tree.resizeColumnToContents(0)
+        for column in (0, 1):  # every key sequence whole, not "middle or right drag, Sp…"
+            self.tree.resizeColumnToContents(column)
+        self.resize(max(620, self.tree.columnWidth(0) + self.tree.columnWidth(1) + 60), 640)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

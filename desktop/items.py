@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from core.model.combatant import Condition, Side
 from core.model.encounter import Token
 from core.model.grid import Footprint
@@ -29,6 +31,7 @@ from desktop.renderer import MapRenderer
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
 DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
+MIN_BADGE_PX = 14  # a condition badge's least size on screen
 
 
 class TokenItem(QGraphicsObject):
@@ -46,13 +49,13 @@ class TokenItem(QGraphicsObject):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
-        self.sync(token, portrait)
+        self.portrait = portrait  # decoded by the scene (desktop.portraits), kept across syncs
+        self.sync(token)
 
-    def sync(self, token: Token, portrait: QPixmap | None = None) -> None:
-        """Take position and looks from the model (and the decoded portrait, if any)."""
+    def sync(self, token: Token) -> None:
+        """Take position and looks from the model."""
         self.prepareGeometryChange()
         self.token = token
-        self.portrait = portrait
         self.side_px = self.renderer.length(token.footprint.size)
         self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
         self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
@@ -71,8 +74,7 @@ class TokenItem(QGraphicsObject):
         disc = QRectF(inset, inset, self.side_px - 2 * inset, self.side_px - 2 * inset)
         combatant = self.token.combatant
         ring = style.SIDE_COLOURS[combatant.side]
-        scale = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
-        if self.side_px * scale < DETAIL_PX:
+        if self.side_px * _scale(painter) < DETAIL_PX:
             self._paint_dot(painter, disc, ring)
             return
         if self.isSelected():
@@ -107,6 +109,14 @@ class TokenItem(QGraphicsObject):
         painter.setBrush(ring if self.token.combatant.hp > 0 else QColor("#9a948a"))
         painter.drawEllipse(disc)
 
+    def _badge_side(self, painter: QPainter, count: int) -> float:
+        """A badge a third of a cell per cell of the token (up to two), never under
+        :data:`MIN_BADGE_PX` on screen (readable at fit on a table screen), and small
+        enough for ``count`` of them, overlapping a little, to fit across the token."""
+        wanted = max(self.renderer.length(0.3 * min(self.token.footprint.size, 2)),
+                     MIN_BADGE_PX / _scale(painter))
+        return min(wanted, self.side_px * 0.45, self.side_px / (1 + 0.9 * (count - 1)))
+
     def _paint_hidden_mark(self, painter: QPainter, disc: QRectF) -> None:
         """A dashed outer ring: the players do not see this token."""
         pen = QPen(style.GM_ONLY, self.side_px * 0.05, Qt.PenStyle.DashLine)
@@ -140,13 +150,16 @@ class TokenItem(QGraphicsObject):
         painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
 
     def _paint_badges(self, painter: QPainter) -> None:
-        badge = self.renderer.length(0.3)
+        conditions = sorted(self.token.combatant.conditions)
+        if not conditions:
+            return
+        badge = self._badge_side(painter, len(conditions))
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(6, int(badge * 0.55)))
         painter.setFont(font)
         x = self.side_px - badge
-        for condition in sorted(self.token.combatant.conditions):
+        for condition in conditions:
             text, colour = style.CONDITION_BADGES[Condition(condition)]
             rect = QRectF(x, 0, badge, badge)
             painter.setPen(QPen(QColor("white"), 1.5))
@@ -154,6 +167,12 @@ class TokenItem(QGraphicsObject):
             painter.drawEllipse(rect)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
             x -= badge * 0.9
+
+
+def _scale(painter: QPainter) -> float:
+    """Screen pixels per scene unit (the view's zoom, whatever the table's turn)."""
+    transform = painter.worldTransform()
+    return max(math.hypot(transform.m11(), transform.m12()), 1e-6)
 
 
 def _token_tip(token: Token) -> str:

@@ -14,6 +14,7 @@ from desktop.qt import (
     QFont,
     QFontMetricsF,
     QGraphicsItem,
+    QGraphicsView,
     QPainter,
     QPen,
     QPointF,
@@ -91,6 +92,21 @@ class ScreenLabel(QGraphicsItem):
         half_w, half_h = self._rect.width() / 2, self._rect.height() / 2
         self.place(anchor, QPointF(ux * (half_w + gap_px), uy * (half_h + gap_px)),
                    centred=True)
+
+    def keep_in_view(self, view: QGraphicsView) -> None:
+        """Flip a label that starts beside its anchor to the anchor's other side when it
+        would run off the view (a path's cost at the map's right or top edge was cut)."""
+        if self.centred:
+            return
+        shown = self.deviceTransform(view.viewportTransform()).mapRect(self._rect)
+        room = QRectF(view.viewport().rect())
+        x, y = self.offset.x(), self.offset.y()
+        if shown.right() > room.right() or shown.left() < room.left():
+            x = -x - self._rect.width()
+        if shown.top() < room.top() or shown.bottom() > room.bottom():
+            y = -y
+        if (x, y) != (self.offset.x(), self.offset.y()):
+            self.place(self.pos(), QPointF(x, y))
 
     def screen_rect(self) -> QRectF:
         """The plate in screen pixels relative to the anchor (for tests and layout)."""

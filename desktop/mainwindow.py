@@ -12,7 +12,7 @@ from typing import Any
 from core.actions.base import Outcome
 from core.actions.commands import ResizeMap, SetBackground, SetProfile
 from core.actions.shove import ShoveAction
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
@@ -25,6 +25,7 @@ from desktop.fileops import FileController
 from desktop.help import ShortcutSheet
 from desktop.history_view import HistoryView
 from desktop.map_menus import TokenMenu, add_combatant
+from desktop.morale import MoraleController
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
 from desktop.panels.timeline import TimelinePanel
@@ -91,6 +92,8 @@ class MainWindow(QMainWindow):
         self.files.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.animation: QVariantAnimation | None = None
         self.resolve_panel = ResolvePanel(self.document)
+        self.morale = MoraleController(self.document, self.scene, self.resolve_panel)
+        self.morale.bar.attach(self.view)
         context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel)
         self.tools: dict[str, MapTool] = {kind.name: kind(context) for kind in TOOL_KINDS}
         self._build_tool_bars()
@@ -121,11 +124,25 @@ class MainWindow(QMainWindow):
         tool = self.tools[name]
         self.view.set_tool(tool)
         self.tool_actions[name].setChecked(True)
+        if self.resolve_panel.pending is None:
+            self.resolve_panel.clear()  # no stale aim card or refusal from the last tool
+        self._show_options(tool)
+        self.statusBar().showMessage(tool.tooltip, 6000)
+
+    def _show_options(self, tool: MapTool) -> None:
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
         if not tool.option_actions():  # the bar stays, so the map never jumps
             self.options_bar.addWidget(QLabel(f" {tool.label}: no options"))
-        self.statusBar().showMessage(tool.tooltip, 6000)
+
+    def _steady_options_bar(self) -> None:
+        """The options bar as tall as the tallest tool's options, so switching tools never
+        moves the map up or down."""
+        tallest = 0
+        for tool in self.tools.values():
+            self._show_options(tool)
+            tallest = max(tallest, self.options_bar.sizeHint().height())
+        self.options_bar.setMinimumHeight(tallest)
 
     def _build_tool_bars(self) -> None:
         bar = self.addToolBar("Tools")
@@ -143,6 +160,7 @@ class MainWindow(QMainWindow):
         self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
         self.options_bar.setObjectName("tool-options")
+        self._steady_options_bar()
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:
@@ -158,6 +176,8 @@ class MainWindow(QMainWindow):
         self.log_panel = LogPanel(self.document)
         self.resolve_dock = self._dock("Resolve", self.resolve_panel, left)
         self.log_dock = self._dock("Combat log", self.log_panel, left)
+        # The Resolve panel holds the dice fields: it gets most of the column.
+        self.resizeDocks([self.resolve_dock, self.log_dock], [3, 1], Qt.Orientation.Vertical)
         self.timeline_panel = TimelinePanel(self.document, self.resolve_panel,
                                             self.highlight_acting)
         self.timeline_dock = self._dock("Round timeline", self.timeline_panel,
@@ -218,8 +238,9 @@ class MainWindow(QMainWindow):
             self.animation.setCurrentTime(self.animation.duration())
 
     def highlight_acting(self, token_ids: list[str]) -> None:
-        """Select the tokens acting in the current segment and bring them into view."""
-        self.selection.set(token_ids)
+        """Select the first token acting in the current segment (its chip says who else
+        acts) and bring it into view: one token, so a drag moves only it."""
+        self.selection.set(token_ids[:1])
         first = self.scene.tokens.get(token_ids[0]) if token_ids else None
         if first is not None:
             self.view.ensureVisible(first, 40, 40)
@@ -228,6 +249,7 @@ class MainWindow(QMainWindow):
         entries = [(text, lambda n=name, r=run: (self.select_tool(n), r()))
                    for name, tool in self.tools.items()
                    for text, run in tool.token_entries(token_id)]
+        entries += self.morale.token_entries(token_id)
         entries.append(("Centre on map", lambda: self.view.centre_on_cell(
             self.document.encounter.token(token_id).cell)))
         self.token_menu = TokenMenu(self.document, token_id, entries, self)
@@ -287,6 +309,8 @@ class MainWindow(QMainWindow):
             MenuItem("&Round", "&More declaration time (+2 min)", "Shift+T",
                      timeline.add_time),
             MenuItem("&Round", "&Surprise check…", "Shift+S", self.surprise_check),
+            MenuItem("&Round", "Mora&le check…", "Shift+M", self.morale_check,
+                     "2d10 morale check of the selected token's side (else the opposition)"),
         ]
 
     def show_shortcuts(self) -> None:
@@ -385,6 +409,13 @@ class MainWindow(QMainWindow):
     def edit_weapons(self) -> None:
         WeaponsDialog(self.document, self).exec()
 
+    def morale_check(self) -> None:
+        chosen = self.selection.single()
+        encounter = self.document.encounter
+        side = (encounter.token(chosen).combatant.side if chosen and encounter.has_token(chosen)
+                else Side.OPPOSITION)
+        self.morale.begin_check(side)
+
     def surprise_check(self) -> None:
         levels = [a.name for a in self.document.encounter.profile.alertness]
         dialog = SurpriseDialog(levels, self)
@@ -396,10 +427,19 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.cell_label = QLabel()
         self.statusBar().addPermanentWidget(self.cell_label)
+        self.hovered_cell: Cell | None = None
         self.view.cell_hovered.connect(self._describe_cell)
+        # What was just painted or moved under the pointer is said at once, not on the
+        # next mouse move.
+        self.document.changed.connect(lambda _changes: self._describe_cell(self.hovered_cell))
+        self.document.replaced.connect(lambda: self._describe_cell(None))
 
-    def _describe_cell(self, cell: Cell) -> None:
+    def _describe_cell(self, cell: Cell | None) -> None:
+        self.hovered_cell = cell
         battle_map = self.document.encounter.map
+        if cell is None:
+            self.cell_label.setText("")
+            return
         if not battle_map.contains(cell):
             self.cell_label.setText("")
             return

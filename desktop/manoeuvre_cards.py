@@ -7,7 +7,7 @@ from fractions import Fraction
 from html import escape
 
 from core.model.encounter import Encounter
-from core.model.grid import Cell
+from core.model.grid import Cell, offset_words
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
@@ -17,9 +17,12 @@ from core.rules.overrun import OverrunRequest, overrun_odds
 from desktop.overlay import percent
 
 
-def _cells(landing: dict[Cell, Fraction]) -> str:
+def _cells(encounter: Encounter, mover: str, landing: dict[Cell, Fraction]) -> str:
+    """The likeliest places the mover ends, from where it stands ("10 ft W 40%")."""
+    origin, profile = encounter.token(mover).cell, encounter.profile
     ranked = sorted(landing.items(), key=lambda item: -item[1])
-    return " · ".join(f"({c.x},{c.y}) <b>{percent(p)}</b>" for c, p in ranked[:4])
+    return " · ".join(f"{offset_words(origin, c, profile.cell_size_ft, profile.diagonal_rule)} "
+                      f"<b>{percent(p)}</b>" for c, p in ranked[:4])
 
 
 def _named(chances: dict[str, Fraction]) -> str:
@@ -45,7 +48,8 @@ def _force_back(encounter: Encounter, request: ForceBackRequest) -> str:
     odds = force_back_odds(encounter, request)
     losses = ", ".join(f"AC {v:+d} <b>{percent(p)}</b>" for v, p in sorted(odds.ac_loss.items()))
     return (f"d20 {odds.attack_bonus:+d} vs <b>{odds.target}</b> (10 + its HR) · success "
-            f"<b>{percent(odds.success)}</b><br>Lands: {_cells(odds.landing)}"
+            f"<b>{percent(odds.success)}</b><br>"
+            f"Lands: {_cells(encounter, request.defender, odds.landing)}"
             + (f"<br>Into a hazard: <b>{percent(odds.into_hazard)}</b>" if odds.into_hazard
                else "")
             + (f"<br>On a failure, until the next action: {losses}" if losses else "")
@@ -62,7 +66,7 @@ def _overrun(encounter: Encounter, request: OverrunRequest) -> str:
     odds = overrun_odds(encounter, request)
     return (f"Straight run <b>{odds.run_ft:g} ft</b> · the defender stays standing on d20 "
             f"{odds.stand_bonus:+d} ≥ <b>{odds.target}</b>: <b>{percent(odds.stands)}</b><br>"
-            f"The mover ends: {_cells(odds.landing)}")
+            f"The mover ends: {_cells(encounter, request.mover, odds.landing)}")
 
 
 def _grapple(encounter: Encounter, request: GrappleRequest) -> str:
@@ -73,7 +77,7 @@ def _grapple(encounter: Encounter, request: GrappleRequest) -> str:
             f"<b>{percent(bands[GrappleBand.HOLD])}</b> · fails "
             f"<b>{percent(bands[GrappleBand.FAIL])}</b>")
     if odds.landing:
-        text += f"<br>Lands: {_cells(odds.landing)}"
+        text += f"<br>Lands: {_cells(encounter, request.defender, odds.landing)}"
     if odds.slam:
         text += f"<br>Slams the wall: <b>{percent(odds.slam)}</b>"
     if odds.into_hazard:
@@ -86,4 +90,4 @@ def _evade(encounter: Encounter, request: EvadeRequest) -> str:
     checks = "<br>".join(f"Leaving ({c.cell.x},{c.cell.y}): evade {escape(c.enemy)} on d20 "
                          f"{c.bonus.value:+d} ≥ {c.target}: <b>{percent(c.chance)}</b>"
                          for c in odds.checks)
-    return f"{checks}<br>Stops: {_cells(odds.landing)}"
+    return f"{checks}<br>Stops: {_cells(encounter, request.mover, odds.landing)}"

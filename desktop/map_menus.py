@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
 from core.actions.fog import SetGmOnly
+from core.actions.gm_edits import change_hp, toggle_condition
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Token
@@ -16,7 +17,7 @@ from core.model.tables import SIZES
 from desktop.document import EncounterDocument
 from desktop.panels.combatant_form import CONDITION_LABELS
 from desktop.portraits import choose_portrait
-from desktop.qt import QInputDialog, QMenu, QWidget
+from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
 
 Entry = tuple[str, Callable[[], None]]
 
@@ -62,12 +63,15 @@ class TokenMenu(QMenu):
             self.apply_hp(amount if damage else -amount)
 
     def apply_hp(self, damage: int) -> None:
-        """Take ``damage`` hit points away (a negative amount heals), as one step."""
-        before = self._combatant()
-        after = before.hurt(damage) if damage >= 0 else before.healed(-damage)
-        label = (f"{before.name} takes {damage} damage" if damage >= 0
-                 else f"{before.name} heals {-damage}")
-        self.document.push(UpdateCombatant(self.token_id, after, label))
+        """Take ``damage`` hit points away (a negative amount heals), as one logged step."""
+        step = change_hp(self.document.encounter, self.token_id, damage)
+        if self.document.push(step):
+            self._say(step.label)
+
+    def _say(self, text: str) -> None:
+        window = self.parentWidget()
+        if isinstance(window, QMainWindow):
+            window.statusBar().showMessage(text, 5000)
 
     def _conditions(self, menu: QMenu) -> None:
         held = self._combatant().conditions
@@ -78,10 +82,9 @@ class TokenMenu(QMenu):
             action.setChecked(condition in held)
 
     def toggle(self, condition: Condition) -> None:
-        before = self._combatant()
-        verb = "loses" if condition in before.conditions else "gains"
-        self.document.push(UpdateCombatant(self.token_id, before.toggled(condition),
-                                           f"{before.name} {verb} {CONDITION_LABELS[condition]}"))
+        step = toggle_condition(self.document.encounter, self.token_id, condition)
+        if self.document.push(step):
+            self._say(step.label)
 
     def duplicate(self) -> None:
         """A copy on the nearest free space, numbered apart from the original."""

@@ -22,6 +22,7 @@ from desktop.qt import (
     QEvent,
     QKeyEvent,
     QMouseEvent,
+    QObject,
     QPointF,
     QRectF,
     QResizeEvent,
@@ -133,6 +134,7 @@ class PlayerWindow(QWidget):
         for signal in (gm_view.horizontalScrollBar().valueChanged,
                        gm_view.verticalScrollBar().valueChanged, gm_view.zoom_changed):
             signal.connect(self.match_gm)
+        gm_view.viewport().installEventFilter(self)  # the GM's window resized: refit
         document.replaced.connect(self.match_gm)
 
     # --- where it is shown ---------------------------------------------------------------
@@ -165,6 +167,11 @@ class PlayerWindow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.match_gm()  # full screen or back: the same area, fitted anew
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.gm_view.viewport() and event.type() == QEvent.Type.Resize:
+            self.match_gm()
+        return super().eventFilter(watched, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()

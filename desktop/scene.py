@@ -169,7 +169,8 @@ class MapScene(QGraphicsScene):
             self._add_token_item(token_id)
         else:
             token = self.encounter.token(token_id)
-            item.sync(token, self._portrait(token))
+            item.portrait = self._portrait(token)
+            item.sync(token)
             self._stack(token_id, item)
 
     def _portrait(self, token: Token) -> QPixmap | None:

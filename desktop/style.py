@@ -55,6 +55,12 @@ CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.SCARPERING: ("R", QColor("#5f6b7a")),
     Condition.AIMING: ("A", QColor("#1f6f8b")),
     Condition.BRACED: ("B", QColor("#6b5b2e")),
+    Condition.SURRENDERED: ("⚐", QColor("#8c8c8c")),
+    Condition.BERSERK: ("!", QColor("#b0003a")),
+    Condition.ASLEEP: ("Z", QColor("#3a4f8c")),
+    Condition.WAKING: ("W", QColor("#5a6fb0")),
+    Condition.RISING: ("Ri", QColor("#6f86c4")),
+    Condition.DEFENDING: ("Df", QColor("#8aa0d6")),
 }
 PATH_OK = QColor("#1f9d55")
 PATH_BAD = QColor("#d7263d")

@@ -13,7 +13,14 @@ from pydantic import ValidationError
 
 from core.actions.weapons import ReplaceWeapons
 from core.io.fileio import describe_validation_error
-from core.model.weapons import MAX_RANGE_FT, DamageType, FlaskEffect, MissileKind, Weapon
+from core.model.weapons import (
+    MAX_RANGE_FT,
+    DamageType,
+    FlaskEffect,
+    Hands,
+    MissileKind,
+    Weapon,
+)
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QCheckBox,
@@ -90,6 +97,8 @@ class WeaponsDialog(QDialog):
             ("long", "Long range", _spin(1, MAX_RANGE_FT, " ft")),
             ("miss_ft_per_point", "Miss distance", _spin(0, 20, " ft per point failed")),
             ("accuracy", "Accuracy", _spin(-10, 10, "")),
+            ("hands", "Hands", _choice([h.value for h in Hands])),
+            ("two_hand_damage", "Two-hand damage", QLineEdit()),
             ("dagger_size", "", QCheckBox("Dagger-sized: usable in a grapple")),
             ("magic_damage", "", QCheckBox("Magic damage: ignores AV")),
             ("flask", "", QCheckBox("A flask: leaves a fire where it lands")),
@@ -99,6 +108,12 @@ class WeaponsDialog(QDialog):
             self.fields[key] = widget
             form.addRow(label, widget)
             _on_change(widget, self._edited)
+        self.fields["hands"].setToolTip(
+            "002 One or two hands — one: one hand only; versatile: one, 1½ or two hands "
+            "(chosen in the attack: +1 to hit with more than one, +d3 damage with 1½); two: "
+            "two hands only (its two-hand damage always, no to-hit bonus)")
+        self.fields["two_hand_damage"].setToolTip(
+            "Damage dice added with two hands (002: 'd3 / +d6', weapon dependent)")
         return form
 
     # --- showing ------------------------------------------------------------------------------
@@ -181,7 +196,8 @@ def _values(weapon: Weapon) -> dict[str, Any]:
             "miss_ft_per_point": weapon.miss_ft_per_point, "accuracy": weapon.accuracy,
             "dagger_size": weapon.dagger_size, "magic_damage": weapon.magic_damage,
             "flask": weapon.flask is not None, "flask_damage": flask.damage,
-            "flask_rounds": flask.rounds}
+            "flask_rounds": flask.rounds, "hands": weapon.hands.value,
+            "two_hand_damage": weapon.two_hand_damage}
 
 
 def _weapon(values: dict[str, Any]) -> Weapon:
@@ -196,7 +212,8 @@ def _weapon(values: dict[str, Any]) -> Weapon:
         "miss_ft_per_point": values["miss_ft_per_point"], "accuracy": values["accuracy"],
         "dagger_size": values["dagger_size"], "magic_damage": values["magic_damage"],
         "flask": {"damage": values["flask_damage"], "rounds": values["flask_rounds"]}
-        if values["flask"] else None})
+        if values["flask"] else None,
+        "hands": values["hands"], "two_hand_damage": values["two_hand_damage"]})
 
 
 def _spin(low: int, high: int, suffix: str, special: str = "") -> QSpinBox:

@@ -20,11 +20,14 @@ from core.rules.timeline import timer_for
 
 def afflict(encounter: Encounter, token_id: str, label: str, *, damage: int = 0,
             gained: frozenset[Condition] = frozenset(), lost: frozenset[Condition] = frozenset(),
-            catastrophic: bool = False) -> list[Command]:
-    """Damage, conditions gained and lost, and a fresh timer for each timed condition gained
-    (one it already had starts again)."""
+            catastrophic: bool = False, wounds: int = 0) -> list[Command]:
+    """Damage (and wound points), conditions gained and lost, and a fresh timer for each
+    timed condition gained (one it already had starts again). Damage wakes a sleeper (002
+    "Sleep": "a loud noise" wakes; its waking rounds start)."""
     before = encounter.token(token_id).combatant
-    after = before.hurt(damage, gained)
+    if (damage > 0 or wounds > 0) and before.has(Condition.ASLEEP):
+        gained, lost = gained | {Condition.WAKING}, lost | {Condition.ASLEEP}
+    after = before.hurt(damage, gained).wounded(wounds)
     after = after.model_copy(update={"conditions": after.conditions - lost})
     commands: list[Command] = [UpdateCombatant(token_id, after, label)] if after != before \
         else []

@@ -7,12 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.actions.base import Action, harm, round_of
+from core.actions.base import Action, round_of
 from core.actions.commands import Command
+from core.actions.injury import fumble_entries, strike_effects
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.rules.attack import AttackOptions, AttackResult, attack_on_map
-from core.rules.report import format_attack
+from core.rules.report import format_attack, injury_totals
 from core.rules.timeline import spoil_note
 
 
@@ -25,7 +26,10 @@ class AttackAction(Action[AttackResult]):
     options: AttackOptions = field(default_factory=AttackOptions)
 
     name = "attack"
-    dice_order = "attack d20; the weapon's damage dice (on a hit)"
+    dice_order = ("attack d20 (the profile's attack_die); the +1d8 against a rising target "
+                  "(002 Sleep); on a hit the hit location die (unless aimed or off), the "
+                  "weapon's damage dice (none on a critical roll) and a head hit's stun check "
+                  "d20; on a fumble the save (d10) and its critical event's dice")
 
     def title(self, encounter: Encounter) -> str:
         return (f"{encounter.token(self.attacker).name} attacks "
@@ -38,14 +42,15 @@ class AttackAction(Action[AttackResult]):
         return attack_on_map(encounter, self.attacker, self.target, self.options, dice)
 
     def effects(self, encounter: Encounter, result: AttackResult) -> list[Command]:
-        target = encounter.token(self.target)
-        return harm(encounter, target.id, result.damage_taken, frozenset(), "Hit")
+        return strike_effects(encounter, encounter.token(self.attacker).id,
+                              encounter.token(self.target).id, result, "Hit")
 
     def entries(self, encounter: Encounter, result: AttackResult) -> list[LogEntry]:
         entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),
                          detail=result.model_dump(mode="json"), round=round_of(encounter))
         spoiled = spoil_note(encounter, encounter.token(self.target).id) if result.hit else None
-        return [entry] + ([spoiled] if spoiled else [])
+        return ([entry] + ([spoiled] if spoiled else [])
+                + fumble_entries(result, round_of(encounter)))
 
     def totals(self, result: AttackResult) -> dict[str, Any]:
         return {
@@ -54,4 +59,5 @@ class AttackAction(Action[AttackResult]):
             "margin": result.to_hit.value - result.target_ac.value, "hit": result.hit,
             "damage": {"per_hit": [result.damage_taken] if result.hit else [],
                        "total": result.damage_taken},
+            **injury_totals(result),
         }

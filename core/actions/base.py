@@ -32,9 +32,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from core.actions.commands import AppendLog, Batch, Command, UpdateCombatant
+from core.actions.commands import AppendLog, Batch, Command
 from core.actions.history import History
-from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry
 
@@ -113,14 +112,6 @@ def perform(action: Action[R], history: History, dice: DiceSource) -> Outcome[R]
     outcome = plan(action, history.encounter, dice)
     history.push(outcome.command)
     return outcome
-
-
-def harm(encounter: Encounter, token_id: str, damage: int, conditions: frozenset[Condition],
-         label: str) -> list[Command]:
-    """The command giving a token damage and conditions, if that changes anything."""
-    token = encounter.token(token_id)
-    hurt = token.combatant.hurt(damage, conditions)
-    return [UpdateCombatant(token_id, hurt, label)] if hurt != token.combatant else []
 
 
 def round_of(encounter: Encounter) -> int | None:

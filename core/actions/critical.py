@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions.base import Action, harm, round_of
+from core.actions.afflict import afflict
+from core.actions.base import Action, round_of
 from core.actions.commands import Command, PlaceTokens
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
@@ -20,12 +21,15 @@ def critical_effects(encounter: Encounter, result: CriticalResult) -> list[Comma
                             if result.moves else [])
     prone = frozenset({Condition.PRONE})
     return moves + [command for token_id in result.knocked_down
-                    for command in harm(encounter, token_id, 0, prone, "Knocked down")]
+                    for command in afflict(encounter, token_id, "Knocked down", gained=prone)]
 
 
-def critical_entry(result: CriticalResult, round_number: int | None) -> LogEntry:
-    text = "\n".join([r.describe() for r in result.rolls] + [result.note])
-    return LogEntry(kind="critical", summary=result.summary, text=text, round=round_number,
+def critical_entry(result: CriticalResult, round_number: int | None, cause: str) -> LogEntry:
+    """The event's log line; ``cause`` says why it happened (who tied, who fumbled) — a GM
+    reading "Critical event 16: Lucky break" alone cannot tell whom it is about."""
+    text = "\n".join([cause] + [r.describe() for r in result.rolls] + [result.note])
+    return LogEntry(kind="critical", summary=f"{result.summary} — {cause}", text=text,
+                    round=round_number,
                     detail={"event": result.event.number, "pair": list(result.pair),
                             "side": result.side.value if result.side else None})
 
@@ -64,7 +68,8 @@ class CriticalEventAction(Action[CriticalResult]):
         return critical_effects(encounter, result)
 
     def entries(self, encounter: Encounter, result: CriticalResult) -> list[LogEntry]:
-        return [critical_entry(result, round_of(encounter))]
+        names = " and ".join(encounter.token(token_id).name for token_id in result.pair)
+        return [critical_entry(result, round_of(encounter), f"called for {names}")]
 
     def totals(self, result: CriticalResult) -> dict[str, Any]:
         return {"summary": result.summary, **critical_totals(result)}

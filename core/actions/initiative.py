@@ -51,10 +51,18 @@ class InitiativeAction(Action[RoundStart]):
     def entries(self, encounter: Encounter, result: RoundStart) -> list[LogEntry]:
         number = result.state.round_number
         return [initiative_log(result.state, encounter),
-                *(critical_entry(event, number) for event in result.events)]
+                *(critical_entry(event, number, tie_cause(encounter, result.state, event.pair))
+                  for event in result.events)]
 
     def totals(self, result: RoundStart) -> dict[str, Any]:
         return {"summary": f"Round {result.state.round_number} initiative",
                 "round": result.state.round_number,
                 "segments": {e.token_id: e.segment for e in result.state.entries},
                 "critical_events": [critical_totals(e) for e in result.events]}
+
+
+def tie_cause(encounter: Encounter, state: RoundState, pair: tuple[str, str]) -> str:
+    """"Brannoc and Ogre tied at segment 3" (002: "when a character has the same initiative
+    as the opposition")."""
+    party, foe = (encounter.token(token_id).name for token_id in pair)
+    return f"{party} and {foe} tied at segment {state.entry(pair[0]).segment}"

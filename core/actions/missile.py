@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions.base import Action, harm, round_of
+from core.actions.afflict import afflict
+from core.actions.base import Action, round_of
 from core.actions.commands import Command, ReplaceHazard
+from core.actions.injury import fumble_entries, strike_effects
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.limits import MAX_ROUND
@@ -19,6 +21,7 @@ from core.model.mapmodel import Hazard, HazardEffect, HazardKind
 from core.model.weapons import MissileKind
 from core.rules.missile import MissileRequest, MissileResult, resolve_missile
 from core.rules.missile_report import format_missile
+from core.rules.report import injury_totals
 from core.rules.timeline import spoil_note
 from core.rules.weapons import missile_weapons
 
@@ -30,9 +33,12 @@ class MissileAction(Action[MissileResult]):
     request: MissileRequest
 
     name = "missile"
-    dice_order = ("attack d20; on a hit the weapon's damage dice; on a miss by no more than "
-                  "the firing-into-melee bonus one die for the friend; on any other miss the "
-                  "scatter die (d12: the clock direction it lands in)")
+    dice_order = ("attack d20 (the profile's attack_die); the +1d8 against a rising target "
+                  "(002 Sleep); on a hit the hit location die (unless aimed or off), the "
+                  "weapon's damage dice (none on a critical roll) and a head hit's stun check "
+                  "d20; on a miss by no more than the firing-into-melee bonus one die for the "
+                  "friend; on any other miss the scatter die (d12: the clock direction it "
+                  "lands in); on a fumble then the save (d10) and its critical event's dice")
 
     def title(self, encounter: Encounter) -> str:
         attacker = encounter.token(self.request.attacker)
@@ -50,11 +56,12 @@ class MissileAction(Action[MissileResult]):
         return resolve_missile(encounter, self.request, dice)
 
     def effects(self, encounter: Encounter, result: MissileResult) -> list[Command]:
-        commands = harm(encounter, result.target_id, result.attack.damage_taken, frozenset(),
-                        "Missile hit")
+        commands = strike_effects(encounter, result.attacker_id, result.target_id,
+                                  result.attack, "Missile hit")
         if result.friend_hit is not None:
-            commands += harm(encounter, result.friend_hit.token_id,
-                             result.friend_hit.damage.value, frozenset(), "Near miss")
+            friend = result.friend_hit
+            commands += afflict(encounter, friend.token_id, "Near miss",
+                                damage=friend.damage.value - friend.wounds, wounds=friend.wounds)
         fire = burning_oil(encounter, result)
         return commands + ([ReplaceHazard(None, fire)] if fire else [])
 
@@ -67,7 +74,7 @@ class MissileAction(Action[MissileResult]):
         flight = result.range.flight_segments
         spoiled = [note for token_id in struck
                    if (note := spoil_note(encounter, token_id, flight)) is not None]
-        return [entry, *spoiled]
+        return [entry, *spoiled, *fumble_entries(result.attack, round_of(encounter))]
 
     def totals(self, result: MissileResult) -> dict[str, Any]:
         attack, landing = result.attack, result.landing
@@ -85,6 +92,7 @@ class MissileAction(Action[MissileResult]):
                             "damage": result.friend_hit.damage.value}),
             "landing": None if landing is None or landing.cell is None else list(landing.cell),
             "fire": None if result.fire_cell is None else list(result.fire_cell),
+            **injury_totals(attack),
         }
 
 

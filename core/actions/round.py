@@ -60,9 +60,11 @@ class AdvanceSegment(_TimelineCommand):
     def apply(self, encounter: Encounter) -> ChangeSet:
         if not encounter.timeline.entries:
             raise CommandRefusedError("no round is under way: roll initiative first")
-        self._keep(encounter)
         last = encounter.profile.initiative_max_segment
-        encounter.timeline.current_segment = min(encounter.timeline.current_segment + 1, last)
+        if encounter.timeline.current_segment >= last:
+            raise CommandRefusedError(f"segment {last} is the round's last: Next round ends it")
+        self._keep(encounter)
+        encounter.timeline.current_segment += 1
         return ChangeSet(timeline=True)
 
 

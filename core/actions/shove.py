@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.actions.base import Action, harm, round_of
+from core.actions.afflict import afflict
+from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
@@ -44,7 +45,8 @@ class ShoveAction(Action[ShoveResult]):
         moves: list[Command] = ([MoveToken(defender.id, result.final_cell)]
                                 if result.final_cell != defender.cell else [])
         prone = frozenset({Condition.PRONE}) if result.prone else frozenset()
-        return moves + harm(encounter, defender.id, result.total_damage, prone, "Shoved")
+        return moves + afflict(encounter, defender.id, "Shoved", damage=result.total_damage,
+                               gained=prone)
 
     def entries(self, encounter: Encounter, result: ShoveResult) -> list[LogEntry]:
         return [LogEntry(kind="shove", summary=result.summary(), text=format_shove(result),

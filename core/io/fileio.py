@@ -68,8 +68,7 @@ def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     try:
         data = parse_json(text, checked=False)
     except JsonDocumentError as error:  # about the text, or an over-long integer's path
-        raise EncounterFileError(f"{origin}: {error}" if error.path else f"{origin} is {error}"
-                                 ) from None
+        raise EncounterFileError(_text_problem(origin, error)) from None
     encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
     try:
         _check_what_the_schema_lets_through(data, may_hold_surrogates(text))
@@ -88,13 +87,22 @@ def _check_what_the_schema_lets_through(data: dict[str, Any], surrogates: bool) 
         check_values(entry.get("detail"), at=("log", index, "detail"), texts=False)
 
 
+def _text_problem(origin: str, error: JsonDocumentError) -> str:
+    if error.path:
+        return f"{origin}: {error}"
+    if str(error).startswith("not UTF-8 text"):  # an image, a PDF, another program's file
+        return f"{origin} is not an encounter file: it is not text ({error})"
+    return f"{origin} is {error}"
+
+
 def encounter_from_data(data: Any, origin: str = "file") -> Encounter:
     if not isinstance(data, dict):
         raise EncounterFileError(f"{origin} is not a Battlemap encounter (expected a JSON object)")
     if data.get("schema") != SCHEMA:
-        raise EncounterFileError(
-            f"{origin} is not a Battlemap encounter (\"schema\" is "
-            f"{_short(data.get('schema'))}, expected {SCHEMA!r})")
+        found = ("it has no \"schema\" key" if "schema" not in data
+                 else f"its \"schema\" is {_short(data['schema'])}")
+        raise EncounterFileError(f"{origin} is not a Battlemap encounter: {found}, not "
+                                 f"{SCHEMA!r} (another program's JSON file?)")
     version = data.get("version")
     if version != SCHEMA_VERSION:
         raise EncounterFileError(

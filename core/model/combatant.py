@@ -13,6 +13,7 @@ strength
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
@@ -23,6 +24,8 @@ from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
 HP_FLOOR = -9999
+MAX_WOUNDS = 9999
+MAX_HERO_POINTS = 99
 MAX_SIGHT_FT = 1000
 
 
@@ -44,6 +47,14 @@ class Condition(StrEnum):
     SCARPERING = "scarpering"
     AIMING = "aiming"
     BRACED = "braced"
+    # Morale failures (002 "Morale"; core.rules.morale)
+    SURRENDERED = "surrendered"
+    BERSERK = "berserk"
+    # Sleep and the rounds of waking (002 "Sleep"; core.rules.sleep)
+    ASLEEP = "asleep"
+    WAKING = "waking"
+    RISING = "rising"
+    DEFENDING = "defending"
 
 
 class Abilities(BaseModel):
@@ -104,6 +115,16 @@ class Combatant(BaseModel):
                               description="An image file's path (older files; see portrait)")
     portrait: str | None = Field(None, pattern=PORTRAIT_KEY,
                                  description="Key of the encounter's embedded portrait")
+    morale: int | None = Field(None, ge=2, le=20, description=(
+        "002 Morale: 2d10 ≤ this passes; None: the profile's default_morale for the "
+        "opposition, no check for a party member (a player character)"))
+    leadership: int | None = Field(None, ge=-10, le=10, description=(
+        "A leader: its side's morale gains this while it stands; None: not a leader"))
+    dropped_weapons: tuple[Annotated[str, Field(max_length=40)], ...] = Field(
+        (), max_length=12, description="Weapons dropped in a panic (a failed morale check)")
+    wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
+                        description="Wound points taken (002 'every 5th point')")
+    hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
 
     @field_validator("armour")
     @classmethod
@@ -137,6 +158,11 @@ class Combatant(BaseModel):
         gaining ``conditions``."""
         return self.model_copy(update={"hp": max(self.hp - damage, HP_FLOOR),
                                        "conditions": self.conditions | conditions})
+
+    def wounded(self, points: int) -> Combatant:
+        """This combatant with ``points`` more wound points (never beyond the schema's
+        bound)."""
+        return self.model_copy(update={"wounds": min(self.wounds + points, MAX_WOUNDS)})
 
     def healed(self, amount: int) -> Combatant:
         """This combatant after healing ``amount`` hit points, never above its maximum."""

@@ -140,7 +140,8 @@ def _parse_cached(text: str) -> DiceExpression:
         match = _TOKEN.match(source, position)
         if match is None or match.end() == position:
             bad = source[position:].split("+")[0].split("-")[0] or source[position:]
-            raise DiceSyntaxError(f"bad token {bad.strip()!r} in dice expression {text!r}")
+            raise DiceSyntaxError(f"{bad.strip()!r} is not dice in {text!r} (write dice like "
+                                  "2d6+1, d20 or 3)")
         sign, count, faces, constant = match.groups()
         if position > 0 and not sign:
             raise DiceSyntaxError(f"missing + or - before {match.group(0).strip()!r} in {text!r}")

@@ -166,6 +166,24 @@ def distance_ft(a: Footprint, b: Footprint, cell_ft: int, rule: DiagonalRule) ->
                         cell_ft, rule)
 
 
+def offset_words(origin: Cell, cell: Cell, cell_ft: int, rule: DiagonalRule) -> str:
+    """Where ``cell`` lies from ``origin``, as a GM says it: the grid distance and the
+    nearest of the 8 directions.
+
+    >>> offset_words(Cell(3, 3), Cell(1, 3), 5, DiagonalRule.FIVE_TEN_FIVE)
+    '10 ft W'
+    >>> offset_words(Cell(3, 3), Cell(4, 2), 5, DiagonalRule.FIVE_TEN_FIVE)
+    '5 ft NE'
+    >>> offset_words(Cell(3, 3), Cell(3, 3), 5, DiagonalRule.FIVE_TEN_FIVE)
+    'stays'
+    """
+    if origin == cell:
+        return "stays"
+    feet = distance_ft(Footprint(origin.x, origin.y, 1), Footprint(cell.x, cell.y, 1), cell_ft,
+                       rule)
+    return f"{feet:g} ft {Direction.from_bearing(bearing(origin, cell)).value}"
+
+
 def direction_between(a: Cell, b: Cell) -> Direction:
     """The direction of one step from ``a`` to the neighbouring cell ``b``."""
     delta = (b.x - a.x, b.y - a.y)

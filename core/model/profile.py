@@ -18,8 +18,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from core.model.dice import DEFAULT_CHAIN, DiceExpression
+from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
+from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
+from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
 Steps = Annotated[int, Field(ge=0, le=MAX_BONUS)]
@@ -93,6 +95,41 @@ DEFAULT_ALERTNESS: tuple[AlertnessLevel, ...] = (
     AlertnessLevel(name="Guard duty", bonus=-1),
     AlertnessLevel(name="Normal travel", bonus=-2),
     AlertnessLevel(name="Totally unexpected", bonus=-4),
+)
+
+class MoraleResult(StrEnum):
+    """What a failed morale check makes a creature do (002 Morale: "Fail by | Action")."""
+
+    RETREAT = "retreat"
+    DROP_AND_RUN = "drop_and_run"
+    SURRENDER = "surrender"
+    BERSERK = "berserk"
+
+
+class MoraleRoll(StrEnum):
+    """Who rolls a morale check: one 2d10 for the side, read against each creature's own
+    score ("Each NPC will have their own morale", 002), or one roll per creature."""
+
+    SIDE = "side"
+    CREATURE = "creature"
+
+
+class MoraleRow(BaseModel):
+    """A row of 002's morale table: failing by the failure level ``level`` gives ``result``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    level: str = Field(max_length=60)
+    result: MoraleResult
+
+
+#: 002's morale table as printed: it has no Dreadful row, and a level without a row counts
+#: as the level below it (RD "Dreadful counts as Bad").
+DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
+    MoraleRow(level="Unlucky", result=MoraleResult.RETREAT),
+    MoraleRow(level="Bad", result=MoraleResult.DROP_AND_RUN),
+    MoraleRow(level="Appalling", result=MoraleResult.SURRENDER),
+    MoraleRow(level="Catastrophic", result=MoraleResult.BERSERK),
 )
 
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
@@ -224,6 +261,48 @@ class RulesProfile(BaseModel):
     lock_damage: str = "d4"
     pin_attack_bonus: int = Field(1, ge=0, le=10)
 
+    # Morale (002 "Morale"; rules-decisions "Injury, morale and the rest")
+    default_morale: int = Field(12, ge=2, le=20)
+    morale_dice: str = "2d10"
+    morale_roll: MoraleRoll = MoraleRoll.SIDE
+    leader_down_modifier: int = Field(-3, ge=-20, le=0)
+    outnumbered_ratio: int = Field(2, ge=1, le=20)
+    casualty_percents: tuple[Annotated[int, Field(ge=1, le=100)], ...] = Field(
+        (50, 75), max_length=10)
+    morale_results: tuple[MoraleRow, ...] = Field(DEFAULT_MORALE_RESULTS, min_length=1,
+                                                  max_length=20)
+
+    # Sleep (002 "Sleep")
+    waking_rounds: int = Field(1, ge=1, le=100)
+    rising_rounds: int = Field(1, ge=1, le=100)
+    defending_rounds: int = Field(1, ge=1, le=100)
+    rising_attack_die: str = "d8"
+    waking_damage_multiplier: int = Field(2, ge=1, le=10)
+    # Injury options, all off by default (002 "Hit Location", "Hitting specific locations",
+    # "Damage", "Critical Locations", "Critical Roll", "Fumble", "One or two hands";
+    # rules-decisions "Injury, morale and the rest")
+    hit_location: bool = False
+    hit_location_die: str = "d10"
+    hit_locations: tuple[HitLocation, ...] = Field(DEFAULT_HIT_LOCATIONS, min_length=1,
+                                                   max_length=20)
+    head_hits_stun: bool = False
+    stunning_damage_types: tuple[DamageType, ...] = Field((DamageType.BLUDGEON,),
+                                                          max_length=len(DamageType))
+    highest_die_damage: bool = False
+    wounds: bool = False
+    wound_every_points: int = Field(5, ge=1, le=100)
+    attack_die: str = "d20"
+    critical_roll: bool = False
+    critical_location_multiplier: int = Field(2, ge=1, le=10)
+    fumble: bool = False
+    fumble_save_die: str = "d10"
+    hero_points: bool = False
+    hero_hit_bonus: int = Field(10, ge=0, le=50)
+    hero_damage_multiplier: int = Field(2, ge=1, le=10)
+    grip_hit_bonus: int = Field(1, ge=0, le=10)
+    one_and_half_grip_damage: str = "d3"
+    popup_spot_target: int = Field(9, ge=2, le=30)
+
     @field_validator("ability_table")
     @classmethod
     def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:
@@ -237,19 +316,54 @@ class RulesProfile(BaseModel):
         return bands
 
     @field_validator("fall_die", "initiative_die", "critical_event_die", "die_chain_cap",
-                     "throw_damage", "lock_damage")
+                     "throw_damage", "lock_damage", "morale_dice", "rising_attack_die",
+                     "one_and_half_grip_damage")
     @classmethod
     def _dice(cls, die: str) -> str:
         DiceExpression.parse(die)
         return die
 
-    @field_validator("scatter_die")
+    @field_validator("casualty_percents")
+    @classmethod
+    def _percents_rising(cls, percents: tuple[int, ...]) -> tuple[int, ...]:
+        if list(percents) != sorted(set(percents)):
+            raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
+        return percents
+
+    @field_validator("scatter_die", "hit_location_die", "fumble_save_die")
     @classmethod
     def _one_die(cls, die: str) -> str:
         expression = DiceExpression.parse(die)
         if len(expression.dice) != 1 or expression.modifier:
-            raise ValueError(f"scatter_die must be one die such as d12 (got {die!r})")
+            raise ValueError(f"must be one die such as d12 (got {die!r})")
         return die
+
+    @field_validator("attack_die")
+    @classmethod
+    def _one_set(cls, die: str) -> str:
+        """One set of like dice (d20, 2d8): its highest and lowest faces are the natural
+        critical and fumble (002 "Rolling a double 8 is counted as a critical")."""
+        expression = DiceExpression.parse(die)
+        if len(expression.groups) != 1 or expression.modifier:
+            raise ValueError(f"must be one set of like dice such as d20 or 2d8 (got {die!r})")
+        if expression.support_size > EXACT_OUTCOMES:
+            raise ValueError(f"{die} has {expression.support_size:,} possible totals; the "
+                             f"odds enumerate at most {EXACT_OUTCOMES:,}")
+        return die
+
+    @model_validator(mode="after")
+    def _locations_cover_the_die(self) -> RulesProfile:
+        """Each face of the location die falls in exactly one row; names are unique."""
+        faces = DiceExpression.parse(self.hit_location_die).dice[0]
+        rows = sorted(self.hit_locations, key=lambda row: row.low)
+        covered = [face for row in rows for face in range(row.low, row.high + 1)]
+        if covered != list(range(1, faces + 1)):
+            raise ValueError(f"hit_locations must cover 1-{faces} of the "
+                             f"{self.hit_location_die} once each, in rows low ≤ high")
+        names = [row.name.casefold() for row in rows]
+        if len(set(names)) != len(names):
+            raise ValueError("hit_locations: two rows share a name")
+        return self
 
     @field_validator("die_chain")
     @classmethod
@@ -272,6 +386,20 @@ class RulesProfile(BaseModel):
         if self.initiative_min_segment >= self.initiative_max_segment:
             raise ValueError(f"initiative_min_segment {self.initiative_min_segment} must be "
                              f"below initiative_max_segment {self.initiative_max_segment}")
+        return self
+
+    @model_validator(mode="after")
+    def _morale_rows_named(self) -> RulesProfile:
+        """Each morale row names a failure level, and the first level has one (a level
+        without a row counts as the one below it)."""
+        levels = [level.name for level in self.failure_levels]
+        for row in self.morale_results:
+            if row.level not in levels:
+                raise ValueError(f"morale_results: {row.level!r} is not a failure level "
+                                 f"({', '.join(levels)})")
+        if levels and levels[0] not in {row.level for row in self.morale_results}:
+            raise ValueError(f"morale_results needs a row for {levels[0]!r}, the first "
+                             "failure level")
         return self
 
     @property

@@ -21,6 +21,8 @@ SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES
     "Shove", "Slams", "Hazards and falls", "Grid and movement", "Attack and damage",
     "Round timeline", "Conditions", "Surprise", "Sight", "Cover and missiles")
 MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
+MORALE, SLEEP = "Morale", "Sleep"
+LOCATION, INJURY = "Hit location", "Injury options"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -220,4 +222,88 @@ FIELD_DOCS: dict[str, FieldDoc] = {
     "pin_attack_bonus": FieldDoc(GRAPPLE, "Pinning: to the pinner's attacks",
                                  "002 Takedown: 'pinned position on the floor. +1 to your "
                                  "attacks'"),
+    "default_morale": FieldDoc(MORALE, "Morale of a creature with no score of its own",
+                               "002 Morale: 'All NPCs and creatures have morale'; RD: "
+                               "2–20, default 12"),
+    "morale_dice": FieldDoc(MORALE, "Morale dice (≤ the score holds)",
+                            "002 Morale: 'Morale is rolled on 2d10'; RD: 2d10 ≤ score passes"),
+    "morale_roll": FieldDoc(MORALE, "Who rolls: one roll for the side, or each creature",
+                            "002 Morale: 'Each NPC will have their own morale' (read against "
+                            "one roll for the side, as the opposition's initiative)"),
+    "leader_down_modifier": FieldDoc(MORALE, "A leader of the side down: to the score",
+                                     "002 Morale: 'Leader killed (-3 on die roll)'; RD: −3 "
+                                     "when the leader falls"),
+    "outnumbered_ratio": FieldDoc(MORALE, "Outnumbered: enemies standing per one of ours",
+                                  "002 Morale: 'Obviously heavily outgunned after an initial "
+                                  "clash'; RD: outnumbered 2:1 once the side takes losses"),
+    "casualty_percents": FieldDoc(MORALE, "Checks at this share of the side down (%)",
+                                  "002 Morale: '50% casualties', '75% casualties'; RD: down "
+                                  "is 0 HP or KO"),
+    "morale_results": FieldDoc(MORALE, "Failure level → what the creature does",
+                               "002 Morale: 'Fail by | Action' (Unlucky retreat, Bad drop "
+                               "weapons and run, Appalling surrender, Catastrophic berserk); "
+                               "RD: Dreadful counts as Bad (a level without a row counts as "
+                               "the one below)"),
+    "waking_rounds": FieldDoc(SLEEP, "Waking: rounds after the one woken in",
+                              "002 Sleep: 'Round 1 Waking up - Foe auto hits double damage'"),
+    "rising_rounds": FieldDoc(SLEEP, "Rising: rounds",
+                              "002 Sleep: 'Round 2 Rising - Foe gets +1d8 to their attack'"),
+    "defending_rounds": FieldDoc(SLEEP, "Defending only: rounds",
+                                 "002 Sleep: 'Round 3 Defend - Foe attacks nornmally'"),
+    "rising_attack_die": FieldDoc(SLEEP, "Foes' die to attack a rising creature",
+                                  "002 Sleep: 'Foe gets +1d8 to their attack'"),
+    "waking_damage_multiplier": FieldDoc(SLEEP, "Damage to a sleeping or waking creature ×",
+                                         "002 Sleep: 'Foe auto hits double damage'"),
+    "hit_location": FieldDoc(LOCATION, "Roll a hit location on every hit",
+                             "002 Hit Location: 'Roll 1d10 to determine where you hit'; RD "
+                             "Injury: off by default"),
+    "hit_location_die": FieldDoc(LOCATION, "Hit location die", "002 Hit Location: 'Roll 1d10'"),
+    "hit_locations": FieldDoc(
+        LOCATION, "Hit location table (faces, aim modifiers, critical)",
+        "002 Hit Location: Head 10, Shoulder & upper arms 9, Upper torso 7-8, Lower Torso 4-6, "
+        "Thighs 2-3, Lower arms / Shins 1; 002 Hitting specific locations: melee / missile "
+        "modifiers Head -10/-15, Shoulder -3/-10, Upper torso -4/-8, Lower Torso -3/-6, "
+        "Thighs -2/-8, Lower arms -4/-10; 002 Critical Locations: the head"),
+    "head_hits_stun": FieldDoc(LOCATION, "Head hits by bludgeons call a stun check",
+                               "002 Stunning: 'Bludgeon/chop strikes to the head may stun a "
+                               "cretaure'; RD Injury (needs the hit location roll)"),
+    "stunning_damage_types": FieldDoc(LOCATION, "Damage types that stun on a head hit",
+                                      "002 Stunning: 'Bludgeon/chop'; RD: bludgeons; 'A sword "
+                                      "pommel is too unwieldy to knock out a person'"),
+    "highest_die_damage": FieldDoc(INJURY, "Damage: highest die of each set",
+                                   "002 Damage: 'Pick the die with the highest value as the "
+                                   "damage ... pick the highest from each set and add them'"),
+    "wounds": FieldDoc(INJURY, "Every few points after armour are wound points",
+                       "002 Damage: 'every 5th point is taken as a wound point not a stamina "
+                       "point'; RD Injury: off by default"),
+    "wound_every_points": FieldDoc(INJURY, "A wound point every … points",
+                                   "002 Damage: 'every 5th point'"),
+    "attack_die": FieldDoc(INJURY, "Attack roll dice (attacks and missiles)",
+                           "000 Hit Roll: d20; RD Injury: 'double 8' needs 2d8 attack dice"),
+    "critical_roll": FieldDoc(INJURY, "Critical roll: the highest roll does maximum damage",
+                              "002 Critical Roll: 'Rolling a double 8 is counted as a critical "
+                              "and automatically causes maximum damage'; RD: natural 20"),
+    "critical_location_multiplier": FieldDoc(
+        INJURY, "Critical roll on a critical location: × maximum damage",
+        "002 Critical Roll: 'A critical roll on a critical location causes double damximum "
+        "damage'"),
+    "fumble": FieldDoc(INJURY, "Fumble on the lowest roll",
+                       "002 Fumble: 'On a fumble you save on a d10 < fighting level. If you fail "
+                       "then a critial event occurs that benefits the opponent'"),
+    "fumble_save_die": FieldDoc(INJURY, "Fumble save die (roll < level saves)",
+                                "002 Fumble: 'save on a d10 < fighting level'"),
+    "hero_points": FieldDoc(INJURY, "Hero points may be spent",
+                            "002 Damage: 'A hero point causes either: Double damage, Automatic "
+                            "hit (unless aiming for a specific location), +10 to hit'"),
+    "hero_hit_bonus": FieldDoc(INJURY, "Hero point: to hit", "002 Damage: '+10 to hit'"),
+    "hero_damage_multiplier": FieldDoc(INJURY, "Hero point: damage ×",
+                                       "002 Damage: 'Double damage'"),
+    "grip_hit_bonus": FieldDoc(INJURY, "1½ or 2 hands on a one-hand weapon: to hit",
+                               "002 One or two hands: 'To Hit bonus +1'; 'If a weapon can only "
+                               "be used with 2 hands it does not get the \"To hit\" bonus'"),
+    "one_and_half_grip_damage": FieldDoc(INJURY, "1½ hands: damage bonus",
+                                         "002 One or two hands: '1½ | +d3 | +1' (two hands: "
+                                         "the weapon's own bonus, 'd3 / +d6')"),
+    "popup_spot_target": FieldDoc(MISSILES, "Pop-up shot: Spot difficulty",
+                                  "002 Pop-up missile shots: 'Spot difficulty is a 9'"),
 }

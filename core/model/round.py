@@ -24,7 +24,8 @@ from core.model.limits import (
     Segment,
     at_most,
 )
-from core.model.melee import AcPenalty, Hold, check_walk
+from core.model.melee import AcPenalty, Hold, check_cell, check_walk
+from core.model.morale import MoraleTrigger
 
 MAX_PATH_CELLS = 10_000
 MAX_HOLDS = MAX_TOKENS
@@ -84,6 +85,28 @@ class ConditionTimer(BaseModel):
     rounds: int = Field(ge=1, le=MAX_ROUND)
 
 
+class PopUp(BaseModel):
+    """A creature that popped up from cover at ``spot`` (its top-left cell there) to shoot
+    in round ``round_number`` (002 "Pop-up missile shots"). :class:`Waiting` has the same
+    shape: a creature waiting, in that round, for a foe to pop up at ``spot`` — only such
+    creatures may shoot at one that pops up there."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_id: str = Field(max_length=60)
+    spot: Cell
+    round_number: int = Field(ge=0, le=MAX_ROUND)
+
+    @field_validator("spot")
+    @classmethod
+    def _on_a_map(cls, cell: Cell) -> Cell:
+        return check_cell(cell)
+
+
+class Waiting(PopUp):
+    """A creature waiting for a foe to pop up at ``spot`` (see :class:`PopUp`)."""
+
+
 class RoundState(BaseModel):
     """Where the fight is: round, segment, everyone's initiative, running timers."""
 
@@ -102,6 +125,12 @@ class RoundState(BaseModel):
     holds: Annotated[list[Hold], at_most(MAX_HOLDS, "holds")] = Field(default_factory=list)
     ac_penalties: Annotated[list[AcPenalty], at_most(MAX_TIMERS, "AC penalties")] = Field(
         default_factory=list)
+    morale_answered: Annotated[list[MoraleTrigger], at_most(MAX_TIMERS, "morale triggers")] = \
+        Field(default_factory=list, description="Morale triggers checked or passed over")
+    pop_ups: Annotated[list[PopUp], at_most(MAX_TOKENS, "pop-ups")] = Field(
+        default_factory=list)
+    waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
+        default_factory=list)
 
     def stray_token(self, token_ids: set[str]) -> str | None:
         """Where the round names a token not in ``token_ids``, as a message; else None."""
@@ -115,20 +144,27 @@ class RoundState(BaseModel):
                   for i, hold in enumerate(self.holds) for role in ("holder", "held")]
         named += [(f"timeline.ac_penalties.{i}.token_id", penalty.token_id)
                   for i, penalty in enumerate(self.ac_penalties)]
+        named += [(f"timeline.morale_answered.{i}.leader", trigger.leader)
+                  for i, trigger in enumerate(self.morale_answered) if trigger.leader]
+        named += [(f"timeline.{kind}.{i}.token_id", mark.token_id)
+                  for kind in ("pop_ups", "waiting") for i, mark in enumerate(getattr(self, kind))]
         for where, token_id in named:
             if token_id not in token_ids:
                 return f"{where}: no token has the id {token_id[:60]!r}"
         return None
 
     def without_token(self, token_id: str) -> RoundState:
-        """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds
-        and lowered guard."""
+        """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds,
+        lowered guard, its fall as a leader, pop-up and waiting."""
         return self.model_copy(update={
             "entries": [e for e in self.entries if e.token_id != token_id],
             "timers": [t for t in self.timers if t.token_id != token_id],
             "aimed_last_round": [i for i in self.aimed_last_round if i != token_id],
             "holds": [h for h in self.holds if token_id not in (h.holder, h.held)],
-            "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id]})
+            "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id],
+            "morale_answered": [t for t in self.morale_answered if t.leader != token_id],
+            "pop_ups": [p for p in self.pop_ups if p.token_id != token_id],
+            "waiting": [w for w in self.waiting if w.token_id != token_id]})
 
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:

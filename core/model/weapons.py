@@ -40,6 +40,27 @@ class DamageType(StrEnum):
     FIRE = "fire"
 
 
+class Hands(StrEnum):
+    """How a weapon may be held (002 "One or two hands": "Weapons which may be used with more
+    than 1 hand gain damage when used with 1½ or 2 hands")."""
+
+    ONE = "one"
+    VERSATILE = "versatile"
+    TWO = "two"
+
+
+class Grip(StrEnum):
+    """How the attacker holds its weapon for one attack."""
+
+    ONE = "one"
+    ONE_AND_HALF = "one_and_half"
+    TWO = "two"
+
+    @property
+    def label(self) -> str:
+        return {Grip.ONE: "one hand", Grip.ONE_AND_HALF: "1½ hands", Grip.TWO: "two hands"}[self]
+
+
 class FlaskEffect(BaseModel):
     """What a flask leaves where it lands: a fire hazard of one cell for a few rounds."""
 
@@ -72,8 +93,11 @@ class Weapon(BaseModel):
     dagger_size: bool = Field(False, description="Usable while held in a grapple (002)")
     magic_damage: bool = Field(False, description="Ignores AV (fire from a flask)")
     flask: FlaskEffect | None = None
+    hands: Hands = Field(Hands.ONE, description="One hand, versatile, or two hands only")
+    two_hand_damage: str = Field("d3", description="Damage bonus with two hands (002: "
+                                                   "'d3 / +d6', weapon dependent)")
 
-    @field_validator("damage")
+    @field_validator("damage", "two_hand_damage")
     @classmethod
     def _dice(cls, value: str) -> str:
         DiceExpression.parse(value)
@@ -102,6 +126,12 @@ class Weapon(BaseModel):
     def missile(self) -> bool:
         return self.ranges is not None
 
+    @property
+    def grips(self) -> tuple[Grip, ...]:
+        """The grips it may be used with (the first is the one taken by default)."""
+        return {Hands.ONE: (Grip.ONE,), Hands.TWO: (Grip.TWO,),
+                Hands.VERSATILE: tuple(Grip)}[self.hands]
+
 
 def _missile(name: str, damage: str, kind: MissileKind, ranges: tuple[int, int, int],
              **extra: object) -> Weapon:
@@ -114,19 +144,23 @@ def _missile(name: str, damage: str, kind: MissileKind, ranges: tuple[int, int, 
 THROWN, FIRED = MissileKind.THROWN, MissileKind.FIRED
 
 #: RD "Missiles" and "Weapon damage defaults" for the missile weapons; common melee weapons
-#: (the seeds name no melee damage table: ordinary dice for each, interpreted).
+#: (the seeds name no melee damage table: ordinary dice for each, interpreted). Grips (002
+#: "One or two hands"; which weapon takes which is interpreted): long sword, battle axe and
+#: spear one or more hands (+d3 with two); great club and halberd two hands only (+d6).
 DEFAULT_WEAPONS: tuple[Weapon, ...] = (
     Weapon(name=UNARMED, damage="d2", damage_type=DamageType.BLUDGEON, reach_ft=5,
            dagger_size=True),
     _missile("Dagger", "d4", THROWN, (10, 20, 30), reach_ft=5, dagger_size=True),
     Weapon(name="Short sword", damage="d6", reach_ft=5),
-    Weapon(name="Long sword", damage="d8", reach_ft=5),
-    Weapon(name="Battle axe", damage="d8", reach_ft=5),
+    Weapon(name="Long sword", damage="d8", reach_ft=5, hands=Hands.VERSATILE),
+    Weapon(name="Battle axe", damage="d8", reach_ft=5, hands=Hands.VERSATILE),
     Weapon(name="Mace", damage="d6", damage_type=DamageType.BLUDGEON, reach_ft=5),
     Weapon(name="Club", damage="d4", damage_type=DamageType.BLUDGEON, reach_ft=5),
-    Weapon(name="Great club", damage="2d6", damage_type=DamageType.BLUDGEON, reach_ft=10),
-    Weapon(name="Spear", damage="d6", damage_type=DamageType.POINT, reach_ft=10),
-    Weapon(name="Halberd", damage="d10", reach_ft=10),
+    Weapon(name="Great club", damage="2d6", damage_type=DamageType.BLUDGEON, reach_ft=10,
+           hands=Hands.TWO, two_hand_damage="d6"),
+    Weapon(name="Spear", damage="d6", damage_type=DamageType.POINT, reach_ft=10,
+           hands=Hands.VERSATILE),
+    Weapon(name="Halberd", damage="d10", reach_ft=10, hands=Hands.TWO, two_hand_damage="d6"),
     _missile("Javelin", "d6", THROWN, (20, 40, 60), reach_ft=5),
     _missile("Sling", "d4", FIRED, (40, 80, 160), damage_type=DamageType.BLUDGEON),
     _missile("Short bow", "d6", FIRED, (50, 100, 150)),

@@ -1,4 +1,8 @@
-"""Attack and damage (000 "Hit Roll", "Armor Value"): d20 + HR vs AC, damage through AV.
+"""Attack and damage (000 "Hit Roll", "Armor Value"): d20 + HR vs AC, damage through AV; with
+002's injury options when the profile switches them on (:mod:`core.rules.injury`: aimed and
+rolled hit locations, critical and fumble rolls, hero points, grips; head hits by bludgeons
+call the stun check, :func:`core.rules.stun.stun_check`; wound points,
+:func:`core.rules.damage.wound_points`).
 
 The seed's worked examples:
 
@@ -11,17 +15,35 @@ The seed's worked examples:
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
-from core.model.dice import DiceSource, RollRecord
+from core.model.dice import DiceExpression, DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
+from core.model.injury import HeroUse
+from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
-from core.model.weapons import Weapon
-from core.rules import melee
+from core.model.weapons import DamageType, Grip, Weapon
+from core.rules import melee, sleep
 from core.rules.conditions import helpless, roll_penalty
+from core.rules.damage import damage_after_armour, wound_points
+from core.rules.fumble import FumbleResult, resolve_fumble
+from core.rules.injury import (
+    LocationHit,
+    Natural,
+    aim_terms,
+    grip_terms,
+    hero_terms,
+    hit_damage,
+    hit_location,
+    natural,
+    with_die,
+)
 from core.rules.ratings import armour_class, armour_value, hit_rating
+from core.rules.stun import StunCheck, stun_check
 from core.rules.weapons import melee_reach, strength_to_damage
 
 
@@ -32,6 +54,7 @@ class DamageKind(BaseModel):
 
     missile: bool = False
     magic: bool = False
+    damage_type: DamageType | None = Field(None, description="A bludgeon's head hit may stun")
 
 
 class AttackOptions(BaseModel):
@@ -42,9 +65,22 @@ class AttackOptions(BaseModel):
 
     weapon: str | None = None
     damage: str = "d6"
-    modifier: int = Field(0, description="Situational modifier to the hit roll")
-    damage_bonus: int = 0
+    modifier: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS,
+                          description="Situational modifier to the hit roll")
+    damage_bonus: int = Field(0, ge=-MAX_BONUS, le=MAX_BONUS)
     kind: DamageKind = DamageKind()
+    aim: str | None = Field(None, max_length=40,
+                            description="The hit location aimed at (002 Hitting specific "
+                                        "locations)")
+    hero: HeroUse | None = Field(None, description="A hero point spent on this attack")
+    grip: Grip | None = Field(None, description="How the weapon is held (None: its usual grip)")
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, text: str) -> str:
+        """Checked when declared, not only on a hit (a typo must not pass on a miss)."""
+        DiceExpression.parse(text)
+        return text
 
 
 class AttackResult(BaseModel):
@@ -59,34 +95,59 @@ class AttackResult(BaseModel):
     damage_roll: RollRecord | None = None
     damage: Breakdown | None = None
     automatic: bool = Field(False, description="A helpless (knocked out) target: hit anyway")
+    natural: Natural | None = Field(None, description="Every attack die at its top face, or 1")
+    hero: HeroUse | None = None
+    location: LocationHit | None = None
+    raw_damage: Breakdown | None = Field(None, description="Damage before armour")
+    wounds: int = Field(0, description="Of the damage taken, the wound points")
+    stun: StunCheck | None = None
+    fumble: FumbleResult | None = None
 
     @property
     def damage_taken(self) -> int:
         return self.damage.value if self.damage else 0
 
+    @property
+    def stamina_taken(self) -> int:
+        """The damage that comes off hit points: what is not taken as wound points."""
+        return self.damage_taken - self.wounds
+
+    @property
+    def critical(self) -> bool:
+        return self.hit and self.natural is Natural.CRITICAL
+
+    @property
+    def fumbled(self) -> bool:
+        return not self.hit and self.natural is Natural.FUMBLE
+
     def summary(self) -> str:
-        verdict = ("hits (helpless)" if self.automatic else "hits") if self.hit else "misses"
-        text = (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
-                f"{self.target_ac.value} — {verdict}")
-        return text + (f", {self.damage_taken} damage" if self.hit else "")
+        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
+                f"{self.target_ac.value} — {self.outcome()}")
 
+    def outcome(self) -> str:
+        """"hits the head (critical), 12 damage (2 wound points); dazed", "misses"."""
+        return self._verdict() + (f", {self._damage_text()}" if self.hit else "")
 
-def damage_after_armour(raw: int, av: int, profile: RulesProfile, magic: bool = False
-                        ) -> Breakdown:
-    """Physical damage through AV: ``penetration_points`` always get through, the rest is
-    reduced by AV, never below that guaranteed point (000 "AV Damage Resolution").
-    Magic damage ignores AV (000: "Magic damage follows the rules ... Motes")."""
-    raw = max(raw, 0)
-    if magic:
-        return Breakdown.of(Term("Magic damage (ignores AV)", raw, "000 AV applies to physical"))
-    guaranteed = profile.penetration_points
-    remainder = max(0, raw - guaranteed)
-    absorbed = min(av, remainder)
-    return Breakdown.of(
-        Term("Penetrating point", guaranteed, "000 AV: one point always penetrates"),
-        Term("Remaining damage", remainder, "000 AV Damage Resolution"),
-        Term(f"Absorbed by AV {av}", -absorbed, "000 AV Damage Resolution"),
-    )
+    def _verdict(self) -> str:
+        if not self.hit:
+            return "misses (fumble)" if self.fumbled else "misses"
+        verdict = "hits"
+        if self.location is not None:
+            verdict += f" the {self.location.name.lower()}"
+        if self.automatic:
+            verdict += " (helpless)"
+        elif self.hero is HeroUse.AUTOMATIC_HIT:
+            verdict += " (hero point)"
+        return verdict + (" (critical)" if self.critical else "")
+
+    def _damage_text(self) -> str:
+        text = f"{self.damage_taken} damage"
+        if self.wounds:
+            text += f" ({self.wounds} wound point{'s' if self.wounds != 1 else ''})"
+        if self.stun is not None and self.stun.rank:
+            text += "; " + ", ".join(sorted(c.value.replace("_", " ")
+                                            for c in self.stun.conditions))
+        return text
 
 
 def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions,
@@ -97,7 +158,9 @@ def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions
     a missile's accuracy and range), the attacker's stun condition and the situational
     modifier against AC and ``round_terms[1]`` (scarpering; a missile target's cover)."""
     bonus = Breakdown.of(*hit_rating(attacker, profile).terms, *round_terms[0],
-                         *roll_penalty(attacker, profile))
+                         *roll_penalty(attacker, profile),
+                         *aim_terms(profile, action.aim, action.kind.missile),
+                         *hero_terms(attacker, action.hero, action.aim, profile))
     if action.modifier:
         bonus = bonus.plus(Term("Situational", action.modifier, "GM"))
     return bonus, armour_class(defender, profile).plus(*round_terms[1])
@@ -107,39 +170,78 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
                    profile: RulesProfile, dice: DiceSource, *,
                    round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
                    ) -> AttackResult:
-    """Roll d20 + HR + modifiers against AC (:func:`attack_terms`); on a hit roll damage
-    and pass it through AV (or AV vs missiles). ``round_terms`` are the round's bonuses to
-    the hit roll and to the defence (aiming, scarpering) and the missile's own terms. The
-    attacker's stun condition is a penalty on the roll; a Prone target's AC is 5 lower; a
-    knocked-out one is hit whatever the roll (rules-decisions "Conditions")."""
-    roll = dice.roll("d20", f"{attacker.name} attack roll")
+    """Roll the attack dice (``attack_die``, d20) + HR + modifiers against AC
+    (:func:`attack_terms`); on a hit roll damage and pass it through AV (or AV vs missiles).
+    ``round_terms`` are the round's bonuses to the hit roll and to the defence (aiming,
+    scarpering) and the missile's own terms. The attacker's stun condition is a penalty on
+    the roll; a Prone target's AC is 5 lower; a knocked-out one is hit whatever the roll
+    (rules-decisions "Conditions"), as is any target of a hero point's automatic hit. With
+    the ``fumble`` option a roll of all 1s misses (the fumble itself is the map's:
+    :func:`core.rules.fumble.resolve_fumble`). Against a creature woken from sleep (002
+    "Sleep", :mod:`core.rules.sleep`): a sleeper or a waking one is hit whatever the roll for
+    double damage; a rising one gives +1d8, rolled right after the attack dice."""
+    roll = dice.roll(profile.attack_die, f"{attacker.name} attack roll")
     bonus, target = attack_terms(attacker, defender, action, profile, round_terms)
-    to_hit = Breakdown.of(Term("d20", roll.total, "000 Hit Roll: roll d20 + HR"), *bonus.terms)
-    hit = to_hit.value >= target.value or helpless(defender)
-    if not hit:
-        return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
-                            to_hit=to_hit, target_ac=target, hit=False)
-    damage_roll = dice.roll(action.damage, f"{attacker.name} damage")
+    to_hit = Breakdown.of(Term(profile.attack_die, roll.total, "000 Hit Roll: roll d20 + HR"),
+                          *bonus.terms, *sleep.rising_terms(defender, profile, dice,
+                                                            attacker.name))
+    rolled = natural(roll, profile)
+    hit = automatic_hit(defender, action) or (to_hit.value >= target.value
+                                               and rolled is not Natural.FUMBLE)
+    result = AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
+                          to_hit=to_hit, target_ac=target, hit=hit,
+                          automatic=helpless(defender), natural=rolled, hero=action.hero)
+    return _struck(result, defender, action, profile, dice) if hit else result
+
+
+def automatic_hit(defender: Combatant, action: AttackOptions) -> bool:
+    """Hit whatever the roll: a helpless target (knocked out, asleep or waking), or a hero
+    point's automatic hit."""
+    return helpless(defender) or action.hero is HeroUse.AUTOMATIC_HIT
+
+
+def _struck(result: AttackResult, defender: Combatant, action: AttackOptions,
+            profile: RulesProfile, dice: DiceSource) -> AttackResult:
+    """A hit: where it lands, its damage through armour (doubled on a sleeping or waking
+    target), the wound points, and a head hit's stun check (002 "Stunning": "Bludgeon/chop
+    strikes to the head may stun a creature", against the damage after armour)."""
+    location = hit_location(profile, action.aim, dice, result.attacker)
+    damage_roll, raw = hit_damage(action.damage, action.damage_bonus, critical=result.critical,
+                                  location=location, hero=action.hero, profile=profile,
+                                  dice=dice, who=result.attacker)
     av = armour_value(defender, missile=action.kind.missile).value
-    damage = damage_after_armour(damage_roll.total + action.damage_bonus, av, profile,
-                                 magic=action.kind.magic)
-    return AttackResult(attacker=attacker.name, defender=defender.name, roll=roll,
-                        to_hit=to_hit, target_ac=target, hit=True, damage_roll=damage_roll,
-                        damage=damage, automatic=helpless(defender))
+    damage = sleep.doubled(defender, damage_after_armour(raw.value, av, profile,
+                                                         magic=action.kind.magic), profile)
+    stuns = (profile.head_hits_stun and location is not None and location.critical
+             and action.kind.damage_type in profile.stunning_damage_types)
+    return result.model_copy(update={
+        "location": location, "damage_roll": damage_roll, "raw_damage": raw, "damage": damage,
+        "wounds": wound_points(damage.value, profile),
+        "stun": stun_check(defender, damage.value, profile, dice) if stuns else None})
 
 
 class IllegalAttackError(ValueError):
     """The attack cannot be made as asked (out of reach, no line of sight)."""
 
 
-def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
-                  action: AttackOptions, dice: DiceSource) -> AttackResult:
-    """Resolve a melee attack between two tokens: the target must be within the attacker's
-    reach (its natural reach or its weapon's). A named weapon gives the damage dice, STR to
-    damage (002 "Damage") and whether the damage is magic. The map adds its melee terms
-    (:func:`core.rules.melee.attack_terms`: multiple attackers, a pinner's +1, a lowered
-    guard) and refuses a weapon a hold does not allow. Missiles are
-    :func:`core.rules.missile.resolve_missile` (range, cover, scatter)."""
+class MeleeSetup(NamedTuple):
+    """A melee attack on the map before any die: the two tokens, the options with the
+    weapon's dice and kind, and the round's and the map's terms."""
+
+    attacker: Token
+    defender: Token
+    options: AttackOptions
+    terms: tuple[tuple[Term, ...], tuple[Term, ...]]
+
+
+def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
+                   action: AttackOptions) -> MeleeSetup:
+    """Every term of a melee attack between two tokens (raises
+    :class:`IllegalAttackError` when it cannot be made): the target must be within the
+    attacker's reach (its natural reach or its weapon's). A named weapon gives the damage
+    dice (with its grip's die), STR to damage (002 "Damage") and whether the damage is
+    magic. The map adds its melee terms (:func:`core.rules.melee.attack_terms`: multiple
+    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
@@ -150,10 +252,30 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
     _check_melee_reach(encounter, attacker, defender, weapon)
     hit, defence = round_terms(encounter, attacker.id, defender.id)
     on_map = melee.attack_terms(encounter, attacker, defender, weapon, missile=False)
-    return resolve_attack(attacker.combatant, defender.combatant,
-                          _with_weapon(action, weapon, attacker.combatant, encounter.profile),
-                          encounter.profile, dice,
-                          round_terms=((*hit, *on_map[0]), (*defence, *on_map[1])))
+    grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
+    options = _with_weapon(action, weapon, attacker.combatant, encounter.profile, grip_die)
+    return MeleeSetup(attacker, defender, options,
+                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])))
+
+
+def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
+                  action: AttackOptions, dice: DiceSource) -> AttackResult:
+    """Resolve a melee attack between two tokens (:func:`prepare_attack`), with a fumble's
+    save and critical event. Missiles are :func:`core.rules.missile.resolve_missile`
+    (range, cover, scatter)."""
+    setup = prepare_attack(encounter, attacker_key, defender_key, action)
+    result = resolve_attack(setup.attacker.combatant, setup.defender.combatant, setup.options,
+                            encounter.profile, dice, round_terms=setup.terms)
+    return with_fumble(encounter, result, (setup.attacker.id, setup.defender.id), dice)
+
+
+def with_fumble(encounter: Encounter, result: AttackResult, pair: tuple[str, str],
+                dice: DiceSource) -> AttackResult:
+    """A fumbled attack with its save and critical event (002 "Fumble"); any other as it
+    is."""
+    if not result.fumbled:
+        return result
+    return result.model_copy(update={"fumble": resolve_fumble(encounter, *pair, dice)})
 
 
 def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
@@ -171,13 +293,15 @@ def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
 
 
 def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combatant,
-                 profile: RulesProfile) -> AttackOptions:
-    """The declared options with the weapon's dice, its STR bonus and its damage kind."""
+                 profile: RulesProfile, grip_die: str | None) -> AttackOptions:
+    """The declared options with the weapon's dice (and its grip's die), its STR bonus and
+    its damage kind."""
     if weapon is None:
         return action
     bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired=False))
-    kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage})
-    return action.model_copy(update={"damage": weapon.damage, "kind": kind,
+    kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage,
+                                          "damage_type": weapon.damage_type})
+    return action.model_copy(update={"damage": with_die(weapon.damage, grip_die), "kind": kind,
                                      "damage_bonus": action.damage_bonus + bonus})
 
 

@@ -37,7 +37,7 @@ from core.rules.melee import (
     straight_run,
 )
 from core.rules.ratings import armour_class, force_rating
-from core.rules.stun import stun_effect
+from core.rules.stun import StunEffect, stun_effect
 
 SEED = "002 Charge opponent"
 BOTH_DAZED = frozenset({Condition.DAZED})
@@ -116,7 +116,7 @@ def knockdown_effect(margin: int, profile: RulesProfile) -> tuple[frozenset[Cond
     both Dazed."""
     if margin == 0:
         return BOTH_DAZED, BOTH_DAZED
-    hurt = stun_effect(profile.failure_rank(abs(margin)), knockout=False).conditions
+    hurt = stun_effect(profile.failure_rank(abs(margin)), profile, knockout=False).conditions
     return (frozenset(), hurt) if margin > 0 else (hurt, frozenset())
 
 
@@ -140,6 +140,7 @@ class ChargeResult(BaseModel):
     resister: Breakdown | None = None
     attacker_gains: frozenset[Condition] = frozenset()
     defender_gains: frozenset[Condition] = frozenset()
+    stun: StunEffect | None = None
 
     def summary(self) -> str:
         head = (f"{self.attacker} charges {self.defender} ({self.run_ft:g} ft run): "
@@ -173,10 +174,14 @@ def resolve_charge(encounter: Encounter, request: ChargeRequest, dice: DiceSourc
     charger = Breakdown.of(Term("d20", charger_roll.total, SEED), *setup.charger_terms.terms)
     resister = Breakdown.of(Term("d20", resister_roll.total, SEED),
                             *setup.resister_terms.terms)
-    mine, theirs = knockdown_effect(charger.value - resister.value, encounter.profile)
+    margin = charger.value - resister.value
+    mine, theirs = knockdown_effect(margin, encounter.profile)
+    stun = stun_effect(encounter.profile.failure_rank(abs(margin)) or 1, encounter.profile,
+                       knockout=False)
     return base.model_copy(update={
         "charger_roll": charger_roll, "resister_roll": resister_roll, "charger": charger,
-        "resister": resister, "attacker_gains": mine, "defender_gains": theirs})
+        "resister": resister, "attacker_gains": mine, "defender_gains": theirs,
+        "stun": stun})
 
 
 class ChargeOdds(BaseModel):

@@ -11,6 +11,11 @@ critical event 15; 000's Prone).
   :data:`STUN_CHAIN`, one step at each round's end (:func:`next_stage`); RD "Knocked out for
   1 round lasts the rest of the current round and all of the next; the Knockdown stage that
   follows includes Prone".
+- 002 · Sleep: "Round 1 Waking up - Foe auto hits double damage", "Round 2 Rising - Foe gets
+  +1d8 to their attack", "Round 3 Defend", "Round 4+ Normal combat": :data:`WAKE_CHAIN`, one
+  stage per round like the stun chain; a sleeper and a waking creature are helpless, and no
+  stage of it attacks (the attack terms are :mod:`core.rules.sleep`).
+- 002 · Morale: a surrendered creature "plead[s] for mercy": it takes no action.
 
 >>> from core.model.combatant import Combatant
 >>> from core.model.profile import RulesProfile
@@ -19,6 +24,8 @@ critical event 15; 000's Prone).
 [('Stunned', -4)]
 >>> next_stage(Condition.KNOCKED_OUT), next_stage(Condition.DAZED)
 (<Condition.KNOCKDOWN: 'knockdown'>, None)
+>>> next_stage(Condition.WAKING), rounds_of(Condition.WAKING, RulesProfile())
+(<Condition.RISING: 'rising'>, 2)
 """
 
 from __future__ import annotations
@@ -32,6 +39,16 @@ STUN = "002 Stunning table: on all skills"
 #: 002 "better by 1 place each round (all KO degrade to Knockdown)", worst first.
 STUN_CHAIN: tuple[Condition, ...] = (Condition.KNOCKED_OUT, Condition.KNOCKDOWN,
                                      Condition.STUNNED, Condition.DAZED)
+#: 002 Sleep: the rounds after a sleeper is woken, first to last.
+WAKE_CHAIN: tuple[Condition, ...] = (Condition.WAKING, Condition.RISING, Condition.DEFENDING)
+#: Conditions that take the creature's action, and why (besides the stun chain and Prone).
+IDLE: dict[Condition, str] = {
+    Condition.ASLEEP: "asleep: no action",
+    Condition.WAKING: "waking up: no action (002 Sleep round 1)",
+    Condition.RISING: "rising: no attack (002 Sleep round 2)",
+    Condition.DEFENDING: "defends only (002 Sleep round 3)",
+    Condition.SURRENDERED: "surrendered: pleads for mercy",
+}
 
 
 def _penalties(profile: RulesProfile) -> dict[Condition, int]:
@@ -58,16 +75,21 @@ def defence_penalty(combatant: Combatant, profile: RulesProfile) -> tuple[Term, 
 
 
 def helpless(combatant: Combatant) -> bool:
-    """Knocked out: attacks hit it automatically and it takes no action."""
-    return combatant.has(Condition.KNOCKED_OUT)
+    """Knocked out, asleep or waking up: attacks hit it automatically (002 Sleep: "Foe auto
+    hits") and it takes no action."""
+    return bool(combatant.conditions & {Condition.KNOCKED_OUT, Condition.ASLEEP,
+                                        Condition.WAKING})
 
 
 def no_action_reason(combatant: Combatant) -> str:
     """Why the combatant takes no action this round, if it does not."""
-    if helpless(combatant):
+    if combatant.has(Condition.KNOCKED_OUT):
         return "knocked out: no action"
     if combatant.has(Condition.KNOCKDOWN):
         return "knocked down: no action"
+    idle = next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
+    if idle:
+        return idle
     if gets_up(combatant):
         return "gets up this round (no attack)"
     return ""
@@ -80,19 +102,27 @@ def gets_up(combatant: Combatant) -> bool:
 
 
 def next_stage(condition: Condition) -> Condition | None:
-    """The condition one place better on the stun chain (None: it ends)."""
-    if condition not in STUN_CHAIN:
+    """The condition one place better on the stun chain or the waking chain (None: it
+    ends)."""
+    chain = next((c for c in (STUN_CHAIN, WAKE_CHAIN) if condition in c), ())
+    if not chain:
         return None
-    index = STUN_CHAIN.index(condition)
-    return STUN_CHAIN[index + 1] if index + 1 < len(STUN_CHAIN) else None
+    index = chain.index(condition)
+    return chain[index + 1] if index + 1 < len(chain) else None
 
 
 def rounds_of(condition: Condition, profile: RulesProfile, catastrophic: bool = False
               ) -> int | None:
     """Round ends a newly gained condition lasts before it steps down the chain (a
     condition gained mid-round counts that round's end): KO lasts its rounds plus the rest
-    of the current one; the other stun stages one round end each; Prone has no timer (it
-    lasts until the creature gets up)."""
+    of the current one; the other stun stages one round end each; waking, like KO, lasts
+    the rest of the round it is woken in and its rounds, rising and defending their rounds;
+    Prone and sleep have no timer (they last until the creature gets up or is woken)."""
     if condition is Condition.KNOCKED_OUT:
         return 1 + (profile.catastrophic_ko_rounds if catastrophic else profile.ko_rounds)
+    waking = {Condition.WAKING: 1 + profile.waking_rounds,
+              Condition.RISING: profile.rising_rounds,
+              Condition.DEFENDING: profile.defending_rounds}
+    if condition in waking:
+        return waking[condition]
     return 1 if condition in STUN_CHAIN else None

@@ -105,14 +105,14 @@ class CoverReport(BaseModel):
     def describe(self) -> str:
         """One line: the percentage, the bonus and what casts it."""
         if not self.line_of_fire:
-            return f"no line of fire ({self._casts()})"
-        what = "arrow slit" if self.arrow_slit else f"cover {self.percent}%"
+            return f"hidden by {self._casts()}"
+        what = "arrow slit" if self.arrow_slit else f"{self.percent}%"
         text = f"{what} (+{self.bonus})" + (" — set by the GM" if self.overridden else "")
         if self.percent and not self.overridden:
             text += f": {self._casts()}"
         if self.friend_id is not None:
             text += (f"; firing into melee past {self.friend_name} ({self.friend_percent}%): "
-                     f"+{self.friend_bonus}")
+                     f"the target's AC +{self.friend_bonus}")
         return text
 
     def _casts(self) -> str:

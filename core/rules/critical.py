@@ -102,6 +102,8 @@ class AffectedSide(StrEnum):
 
 #: Rows whose "Affects" names one subject: the side it falls on is rolled.
 ONE_SIDED = ("1 character", "1 party", "1 mount")
+#: Rows that help whoever they fall on (lucky break, lucky openings, strike 2, hero point).
+BOONS = frozenset({16, 17, 18, 20, 23})
 
 
 class CriticalResult(BaseModel):
@@ -155,19 +157,31 @@ def _carry_out(encounter: Encounter, result: CriticalResult) -> None:
     encounter.put_tokens([encounter.token(t).at(c) for t, c in result.moves.items()])
 
 
-def resolve_critical(encounter: Encounter, pair: tuple[str, str], dice: DiceSource
-                     ) -> CriticalResult:
+def resolve_critical(encounter: Encounter, pair: tuple[str, str], dice: DiceSource,
+                     benefits: str | None = None) -> CriticalResult:
     """Roll the d30 (then the d3 side, then the event's own dice) for the tied pair
-    (party character, opposition creature)."""
+    (party character, opposition creature). An event that must benefit one of the pair (a
+    fumble's opponent, 002 "Fumble") rolls no side: a boon falls on ``benefits``, any other
+    one-sided event on the other of the pair."""
     roll = dice.roll(encounter.profile.critical_event_die, "critical event")
     event = critical_event(roll.total)
     rolls = [roll]
-    side = _roll_side(dice, rolls) if event.affects in ONE_SIDED else None
+    side = None
+    if event.affects in ONE_SIDED:
+        side = (_roll_side(dice, rolls) if benefits is None
+                else _side_helping(pair, event, benefits))
     context = _Context(encounter, pair, dice, rolls, side)
     effect = _HANDLERS.get(event.number, _note_only)(context, event)
     return CriticalResult(event=event, pair=pair, rolls=tuple(rolls), side=side,
                           moves=effect.moves, knocked_down=effect.knocked_down,
                           note=effect.note)
+
+
+def _side_helping(pair: tuple[str, str], event: CriticalEvent, benefits: str) -> AffectedSide:
+    """The side an event lands on so that it benefits ``benefits``."""
+    lands_on = benefits if event.number in BOONS else next(
+        (token for token in pair if token != benefits), benefits)
+    return AffectedSide.PARTY if lands_on == pair[0] else AffectedSide.OPPOSITION
 
 
 def _roll_side(dice: DiceSource, rolls: list[RollRecord]) -> AffectedSide:

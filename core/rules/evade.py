@@ -23,8 +23,8 @@ from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint
-from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.damage import damage_after_armour
 from core.rules.holds import move_refusal
 from core.rules.melee import (
     IllegalManoeuvreError,
@@ -163,6 +163,17 @@ class EvadeResult(BaseModel):
                 f"{self.hit.weapon} for {self.hit.damage.value} damage")
 
 
+def stopping_step(encounter: Encounter, mover: Token, cells: tuple[Cell, ...], step: int
+                  ) -> int:
+    """Where a move stopped by a failed check at ``step`` ends: that cell, or — when the
+    path was only passing through an ally there — the last cell before it where the mover
+    fits (the start always does)."""
+    size = mover.footprint.size
+    while step > 0 and not encounter.can_place(Footprint(*cells[step], size), ignore=mover.id):
+        step -= 1
+    return step
+
+
 def _path(encounter: Encounter, request: EvadeRequest) -> tuple[MovementGraph, MovePath]:
     mover = encounter.token(request.mover)
     refusal = move_refusal(encounter, mover.id)
@@ -189,7 +200,7 @@ def resolve_evade(encounter: Encounter, request: EvadeRequest, dice: DiceSource
         rolls.append(EvadeRoll(check=check, roll=roll, total=total,
                                passed=total.value >= check.target))
         if not rolls[-1].passed:
-            walked = path.cells[:check.step + 1]
+            walked = path.cells[:stopping_step(encounter, mover, path.cells, check.step) + 1]
             return EvadeResult(mover=mover.name, mover_id=mover.id, planned=path.cells,
                                path=walked, moved_ft=graph.exact_cost(walked),
                                rolls=tuple(rolls),
@@ -230,13 +241,15 @@ def evade_odds(encounter: Encounter, request: EvadeRequest) -> EvadeOdds:
     """Each check in turn: the move reaches check k's cell and stops there with the chance
     that the earlier ones passed and k failed."""
     _, path = _path(encounter, request)
-    checks = evade_checks(encounter, request.mover, path.cells)
+    mover = encounter.token(request.mover)
+    checks = evade_checks(encounter, mover.id, path.cells)
     landing: dict[Cell, Fraction] = {}
     going = Fraction(1)
     for check in checks:
         stops = going * (1 - check.chance)
         if stops:
-            landing[check.cell] = landing.get(check.cell, Fraction(0)) + stops
+            cell = path.cells[stopping_step(encounter, mover, path.cells, check.step)]
+            landing[cell] = landing.get(cell, Fraction(0)) + stops
         going -= stops
     if going:
         landing[path.cells[-1]] = landing.get(path.cells[-1], Fraction(0)) + going

@@ -36,8 +36,8 @@ from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     active_holds,
     describe,
@@ -300,7 +300,7 @@ class GrappleResult(BaseModel):
             return "a mutual hold" if self.hold else "no change"
         if self.throw is not None:
             return _thrown(self.defender, self.throw)
-        return {GrappleAttempt.HOLD: "a mutual hold",
+        return {GrappleAttempt.HOLD: f"holds {self.defender}",
                 GrappleAttempt.TAKEDOWN: f"takes {self.defender} down: pinned, Prone",
                 GrappleAttempt.LOCK: f"locks {self.defender}: {self._lock()} a round",
                 GrappleAttempt.IMPROVE_LOCK: f"improves the lock: {self._lock()} a round",

@@ -75,9 +75,14 @@ def format_charge(result: ChargeResult) -> str:
         if roll is not None:
             lines.append(f"  Roll: {roll.describe()}")
     if result.charger is not None and result.resister is not None:
+        difference = result.charger.value - result.resister.value
         lines += [_line(f"{result.attacker} (d20 + FR + CON + size + speed)", result.charger),
                   _line(f"{result.defender} (d20 + FR + CON + size)", result.resister),
-                  f"  Difference: {result.charger.value - result.resister.value:+d}"]
+                  f"  Difference: {difference:+d}"]
+        if result.stun is not None:
+            lines.append(f"  Equal: both {result.stun.describe()}" if not difference else
+                         f"  Stun table ({result.stun.level}, no KO): "
+                         f"{result.stun.describe()}")
     return "\n".join(lines)
 
 

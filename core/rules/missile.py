@@ -26,8 +26,20 @@ missiles and manoeuvres"). Every number is a rules-profile field.
 - **Flight time**: 002 "the flight time takes 1 segment per range unit ignoring point
   blank": a segment per band beyond short, for spoiling.
 
-Dice order: the attack d20; on a hit the weapon's damage dice; on a miss by no more than the
-firing-into-melee bonus the friend's damage die; on any other miss the scatter die.
+- **Injury options** (:mod:`core.rules.injury`; rules.md §14): aiming at a location (the
+  missile column), the hit location, critical and fumble rolls, hero points and wound points
+  as for a melee attack; a fumble misses by at least 1 and its save and critical event come
+  after the miss's own die.
+- **Pop-up targets** (002 "Pop-up missile shots": "only enemies waiting for you to pop up
+  at that location may target you"): a creature that popped up this round is shot at where
+  it popped up by an enemy waiting on that spot (:func:`seen_from`); others see it where it
+  stands.
+
+Dice order: the attack d20; against a rising target (002 "Sleep") its +1d8; on a hit the
+hit location die (unless aimed), the weapon's damage dice (none on a critical roll) and a
+head hit's stun check; on a miss by no more than the firing-into-melee bonus the friend's
+damage die; on any other miss the scatter die; on a fumble then the fumble save and its
+critical event.
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceExpression, DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, distance_ft
+from core.model.injury import HeroUse
 from core.model.weapons import MissileKind, Weapon
 from core.rules.attack import (
     AttackOptions,
@@ -50,13 +63,15 @@ from core.rules.attack import (
     DamageKind,
     IllegalAttackError,
     attack_terms,
-    damage_after_armour,
     resolve_attack,
     round_terms,
+    with_fumble,
 )
 from core.rules.conditions import helpless
 from core.rules.cover import CoverReport, cover_on_map, neighbours
+from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
+from core.rules.injury import miss_margin
 from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
 from core.rules.weapons import missile_weapons, strength_to_damage
@@ -92,6 +107,8 @@ class MissileRequest(BaseModel):
     weapon: str | None = None
     cover_override: int | None = Field(None, ge=0, le=100)
     modifier: int = Field(0, ge=-50, le=50)
+    aim: str | None = Field(None, max_length=40, description="The hit location aimed at")
+    hero: HeroUse | None = Field(None, description="A hero point spent on this shot")
 
 
 class RangeReport(BaseModel):
@@ -139,9 +156,14 @@ class MissileSetup(BaseModel):
     def lobbed(self) -> bool:
         return self.range.band is RangeBand.LONG
 
+    @property
+    def automatic(self) -> bool:
+        """Hit whatever the roll: a helpless target, or a hero point's automatic hit."""
+        return self.helpless or self.options.hero is HeroUse.AUTOMATIC_HIT
+
 
 class FriendHit(BaseModel):
-    """The friend in the way, hit by a near miss."""
+    """The friend in the way, hit by a near miss (and the wound points of that damage)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -149,6 +171,7 @@ class FriendHit(BaseModel):
     name: str
     roll: RollRecord
     damage: Breakdown
+    wounds: int = 0
 
 
 class Landing(BaseModel):
@@ -191,14 +214,15 @@ class MissileResult(BaseModel):
         head = (f"{attack.attacker}'s {self.weapon} at {attack.defender} "
                 f"({self.range.band.value} range): {attack.to_hit.value} vs "
                 f"{attack.target_ac.value}")
+        outcome = attack.outcome()
         if attack.hit:
-            return f"{head} — hits, {attack.damage_taken} damage"
+            return f"{head} — {outcome}"
         if self.friend_hit is not None:
-            return (f"{head} — misses and hits {self.friend_hit.name}, "
+            return (f"{head} — {outcome} and hits {self.friend_hit.name}, "
                     f"{self.friend_hit.damage.value} damage")
         where = self.landing.cell if self.landing else None
         lands = f"lands at ({where.x},{where.y})" if where else "lands off the map"
-        return f"{head} — misses, {lands}"
+        return f"{head} — {outcome}, {lands}"
 
 
 def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSetup:
@@ -222,8 +246,10 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     strength = strength_to_damage(attacker.combatant, profile,
                                   fired=weapon.missile_kind is MissileKind.FIRED)
     options = AttackOptions(weapon=weapon.name, damage=weapon.damage, modifier=request.modifier,
-                            damage_bonus=sum(t.value for t in strength),
-                            kind=DamageKind(missile=True, magic=weapon.magic_damage))
+                            damage_bonus=sum(t.value for t in strength), aim=request.aim,
+                            hero=request.hero,
+                            kind=DamageKind(missile=True, magic=weapon.magic_damage,
+                                            damage_type=weapon.damage_type))
     bonus, target_number = attack_terms(attacker.combatant, target.combatant, options, profile,
                                         (hit, defence))
     return MissileSetup(attacker_id=attacker.id, target_id=target.id, weapon=weapon,
@@ -307,9 +333,50 @@ def _packed_group(encounter: Encounter, attacker: Token, target: Token) -> list[
     return close if len(close) >= profile.packed_group_count else []
 
 
+def seen_from(encounter: Encounter, request: MissileRequest) -> Encounter:
+    """The encounter as the shooter sees it: a target that popped up this round at a spot
+    the shooter (an enemy) waits on stands on that spot (002 "Pop-up missile shots": "only
+    enemies waiting for you to pop up at that location may target you. They can fire
+    irrespective of initiative"); otherwise the encounter as it is."""
+    shooter, target = encounter.token(request.attacker), encounter.token(request.target)
+    spot = exposed_at(encounter, shooter, target)
+    if spot is None or spot == target.cell:
+        return encounter
+    seen = encounter.scratch_copy()
+    problem = seen.placement_problem([target.at(spot)])
+    if problem:
+        raise IllegalMissileError(f"{target.name} popped up at ({spot.x},{spot.y}), which is "
+                                  f"taken now: {problem}")
+    seen.put_token(target.at(spot))
+    return seen
+
+
+def exposed_at(encounter: Encounter, shooter: Token, target: Token) -> Cell | None:
+    """Where ``target`` popped up this round, when ``shooter`` is an enemy waiting there."""
+    state = encounter.timeline
+    spots = [p.spot for p in state.pop_ups
+             if p.token_id == target.id and p.round_number == state.round_number]
+    if not spots or shooter.combatant.side is target.combatant.side:
+        return None
+    exposed = set(target.at(spots[-1]).footprint.cells())
+    watching = any(w.token_id == shooter.id and w.round_number == state.round_number
+                   and w.spot in exposed for w in state.waiting)
+    return spots[-1] if watching else None
+
+
 def resolve_missile(encounter: Encounter, request: MissileRequest, dice: DiceSource
                     ) -> MissileResult:
-    """Loose the missile: hit and damage, or the friend in the way, or where it lands."""
+    """Loose the missile: hit and damage, or the friend in the way, or where it lands; a
+    fumble's save and critical event last."""
+    encounter = seen_from(encounter, request)
+    result = _loosed(encounter, request, dice)
+    pair = (result.attacker_id, result.target_id)
+    return result.model_copy(update={"attack": with_fumble(encounter, result.attack, pair,
+                                                           dice)})
+
+
+def _loosed(encounter: Encounter, request: MissileRequest, dice: DiceSource
+            ) -> MissileResult:
     setup = prepare_missile(encounter, request)
     attacker = encounter.token(setup.attacker_id)
     target = encounter.token(setup.target_id)
@@ -320,7 +387,7 @@ def resolve_missile(encounter: Encounter, request: MissileRequest, dice: DiceSou
                            attack=attack)
     if attack.hit:
         return _flask(result, setup, nearest_cell(target, setup.cover.origin))
-    margin = attack.target_ac.value - attack.to_hit.value
+    margin = miss_margin(attack.target_ac.value - attack.to_hit.value)
     cover = setup.cover
     if cover.friend_id is not None and margin <= cover.friend_bonus:
         friend = encounter.token(cover.friend_id)
@@ -346,7 +413,8 @@ def _friend_hit(encounter: Encounter, setup: MissileSetup, friend: Token, dice: 
     av = armour_value(friend.combatant, missile=True).value
     damage = damage_after_armour(roll.total, av, encounter.profile,
                                  magic=setup.weapon.magic_damage)
-    return FriendHit(token_id=friend.id, name=friend.name, roll=roll, damage=damage)
+    return FriendHit(token_id=friend.id, name=friend.name, roll=roll, damage=damage,
+                     wounds=wound_points(damage.value, encounter.profile))
 
 
 def friend_die(weapon: Weapon) -> int:

@@ -42,7 +42,8 @@ def format_missile(result: MissileResult) -> str:
         lines += [f"  Missed by {-result.margin}, within the firing-into-melee bonus "
                   f"{result.cover.friend_bonus}: hits {hit.name}",
                   f"  Roll: {hit.roll.describe()}",
-                  f"  {hit.name}'s damage after AV vs missiles: {hit.damage.describe()}"]
+                  f"  {hit.name}'s damage after AV vs missiles: {hit.damage.describe()}"
+                  + (f" ({hit.wounds} wound points)" if hit.wounds else "")]
     if result.scatter is not None and result.landing is not None:
         landing = result.landing
         where = (f"({landing.cell.x},{landing.cell.y})" if landing.cell else "off the map")
@@ -68,6 +69,8 @@ def format_missile_odds(odds: MissileOdds) -> str:
                 if setup.cover.friend_id else ""),
              f"  Misses stopped by a wall: {_pct(odds.against_wall)}; off the map: "
              f"{_pct(odds.off_map)}"]
+    if odds.critical or odds.fumble:
+        lines.append(f"  Critical hit {_pct(odds.critical)}; fumble {_pct(odds.fumble)}")
     if odds.landing:
         lines.append("  Where a miss lands:")
         for cell, p in sorted(odds.landing.items(), key=lambda item: -item[1])[:12]:

@@ -24,7 +24,7 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import HazardEffect
 from core.model.profile import RulesProfile
-from core.rules.attack import damage_after_armour
+from core.rules.damage import damage_after_armour
 from core.rules.shove import (
     Push,
     ShoveRequest,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from core.model.breakdown import Breakdown
 from core.model.encounter import Encounter
@@ -83,13 +84,55 @@ def format_odds(odds: ShoveOdds) -> str:
 
 
 def format_attack(result: AttackResult) -> str:
-    """Every roll and modifier of an attack, one per line, summary first."""
+    """Every roll and modifier of an attack, one per line, summary first; with the injury
+    options the location, the critical or fumble, the hero point, the wound points and a
+    head hit's stun check (its failure level, conditions and their durations)."""
     lines = [result.summary(), "", f"  Roll: {result.roll.describe()}",
              _line("To hit (d20 + HR)", result.to_hit), _line("Target AC", result.target_ac)]
-    if result.damage_roll is not None and result.damage is not None:
-        lines += [f"  Roll: {result.damage_roll.describe()}",
+    if result.hero is not None:
+        lines.append(f"  Hero point spent: {result.hero.label}")
+    if result.critical:
+        lines.append("  Critical roll: maximum damage")
+    if result.location is not None:
+        where = result.location
+        lines.append(f"  Roll: {where.roll.describe()}" if where.roll else
+                     f"  Aimed at the {where.name.lower()}")
+        lines.append(f"  Hit location: {where.name}"
+                     + (" (critical location)" if where.critical else ""))
+    if result.damage_roll is not None:
+        lines.append(f"  Roll: {result.damage_roll.describe()}")
+    if result.raw_damage is not None and result.damage is not None:
+        lines += [_line("Damage", result.raw_damage),
                   _line("Damage after armour", result.damage)]
+    if result.wounds:
+        lines.append(f"  Wound points: {result.wounds}; off HP: "
+                     f"{result.stamina_taken}")
+    if result.stun is not None:
+        lines += [f"  Roll: {result.stun.roll.describe()}", f"  {result.stun.describe()}"]
+    if result.fumble is not None:
+        lines += [f"  Roll: {roll.describe()}" for roll in
+                  (result.fumble.roll, *(result.fumble.event.rolls if result.fumble.event
+                                         else ()))]
+        lines.append(f"  {result.fumble.describe()}")
     return "\n".join(lines)
+
+
+def injury_totals(result: AttackResult) -> dict[str, Any]:
+    """The injury options' headline figures for ``--json``."""
+    stun = result.stun
+    fumble = result.fumble
+    return {
+        "critical": result.critical, "hero_point": result.hero.value if result.hero else None,
+        "location": result.location.name if result.location else None,
+        "wounds": result.wounds, "stamina_damage": result.stamina_taken,
+        "stun": None if stun is None else {
+            "total": stun.total.value, "target": stun.target.value, "level": stun.level,
+            "conditions": [c.value for c, _ in stun.effect.rounds],
+            "rounds": [n for _, n in stun.effect.rounds]},
+        "fumble": None if fumble is None else {
+            "save": fumble.roll.total, "level": fumble.level, "saved": fumble.saved,
+            "event": fumble.event.event.number if fumble.event else None},
+    }
 
 
 def log_markdown(encounter: Encounter) -> str:

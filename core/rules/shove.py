@@ -31,8 +31,8 @@ from core.model.grid import (
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
 from core.model.profile import CreatureCollision, MasteryReduction, RulesProfile
 from core.model.tables import SIZES
-from core.rules.attack import damage_after_armour
 from core.rules.conditions import roll_penalty
+from core.rules.damage import damage_after_armour
 from core.rules.melee import open_contact
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
 from core.spatial.geometry import geometry_of

@@ -10,6 +10,10 @@ suffered; the failure level picks Dazed / Stunned / Knockdown / KO (Appalling) /
 >>> check = stun_check(Combatant(name="Mira"), 3, RulesProfile(), ScriptedDice([6]))
 >>> check.total.value, check.target.value, check.level, sorted(check.conditions)
 (6, 13, 'Dreadful', [<Condition.KNOCKDOWN: 'knockdown'>, <Condition.PRONE: 'prone'>])
+>>> check.effect.describe()
+'knockdown to the end of this round, prone until it gets up'
+>>> stun_effect(5, RulesProfile()).describe()
+'knocked out for the rest of this round and 30 more (5 minutes)'
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.profile import RulesProfile
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import STUN_CHAIN, roll_penalty, rounds_of
 
 STUNNING = "002 Knockouts and stunning"
 #: The stunning table by failure level (1 Unlucky … 5 Catastrophic), without the KO rows.
@@ -32,22 +36,47 @@ APPALLING, CATASTROPHIC = 4, 5
 
 
 class StunEffect(BaseModel):
-    """What a stun result does: the conditions gained, and whether a KO is the 5-minute one."""
+    """What a stun result does: the failure level, the conditions gained, whether a KO is
+    the 5-minute one, and how many round ends each condition lasts (None: Prone, until the
+    creature gets up) — the timers :func:`core.actions.afflict.afflict` starts."""
 
     model_config = ConfigDict(frozen=True)
 
+    level: str | None = None
     conditions: frozenset[Condition] = frozenset()
     catastrophic: bool = False
+    rounds: tuple[tuple[Condition, int | None], ...] = ()
+
+    def describe(self) -> str:
+        """Each condition with its duration, worst first."""
+        if not self.conditions:
+            return "no effect"
+        return ", ".join(f"{c.value.replace('_', ' ')} {_lasting(n, self.catastrophic)}"
+                         for c, n in self.rounds)
 
 
-def stun_effect(rank: int, knockout: bool = True) -> StunEffect:
-    """The stunning table's row for ``rank`` failure levels (0: nothing). Without
-    ``knockout`` (a charge: "there is no KO result", 002) the table stops at Knockdown."""
+def _lasting(rounds: int | None, catastrophic: bool) -> str:
+    if rounds is None:
+        return "until it gets up"
+    if rounds == 1:
+        return "to the end of this round"
+    return (f"for the rest of this round and {rounds - 1} more"
+            + (" (5 minutes)" if catastrophic else ""))
+
+
+def stun_effect(rank: int, profile: RulesProfile, knockout: bool = True) -> StunEffect:
+    """The stunning table's row for ``rank`` failure levels (0: nothing), with the
+    conditions' durations (rules-decisions "Conditions"). Without ``knockout`` (a charge:
+    "there is no KO result", 002) the table stops at Knockdown."""
     if rank <= 0:
         return StunEffect()
-    if knockout and rank >= APPALLING:
-        return StunEffect(conditions=KNOCKED_OUT, catastrophic=rank >= CATASTROPHIC)
-    return StunEffect(conditions=STAGES[min(rank, len(STAGES)) - 1])
+    catastrophic = knockout and rank >= CATASTROPHIC
+    conditions = (KNOCKED_OUT if knockout and rank >= APPALLING
+                  else STAGES[min(rank, len(STAGES)) - 1])
+    order = [*STUN_CHAIN, *sorted(conditions - set(STUN_CHAIN))]
+    rounds = tuple((c, rounds_of(c, profile, catastrophic)) for c in order if c in conditions)
+    return StunEffect(level=profile.failure_levels[rank - 1].name, conditions=conditions,
+                      catastrophic=catastrophic, rounds=rounds)
 
 
 class StunCheck(BaseModel):
@@ -68,10 +97,10 @@ class StunCheck(BaseModel):
         return self.effect.conditions
 
     def describe(self) -> str:
+        """The save, and on a failure its level and each condition with its duration."""
         verdict = "holds" if not self.rank else (
             f"fails by {self.target.value - self.total.value} ({self.level}): "
-            + (", ".join(sorted(c.value for c in self.conditions)) or "no effect")
-            + (" for 5 minutes" if self.effect.catastrophic else ""))
+            + self.effect.describe())
         return (f"{self.who} stun check: {self.total.describe()} vs {self.target.describe()}"
                 f" — {verdict}")
 
@@ -91,4 +120,4 @@ def stun_check(combatant: Combatant, damage: int, profile: RulesProfile, dice: D
     rank = profile.failure_rank(target.value - total.value)
     return StunCheck(who=combatant.name, roll=roll, total=total, target=target, rank=rank,
                      level=profile.failure_level(target.value - total.value),
-                     effect=stun_effect(rank, knockout))
+                     effect=stun_effect(rank, profile, knockout))

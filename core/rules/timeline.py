@@ -93,7 +93,8 @@ def roll_initiative(encounter: Encounter, dice: DiceSource) -> RoundState:
                       opposition_roll=shared, timers=list(previous.timers),
                       aimed_last_round=list(previous.aimed_last_round),
                       declaration_seconds=profile.declaration_seconds,
-                      holds=list(previous.holds), ac_penalties=list(previous.ac_penalties))
+                      holds=list(previous.holds), ac_penalties=list(previous.ac_penalties),
+                      morale_answered=list(previous.morale_answered))
 
 
 def _entry(token_id: str, combatant: Combatant, roll: RollRecord, profile: RulesProfile,
@@ -263,7 +264,8 @@ def end_round(encounter: Encounter) -> RoundEnd:
         round_number=state.round_number + 1, current_segment=profile.initiative_min_segment,
         timers=running, aimed_last_round=[e.token_id for e in state.entries if e.aiming],
         declaration_seconds=profile.declaration_seconds, holds=list(state.holds),
-        ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number]),
+        ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number],
+        morale_answered=list(state.morale_answered)),
         conditions=changed, expired=expired)
 
 

@@ -262,6 +262,13 @@ class MovementGraph:
         feet[~self.ends_ok] = np.inf
         return feet
 
+    def walk_to(self, goal: Cell) -> tuple[Cell, ...] | None:
+        """The cells of the cheapest walk to ``goal`` (None: unreachable), without the
+        shortcuts :meth:`path_to` takes for a graph whose steps go both ways (a retreat's
+        graph allows only steps away from the enemy: :mod:`core.spatial.retreat`)."""
+        anchors = self._trace(goal)
+        return None if anchors is None else tuple(Cell(x, y) for x, y in anchors.tolist())
+
 
 class _RecentGraphs:
     """The movement graphs built lately (a few, the most recent last)."""

@@ -19,12 +19,15 @@ from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
+    QEvent,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
+    QKeyEvent,
     QLabel,
     QLineEdit,
     QMenu,
+    QObject,
     QSizePolicy,
     Qt,
     QToolButton,
@@ -42,6 +45,7 @@ class NumberField(NamedTuple):
     label: str
     tip: str
     ability: bool = False
+    optional: bool = False  # an empty field is None (the model's default reading)
 
 
 ABILITIES = (
@@ -68,7 +72,20 @@ NUMBERS = (
     NumberField("darkvision_ft", "Darkv. ft", "Darkvision in feet: sees unlit cells this near "
                 "(what the party sees in the dark, docs/vision.md)"),
 )
+MORALE = (
+    NumberField("morale", "Morale", "002 Morale: 2d10 ≤ this holds; empty: the profile's "
+                "default for the opposition, none for a player character", optional=True),
+    NumberField("leadership", "Leader +", "A leader: its side's morale + this while it "
+                "stands, −3 when it falls; empty: not a leader", optional=True),
+)
+INJURY = (
+    NumberField("wounds", "Wounds", "Wound points taken (002 Damage: every 5th point after "
+                "armour, when Rules settings ▸ Injury options ▸ wounds is on)"),
+    NumberField("hero_points", "Hero pts", "Hero points left (002: double damage, an "
+                "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
+)
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
 
 
@@ -110,7 +127,9 @@ class CombatantForm(QWidget):
         numbers.setHorizontalSpacing(6)
         numbers.setVerticalSpacing(3)
         row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
-        self._add_numbers(numbers, row, "Combat", NUMBERS)
+        row = self._add_numbers(numbers, row, "Combat", NUMBERS)
+        row = self._add_numbers(numbers, row, "Morale", MORALE)
+        self._add_numbers(numbers, row, "Injury", INJURY)
         numbers.setColumnStretch(2 * COLUMNS, 1)  # spare width goes right, fields stay put
         column.addLayout(numbers)
         column.addWidget(_heading("Conditions"))
@@ -200,8 +219,18 @@ class CombatantForm(QWidget):
         edit.setToolTip(tip)
         edit.textEdited.connect(lambda _text: self._edited(key))
         edit.editingFinished.connect(lambda: self._finished(key))
+        edit.installEventFilter(self)
         self.edits[key] = edit
         return edit
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Esc in a field puts back the model's value (and drops a refused one's message),
+        as in a spreadsheet cell."""
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+                and event.key() == Qt.Key.Key_Escape and watched in self.edits.values()):
+            self.refresh()
+            return True
+        return super().eventFilter(watched, event)
 
     def _number_edit(self, spec: NumberField) -> QLineEdit:
         low, high = self._bounds(spec)
@@ -269,16 +298,22 @@ class CombatantForm(QWidget):
         for condition, box in self.checks.items():
             box.setChecked(condition in c.conditions)
         self._carried = c.weapons
-        self.weapons.setText(", ".join(c.weapons) or "none (bare hands)")
+        dropped = f" · dropped {', '.join(c.dropped_weapons)}" if c.dropped_weapons else ""
+        self.weapons.setText((", ".join(c.weapons) or "none (bare hands)") + dropped)
+        default = self.document.encounter.profile.default_morale
+        self.edits["morale"].setPlaceholderText(str(default) if c.side is Side.OPPOSITION
+                                                else "PC")
+        self.edits["leadership"].setPlaceholderText("—")
 
     @staticmethod
     def _model_value(c: Combatant, key: str) -> Any:
-        return getattr(c.abilities, key) if key in ABILITY_KEYS else getattr(c, key)
+        value = getattr(c.abilities, key) if key in ABILITY_KEYS else getattr(c, key)
+        return "" if value is None else value
 
     def _parsed(self, key: str) -> Any:
         text = self.edits[key].text()
-        if key == "name":
-            return text
+        if key == "name" or (key in OPTIONAL_KEYS and not text.strip()):
+            return text.strip() if key in OPTIONAL_KEYS else text
         return int(text) if WHOLE_NUMBER.fullmatch(text) else None
 
     # --- editing -------------------------------------------------------------------------
@@ -310,6 +345,8 @@ class CombatantForm(QWidget):
             return frozenset(c for c, box in self.checks.items() if box.isChecked())
         if key == "weapons":
             return self._carried
+        if key in OPTIONAL_KEYS and not self.edits[key].text().strip():
+            return None
         value = self._parsed(key)
         if value is None:
             raise ValueError(f"{key}: enter a whole number")

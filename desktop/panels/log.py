@@ -13,13 +13,35 @@ from desktop.qt import (
     QFileDialog,
     QHBoxLayout,
     QMessageBox,
+    QModelIndex,
     QPushButton,
+    QSize,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     Qt,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
+
+
+class _WrappingDelegate(QStyledItemDelegate):
+    """Measures each line at the column's width: Qt's tree asks for a row's height without
+    one, so a wrapped line would otherwise get a single line's height and end in "…"."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        depth = 0
+        parent = index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        width = self.tree.columnWidth(0) - self.tree.indentation() * (depth + 1)
+        option.rect.setSize(QSize(max(width, 40), option.fontMetrics.height()))
+        return super().sizeHint(option, index)
 
 
 class LogPanel(QWidget):
@@ -33,6 +55,11 @@ class LogPanel(QWidget):
         self.tree.setWordWrap(True)
         self.tree.setUniformRowHeights(False)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setMinimumSectionSize(40)
+        self.tree.setItemDelegate(_WrappingDelegate(self.tree))
+        self.tree.header().sectionResized.connect(self.tree.doItemsLayout)
         self.export_button = QPushButton("Export Markdown…")
         self.export_button.setToolTip("Save the whole log, with every roll, as a Markdown file")
         self.export_button.clicked.connect(self.export_dialog)

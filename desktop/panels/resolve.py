@@ -7,12 +7,16 @@ panel drops it when the encounter is replaced or a token it names goes."""
 from __future__ import annotations
 
 import dataclasses
+from html import escape
 from typing import Any
+
+from pydantic import ValidationError
 
 from core.actions.attack import AttackAction
 from core.actions.base import Action, Outcome, plan
 from core.actions.commands import ChangeSet, Command
 from core.actions.dice import DiceRollAction
+from core.io.fileio import describe_validation_error
 from core.model.dice import (
     DiceError,
     DiceExhaustedError,
@@ -22,23 +26,28 @@ from core.model.dice import (
     ScriptedDice,
     SeededDice,
 )
-from core.rules.attack import AttackOptions, DamageKind
+from core.rules.attack_odds import AttackOdds, attack_odds
 from core.rules.odds import ShoveOdds
 from core.rules.shove import SuccessLevel
+from desktop.attack_form import AttackForm
 from desktop.document import EncounterDocument
 from desktop.overlay import percent
 from desktop.qt import (
     QButtonGroup,
-    QCheckBox,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QScrollArea,
+    QSize,
     QSizePolicy,
     QSpinBox,
+    Qt,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -46,6 +55,7 @@ from desktop.qt import (
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260
+RESULT_LINES = 6  # the "Last result" box never gets shorter than this
 IDLE_TEXT = ("Shove (S), Attack (K), Missile (M) or Manoeuvres (B): pick the attacker and "
              "the target on the map, or right-click a token.")
 
@@ -54,6 +64,7 @@ class ResolvePanel(QWidget):
     """Dice and results for every action the GM resolves."""
 
     applied = Signal(object)  # the Outcome, after it was applied
+    began = Signal(object)  # the Action now pending (it replaces any before it)
     cleared = Signal()  # the pending action was resolved, cancelled or dropped
 
     def __init__(self, document: EncounterDocument) -> None:
@@ -65,7 +76,10 @@ class ResolvePanel(QWidget):
         self.title.setWordWrap(True)
         self.card = QLabel()
         self.card.setWordWrap(True)
-        self.weapon = self._weapon_form()
+        self.weapon = AttackForm()
+        self.weapon.hide()
+        self.weapon.changed.connect(self._attack_changed)
+        self._base_card = ""  # the tool's card for an attack; its odds line follows the form
         self.roll_mode, self.typed_mode = QRadioButton("Roll for me"), QRadioButton("I rolled")
         self.roll_mode.setToolTip("Dice from the seeded generator: the same seed replays the "
                                   "same rolls")
@@ -78,7 +92,8 @@ class ResolvePanel(QWidget):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(1)
-        self.seed.setToolTip("Seed of the generator; it moves on after each roll")
+        self.seed.setToolTip("Seed of the generator: a new one each session, moving on after "
+                             "each roll; type a seed to replay its rolls")
         self.dice_form = QFormLayout()
         self.die_fields: list[QLineEdit] = []
         self.message = QLabel()
@@ -104,22 +119,6 @@ class ResolvePanel(QWidget):
         document.changed.connect(self._follow)
         document.history_changed.connect(self._forget_undone_result)
         self._enable(False)
-
-    def _weapon_form(self) -> QWidget:
-        box = QWidget()
-        form = QFormLayout(box)
-        self.damage_dice = QLineEdit("d8")
-        self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
-        self.hit_modifier = QSpinBox()
-        self.hit_modifier.setRange(-20, 20)
-        self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
-        self.magic = QCheckBox("Magic damage")
-        self.magic.setToolTip("Magic damage ignores AV")
-        for label, widget in (("Damage", self.damage_dice), ("Hit modifier", self.hit_modifier),
-                              ("", self.magic)):
-            form.addRow(label, widget)
-        box.hide()
-        return box
 
     def _dice_tray(self) -> QHBoxLayout:
         """Any dice, rolled or typed like every other roll, into the log."""
@@ -149,16 +148,19 @@ class ResolvePanel(QWidget):
         self.begin_roll(DiceRollAction(text), f"Dice tray: {text}")
 
     def _layout(self) -> None:
-        layout = QVBoxLayout(self)
+        """Everything in a scroll area: a short dock scrolls instead of squashing the dice
+        fields to a few pixels (seen at 1400×900 with "I rolled" on)."""
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
         layout.addLayout(self._dice_tray())
         layout.addWidget(self.title)
         layout.addWidget(self.card)
         layout.addWidget(self.weapon)
-        modes = QHBoxLayout()
-        modes.addWidget(self.roll_mode)
-        modes.addWidget(self.seed)
-        modes.addWidget(self.typed_mode)
-        modes.addStretch()
+        modes = QGridLayout()  # two rows: fits the narrow dock without clipping
+        modes.addWidget(self.roll_mode, 0, 0)
+        modes.addWidget(self.seed, 0, 1)
+        modes.addWidget(self.typed_mode, 1, 0)
+        modes.setColumnStretch(2, 1)
         layout.addLayout(modes)
         layout.addLayout(self.dice_form)
         layout.addWidget(self.message)
@@ -168,6 +170,26 @@ class ResolvePanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
+        self.result.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for the word-wrapped title and card at the width the dock gives it:
+        Qt's own hint leaves their wrapping out, and a short dock would squash the attack
+        form's rows."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is None:
+            return hint
+        return QSize(hint.width(), max(hint.height(),
+                                       layout.totalMinimumHeightForWidth(self.width())))
 
     # --- preparing ------------------------------------------------------------------------
     def preview_shove(self, odds: ShoveOdds) -> None:
@@ -194,6 +216,9 @@ class ResolvePanel(QWidget):
         if card is not None:
             self.card.setText(card)
         self.weapon.setVisible(isinstance(action, AttackAction))
+        if isinstance(action, AttackAction):
+            self._base_card = self.card.text()
+            self.weapon.show_for(self.document.encounter, action.attacker)
         self.title.setText(f"<b>{action.title(self.document.encounter)}</b> — roll or type "
                            "the dice, then Resolve")
         self.message.clear()
@@ -202,6 +227,7 @@ class ResolvePanel(QWidget):
         self.resolve_button.setFocus()
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus
+        self.began.emit(action)
 
     def begin_roll(self, action: Action[Any], card: str) -> None:
         """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves
@@ -210,17 +236,31 @@ class ResolvePanel(QWidget):
         if self.roll_mode.isChecked():
             self.resolve()
 
-    def attack_options(self) -> AttackOptions:
-        return AttackOptions(damage=self.damage_dice.text().strip() or "d6",
-                             modifier=self.hit_modifier.value(),
-                             kind=DamageKind(magic=self.magic.isChecked()))
-
     def _action(self) -> Action[Any]:
-        """The pending action with what the weapon form says now."""
+        """The pending action with what the attack form says now."""
         assert self.pending is not None
         if isinstance(self.pending, AttackAction):
-            return dataclasses.replace(self.pending, options=self.attack_options())
+            return dataclasses.replace(self.pending, options=self.weapon.options())
         return self.pending
+
+    def _attack_changed(self) -> None:
+        """The attack's exact odds under the tool's card, as the form now stands (or why
+        it cannot be made)."""
+        action = self.pending
+        if not isinstance(action, AttackAction):
+            return
+        try:
+            odds = attack_odds(self.document.encounter, action.attacker, action.target,
+                               self.weapon.options())
+        except (ValueError, LookupError) as error:
+            reason = str(error.args[0]) if error.args else str(error)
+            self.card.setText(f"{self._base_card}<br><span style='{ERROR_STYLE}'>"
+                              f"{escape(reason)}</span>")
+            return
+        self.card.setText(f"{self._base_card}<br>{attack_card(odds)}")
+        if self.typed_mode.isChecked():
+            self._clear_fields()
+            self._ask_next()
 
     def clear(self) -> None:
         self.pending = None
@@ -326,6 +366,9 @@ class ResolvePanel(QWidget):
             return
         try:
             outcome = plan(self._action(), self.document.encounter, dice)
+        except ValidationError as error:  # the weapon form: dice that are not dice
+            self.message.setText(describe_validation_error(error))
+            return
         except DieValueError as error:
             assert isinstance(dice, ScriptedDice)
             self.die_fields[dice.position].setStyleSheet("border: 1px solid #c0392b")
@@ -350,3 +393,17 @@ class ResolvePanel(QWidget):
         self.result.setPlainText(outcome.text)
         self.clear()
         self.applied.emit(outcome)
+
+
+def attack_card(odds: AttackOdds) -> str:
+    """The odds line of an attack: the roll needed and the chances, with critical, fumble
+    and where a hit lands when those options are on."""
+    text = (f"{odds.die} {odds.attack_bonus:+d} vs AC <b>{odds.target}</b> · Hit "
+            f"<b>{percent(odds.hit)}</b>")
+    if odds.critical:
+        text += f" · critical {percent(odds.critical)}"
+    if odds.fumble:
+        text += f" · fumble {percent(odds.fumble)}"
+    if len(odds.locations) == 1:
+        text += f" · lands on the {escape(odds.locations[0][0].lower())}"
+    return text

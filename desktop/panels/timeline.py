@@ -144,6 +144,7 @@ class TimelinePanel(QWidget):
         self.document, self.highlight = document, highlight
         self.resolve_panel = resolve_panel
         self._round_seen = document.encounter.timeline.round_number
+        self._countdown_round = 0  # the round whose declarations are being counted down
         self._highlighted: tuple[int, int, int] | None = None
         self.round_label = QLabel()
         self.timer_label = QLabel()
@@ -224,7 +225,20 @@ class TimelinePanel(QWidget):
 
     def _round_started(self) -> None:
         self.seconds_left = self.document.encounter.timeline.declaration_seconds
+        self._countdown_round = self.document.encounter.timeline.round_number
         self.clock.start()
+        self._show_timer()
+
+    def _end_declarations_if_over(self) -> None:
+        """Declarations last until the first segment is played: a later segment or another
+        round (an undo, a redo) ends the countdown."""
+        state = self.document.encounter.timeline
+        first = self.document.encounter.profile.initiative_min_segment
+        declaring = state.round_number == self._countdown_round and (
+            not state.entries or state.current_segment == first)
+        if self.seconds_left and not declaring:
+            self.clock.stop()
+            self.seconds_left = 0
         self._show_timer()
 
     def next_segment(self) -> None:
@@ -257,7 +271,7 @@ class TimelinePanel(QWidget):
         if self.seconds_left:
             self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}")
         else:
-            on = bool(self.document.encounter.timeline.round_number)
+            on = bool(self.document.encounter.timeline.entries)  # initiative is rolled
             self.timer_label.setText("Round under way" if on else "")
 
     def _encounter_replaced(self) -> None:
@@ -265,6 +279,7 @@ class TimelinePanel(QWidget):
         self.clock.stop()
         self.seconds_left = 0
         self._round_seen = self.document.encounter.timeline.round_number
+        self._countdown_round = 0
         self._show_timer()
         self.refresh()
 
@@ -276,6 +291,8 @@ class TimelinePanel(QWidget):
         round_number = self.document.encounter.timeline.round_number
         if changes.timeline and round_number > self._round_seen:
             self._round_started()
+        elif changes.timeline:
+            self._end_declarations_if_over()
         self._round_seen = round_number
 
     def refresh(self) -> None:
@@ -289,7 +306,8 @@ class TimelinePanel(QWidget):
                       for group in order.get(column.segment, [])]
             column.set_groups(groups, bool(state.entries)
                               and column.segment == state.current_segment)
-        self.buttons["segment"].setEnabled(bool(state.entries))
+        last = encounter.profile.initiative_max_segment
+        self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
         self._highlight_when_the_segment_changes(order.get(state.current_segment, []))
 

@@ -151,13 +151,15 @@ def _fill(item: QTreeWidgetItem, token: Token) -> None:
     c = token.combatant
     item.setText(0, f"{c.name} (hidden)" if token.gm_only else c.name)
     item.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(HIDDEN) if token.gm_only else None)
-    item.setText(1, f"{c.hp}/{c.max_hp}")
+    item.setText(1, f"{c.hp}/{c.max_hp}" + (f" {c.wounds}W" if c.wounds else ""))
     item.setText(2, " ".join(style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)))
     colour = DOWN if c.hp <= 0 else HURT if c.hp * 2 <= c.max_hp else None
     item.setData(1, Qt.ItemDataRole.ForegroundRole, QColor(colour) if colour else None)
     conditions = ", ".join(CONDITION_LABELS[x] for x in sorted(c.conditions)) or "none"
     tip = (f"<b>{c.name}</b> ({SIZES[c.size].label} {c.side.value}) at {tuple(token.cell)}"
-           f"<br>HP {c.hp} of {c.max_hp}<br>Conditions: {conditions}"
+           f"<br>HP {c.hp} of {c.max_hp}" + (f" · wound points {c.wounds}" if c.wounds else "")
+           + (f" · hero points {c.hero_points}" if c.hero_points else "")
+           + f"<br>Conditions: {conditions}"
            + ("<br>Hidden from the players" if token.gm_only else ""))
     for column in range(3):
         item.setToolTip(column, tip)
@@ -218,7 +220,7 @@ class TokenPanel(QWidget):
             splitter.addWidget(widget)
             splitter.setStretchFactor(index, stretch)
         splitter.setChildrenCollapsible(False)
-        splitter.setSizes([220, 470, 260])
+        splitter.setSizes([320, 420, 230])  # about a dozen rows before the list scrolls
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(buttons)

@@ -66,9 +66,7 @@ class AttackTool(MapTool):
         if self.attacker is None or token.id == self.attacker:
             self.start(token.id)
         else:
-            self.panel.begin(AttackAction(self.attacker, token.id),
-                             "d20 + HR vs AC; damage through AV (1 point always gets through)"
-                             f"<br>{self._cover(token.id)}")
+            self.panel.begin(AttackAction(self.attacker, token.id), self._cover(token.id))
             self.say("Attack: set the weapon, roll or type the dice in the Resolve "
                              "panel")
         return True
@@ -78,8 +76,8 @@ class AttackTool(MapTool):
         missiles (the Missile tool); in melee only a shield does (RD "Cover from the map")."""
         assert self.attacker is not None
         report = cover_on_map(self.document.encounter, self.attacker, target_id)
-        return (f"Cover from here: {report.describe()} — against missiles (Missile tool, M); "
-                "in melee only a shield counts")
+        return (f"Cover from here: {report.describe()} — against missiles; in melee only a "
+                "shield counts")
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape:

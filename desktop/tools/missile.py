@@ -1,25 +1,47 @@
 """Missile tool: pick the shooter (the selected token, or click one), hover a target to see
 the range band, its cover (the covered part shaded, what covers it outlined), the exact
 chance to hit and to hit the friend in the way, and where a miss may land; click to confirm,
-then roll or type the dice in the Resolve panel. Esc steps back."""
+then roll or type the dice in the Resolve panel. Esc steps back.
+
+With the injury options on, the tool bar also offers a hit location to aim at and a hero
+point to spend. "Pop up" makes the shot a pop-up from cover: click the cell the shooter pops
+up at (where it stands or next to it) before the target. A token's menu declares it waiting
+for a foe to pop up at a cell (then click the cell)."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from core.actions.base import Action, plan
 from core.actions.commands import ChangeSet
 from core.actions.missile import MissileAction
-from core.rules.missile import MissileRequest
+from core.actions.popup import PopUpAction, WaitAction
+from core.model.dice import ScriptedDice
+from core.model.grid import Cell
+from core.model.injury import HeroUse
+from core.rules.missile import MissileRequest, exposed_at
 from core.rules.missile_odds import MissileOdds, missile_odds
+from core.rules.popup import PopUpRequest, pop_up_odds
 from core.rules.weapons import missile_weapons
+from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.missile_overlay import MissilePreview
 from desktop.odds_service import Answer, OddsService
 from desktop.overlay import percent
-from desktop.qt import QComboBox, QKeyEvent, QLabel, QSpinBox, Qt, QWidget
+from desktop.qt import (
+    QCheckBox,
+    QComboBox,
+    QKeyEvent,
+    QLabel,
+    QSpinBox,
+    Qt,
+    QWidget,
+    QWidgetAction,
+)
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.model.encounter import Encounter
     from desktop.view import MapView
 
 AUTO_COVER = -1  # the cover box's "from the map" value
@@ -45,6 +67,12 @@ class MissileTool(MapTool):
         self.previews = OddsService(self.document)
         self.weapons = QComboBox()
         self.cover = QSpinBox()
+        self.aim_box, self.hero_box = location_box(), hero_box()
+        self._aim_label, self._hero_label = QLabel(" Aim "), QLabel(" Hero point ")
+        self.pop_up = QCheckBox("Pop up")
+        self.spot: Cell | None = None  # where a pop-up shooter pops up
+        self.note = ""  # the card's first line: a pop-up's Spot chance, an exposed target
+        self.waiter: str | None = None  # a token declaring it waits: the next click's cell
         self._build_options()
         self._sent = False  # the panel holds this tool's missile
         self.panel.cleared.connect(self._panel_cleared)
@@ -63,10 +91,35 @@ class MissileTool(MapTool):
         self.cover.setToolTip("Cover: measured on the map, or the figure you set")
         self.cover.setAccessibleName("Cover")
         self.cover.valueChanged.connect(lambda _value: self._refresh())
+        for box in (self.aim_box, self.hero_box):
+            box.currentIndexChanged.connect(lambda _index: self._refresh())
+        self.pop_up.setToolTip("002 Pop-up missile shots: manoeuvre, spot (9) and shoot; "
+                               "only enemies waiting on that spot may shoot back. Click the "
+                               "spot, then the target")
+        self.pop_up.toggled.connect(lambda _on: self.start(self.shooter))
         self._fill_weapons(keep=False)
 
     def make_options(self) -> list[QWidget]:
-        return [QLabel(" Weapon "), self.weapons, QLabel(" Cover "), self.cover]
+        return [QLabel(" Weapon "), self.weapons, QLabel(" Cover "), self.cover,
+                self._aim_label, self.aim_box, self._hero_label, self.hero_box, self.pop_up]
+
+    def _fill_injury(self) -> None:
+        """Aim and hero point boxes as the profile and the shooter allow (hidden when off)."""
+        encounter = self.document.encounter
+        profile = encounter.profile
+        points = (encounter.token(self.shooter).combatant.hero_points
+                  if self.shooter and encounter.has_token(self.shooter) else 0)
+        for box in (self.aim_box, self.hero_box):
+            box.blockSignals(True)
+        fill_locations(self.aim_box, encounter, missile=True)
+        fill_hero(self.hero_box, points)
+        for box in (self.aim_box, self.hero_box):
+            box.blockSignals(False)
+        shown = {self._aim_label: profile.hit_location, self.aim_box: profile.hit_location,
+                 self._hero_label: profile.hero_points, self.hero_box: profile.hero_points}
+        for action in self.option_actions():
+            if isinstance(action, QWidgetAction) and action.defaultWidget() in shown:
+                action.setVisible(shown[action.defaultWidget()])
 
     def _fill_weapons(self, keep: bool) -> None:
         """The shooter's missile weapons first, then the table's other missile weapons;
@@ -79,17 +132,27 @@ class MissileTool(MapTool):
         self.weapons.blockSignals(True)
         self.weapons.clear()
         for weapon in [*own, *others]:
-            self.weapons.addItem(weapon.name + ("" if weapon in own else " (not carried)"),
-                                 weapon.name)
+            # Before a shooter is picked nothing is "not carried": there is no one to carry it.
+            stray = self.shooter is not None and weapon not in own
+            self.weapons.addItem(weapon.name + (" (not carried)" if stray else ""), weapon.name)
         self.weapons.setCurrentIndex(max(self.weapons.findData(chosen), 0))
         self.weapons.blockSignals(False)
 
     def request(self, target: str) -> MissileRequest:
         assert self.shooter is not None
         override = self.cover.value()
+        hero = self.hero_box.currentData()
         return MissileRequest(attacker=self.shooter, target=target,
                               weapon=self.weapons.currentData(),
-                              cover_override=None if override == AUTO_COVER else override)
+                              cover_override=None if override == AUTO_COVER else override,
+                              aim=self.aim_box.currentData() or None,
+                              hero=HeroUse(hero) if hero else None)
+
+    def action(self, target: str) -> Action[Any]:
+        """The shot at ``target``: a pop-up from the chosen spot, or a plain missile."""
+        if self.spot is not None:
+            return PopUpAction(PopUpRequest(shot=self.request(target), spot=self.spot))
+        return MissileAction(self.request(target))
 
     # --- following the document ------------------------------------------------------------
     def activate(self, view: MapView) -> None:
@@ -113,6 +176,7 @@ class MissileTool(MapTool):
             return
         if changes.weapons or self.shooter in changes.tokens:
             self._fill_weapons(keep=True)
+            self._fill_injury()
         if self.target is not None and not encounter.has_token(self.target):
             self._drop_target()
         elif self.target is not None and not self._sent:
@@ -120,31 +184,45 @@ class MissileTool(MapTool):
 
     def token_entries(self, token_id: str) -> list[TokenEntry]:
         name = self.document.encounter.token(token_id).name
-        return [(f"Missile… ({name} shoots)", lambda: self.start(token_id))]
+        return [(f"Missile… ({name} shoots)", lambda: self.start(token_id)),
+                (f"Wait for a pop-up… ({name})", lambda: self.wait_for_pop_up(token_id))]
 
     def start(self, shooter_id: str | None) -> None:
-        self.shooter = shooter_id
+        self.shooter, self.spot, self.waiter = shooter_id, None, None
         self._drop_target()
         self._fill_weapons(keep=False)
+        self._fill_injury()
         self._prompt()
+
+    def wait_for_pop_up(self, token_id: str) -> None:
+        """The next click names the cell ``token_id`` waits on."""
+        self.start(None)
+        self.waiter = token_id
+        self.mark_chosen(token_id)
+        name = self.document.encounter.token(token_id).name
+        self.say(f"Missile: click the cell where {name} waits for a foe to pop up")
 
     def _prompt(self) -> None:
         self.mark_chosen(self.shooter)
         if self.shooter is None:
             self.say("Missile: click the shooter")
+            return
+        name = self.document.encounter.token(self.shooter).name
+        if self.pop_up.isChecked() and self.spot is None:
+            self.say(f"Missile: {name} pops up — click where (its own cell or one next to it)")
         else:
-            name = self.document.encounter.token(self.shooter).name
-            self.say(f"Missile: {name} — point at a target to see the odds, click "
-                             "to shoot")
+            self.say(f"Missile: {name} — point at a target to see the odds, click to shoot")
 
     def _drop_target(self) -> None:
         self.target, self.odds = None, None
         self.previews.forget()
         self.preview.clear()
+        if not self._sent and self.panel.pending is None:
+            self.panel.card.clear()  # no odds (or refusal) of a target no longer aimed at
 
     # --- pointer ---------------------------------------------------------------------------
     def move(self, event: ToolEvent) -> bool:
-        if self.shooter is None or self._sent:
+        if self.shooter is None or self._sent or self._wants_spot():
             return False
         token = self.document.encounter.token_at(event.cell)
         if token is None or token.id == self.shooter:
@@ -159,6 +237,12 @@ class MissileTool(MapTool):
     def press(self, event: ToolEvent) -> bool:
         if not event.left:
             return False
+        if self.waiter is not None:
+            self._declare_wait(event.cell)
+            return True
+        if self._wants_spot():
+            self._choose_spot(event.cell)
+            return True
         token = self.document.encounter.token_at(event.cell)
         if token is None:
             return True
@@ -173,6 +257,36 @@ class MissileTool(MapTool):
             self._confirm()
         return True
 
+    def _wants_spot(self) -> bool:
+        return self.pop_up.isChecked() and self.shooter is not None and self.spot is None
+
+    def _choose_spot(self, cell: Cell) -> None:
+        """A pop-up's spot: where the shooter stands or next to it (core checks the step
+        when the odds are worked out)."""
+        assert self.shooter is not None
+        shooter = self.document.encounter.token(self.shooter)
+        if max(abs(cell.x - shooter.x), abs(cell.y - shooter.y)) > 1:
+            self.say(f"Missile: {shooter.name} pops up where it stands or next to it")
+            return
+        self.spot = cell
+        self.scene.focus_ring.show_on(shooter.at(cell).footprint)
+        self.say(f"Missile: {shooter.name} pops up at ({cell.x},{cell.y}) — point at a "
+                 "target to see the odds, click to shoot")
+
+    def _declare_wait(self, cell: Cell) -> None:
+        """Record the waiting token's spot: one undo step, no dice."""
+        assert self.waiter is not None
+        try:
+            outcome = plan(WaitAction(self.waiter, cell), self.document.encounter,
+                           ScriptedDice([]))
+        except (ValueError, LookupError) as error:
+            self.say(f"Cannot wait there: {error}")
+            return
+        self.waiter = None
+        self.mark_chosen(None)
+        if self.document.perform(outcome):
+            self.say(f"Missile: {outcome.summary}")
+
     def aim(self, target_id: str) -> None:
         """Work out and show the odds of shooting at ``target_id``."""
         self.target = target_id
@@ -184,8 +298,9 @@ class MissileTool(MapTool):
         if self.shooter is None or self.target is None or self._sent:
             return
         self.odds = None
-        request = self.request(self.target)
-        if not self.previews.ask(request, partial(missile_odds, request=request), self._show):
+        request, spot = self.request(self.target), self.spot
+        if not self.previews.ask((request, spot), partial(aimed_odds, request=request,
+                                                          spot=spot), self._show):
             self.say("Missile: working out the odds…")
 
     def _show(self, answer: Answer) -> None:
@@ -197,16 +312,16 @@ class MissileTool(MapTool):
             self.say(f"Cannot shoot: {reason}")
             self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
             return
-        self.odds = answer.value
+        self.odds, self.note = answer.value
         assert self.odds is not None and self.target is not None
         self.preview.show_odds(self.odds, encounter)
-        self.panel.card.setText(card(self.odds))
+        self.panel.card.setText(card(self.odds, self.note))
         self.say("Missile: click to shoot at "
                  f"{encounter.token(self.target).name}, or point at another target")
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None
-        self.panel.begin(MissileAction(self.request(self.target)), card(self.odds))
+        self.panel.begin(self.action(self.target), card(self.odds, self.note))
         self._sent = True
         self.say("Missile: roll for it or type the dice in the Resolve panel")
 
@@ -232,16 +347,36 @@ class MissileTool(MapTool):
         return True
 
 
-def card(odds: MissileOdds) -> str:
-    """The odds card for the Resolve panel: range, cover, the roll needed, the chances."""
+def aimed_odds(encounter: Encounter, request: MissileRequest, spot: Cell | None
+               ) -> tuple[MissileOdds, str]:
+    """The shot's odds, and the card's note: a pop-up's chance to spot first (its odds
+    from ``spot``), or a target seen where it popped up. A function of the encounter only,
+    so the odds worker can work it out."""
+    if spot is not None:
+        spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=request, spot=spot))
+        return odds, (f"Pop-up at ({spot.x},{spot.y}): Spot 9 <b>{percent(spotted)}</b>, "
+                      "then the shot from there<br>")
+    shooter, aimed = encounter.token(request.attacker), encounter.token(request.target)
+    exposed = exposed_at(encounter, shooter, aimed)
+    note = ("" if exposed is None else
+            f"{aimed.name} popped up at ({exposed.x},{exposed.y}) this round and "
+            f"{shooter.name} waits there: shot at it there<br>")
+    return missile_odds(encounter, request), note
+
+
+def card(odds: MissileOdds, note: str = "") -> str:
+    """The odds card for the Resolve panel: ``note`` (a pop-up's Spot chance...), range,
+    cover, the roll needed, the chances (critical and fumble when those options are on)."""
     setup = odds.setup
     ranged, cover = setup.range, setup.cover
     friend = (f" · {cover.friend_name}: <b>{percent(odds.friend_hit)}</b>"
               if cover.friend_id else "")
     flight = f" · flight {ranged.flight_segments} segment(s)" if ranged.flight_segments else ""
-    return (f"<b>{setup.weapon.name}</b>: {ranged.describe()}{flight}<br>"
+    natural = (f"<br>Critical hit {percent(odds.critical)} · fumble {percent(odds.fumble)}"
+               if odds.critical or odds.fumble else "")
+    return (f"{note}<b>{setup.weapon.name}</b>: {ranged.describe()}{flight}<br>"
             f"Cover: {cover.describe()}<br>"
             f"d20 {setup.bonus.value:+d} vs <b>{setup.defence.value}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>{friend} · Miss <b>{percent(odds.miss)}</b> "
             f"(against a wall {percent(odds.against_wall)}, off the map "
-            f"{percent(odds.off_map)})")
+            f"{percent(odds.off_map)}){natural}")

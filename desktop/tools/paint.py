@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from core.actions.commands import Command, PaintTerrain, SetElevation
 from core.model.grid import Cell
-from core.model.mapmodel import Terrain
+from core.model.mapmodel import TERRAINS, Terrain
+from core.model.profile import RulesProfile
 from desktop import style
 from desktop.qt import (
     QBrush,
@@ -136,7 +137,8 @@ class TerrainTool(CellPaintTool):
         kinds.setToolTip("Terrain to paint")
         kinds.setAccessibleName("Terrain")
         kinds.currentTextChanged.connect(lambda text: setattr(self, "terrain", Terrain(text)))
-        return [QLabel(" Terrain "), kinds, *super().make_options(), terrain_legend()]
+        return [QLabel(" Terrain "), kinds, *super().make_options(),
+                terrain_legend(self.document.encounter.profile)]
 
     def preview_colour(self) -> QColor:
         colour = QColor(style.TERRAIN_COLOURS[self.terrain])
@@ -165,15 +167,19 @@ class ElevationTool(CellPaintTool):
         return [QLabel(" Height "), feet, *super().make_options()]
 
 
-def terrain_legend() -> QLabel:
-    """What each terrain colour means, with its effect."""
-    effects = {Terrain.DIFFICULT: "movement ×2, +2 Shove Resist",
-               Terrain.SLIPPERY: "+2 ft to every shove"}
+def terrain_legend(profile: RulesProfile) -> QLabel:
+    """What each terrain colour means, with its effect under the encounter's rules."""
+    cost = TERRAINS[Terrain.DIFFICULT].move_cost
+    effects = {Terrain.DIFFICULT: f"movement ×{cost}, {profile.difficult_terrain_resist:+d} "
+                                  "Shove Resist",
+               Terrain.SLIPPERY: f"{profile.slippery_bonus_ft:+d} ft to every shove",
+               Terrain.UNDERGROWTH: f"+{profile.concealment_percent}% cover against missiles"}
     swatches = [f'<span style="background-color: {style.TERRAIN_COLOURS[kind].name()}">'
                 f"&nbsp;&nbsp;&nbsp;&nbsp;</span> {kind.value} ({effect})"
                 for kind, effect in effects.items()]
     legend = QLabel("  " + " &nbsp; ".join(swatches))
-    legend.setToolTip("Terrain colours on the map (000 Terrain Modifiers to Force)")
+    legend.setToolTip("Terrain colours on the map (000 Terrain Modifiers to Force; 002 Cover "
+                      "& concealment); the numbers are Map > Rules settings")
     return legend
 
 

@@ -109,10 +109,21 @@ class SelectTool(MapTool):
                 self.scene.clearSelection()
             item.setSelected(True)
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
+        if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
+            group = self._alone(item)
         graph = movement_graph(self.document.encounter, item.token)
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), graph)
         self._drag.free = event.alt
         return True
+
+    def _alone(self, item: TokenItem) -> list[TokenItem]:
+        """During a round each creature moves in its own segments, rolling its own evade
+        checks: a plain drag takes only the token under the pointer (Alt places a group)."""
+        self.scene.clearSelection()
+        item.setSelected(True)
+        self.say("During a round tokens move one at a time (each rolls its own evade "
+                 "checks); Alt-drag places a whole selection")
+        return [item]
 
     def _token_item_at(self, point: QPointF) -> TokenItem | None:
         for item in self.scene.items(point):
@@ -181,7 +192,7 @@ class SelectTool(MapTool):
         if len(drag.group) > 1:
             self._show_preview(*plain)
             return
-        target = drag.target
+        target, cost_legal = drag.target, drag.path.legal
 
         def show(ruling: Ruling | None) -> None:
             if self._drag is not drag or drag.target != target:
@@ -190,16 +201,21 @@ class SelectTool(MapTool):
                 self._show_preview(*plain)
                 return
             self.status.emit(ruling.tip)
+            # The cost stays in sight beside what the drop will ask (evade checks...).
             self._show_preview([points[0], points[-1]] if ruling.straight else points,
-                               ruling.label, ruling.legal, ruling.tip)
+                               f"{label} · {ruling.label}" if cost_legal else ruling.label,
+                               ruling.legal, ruling.tip)
 
         if not self.rulings.preview(drag.leader.token_id, target, drag.path,
                                     around=drag.around, budget_ft=self.budget_ft, show=show):
             self._show_preview(*plain)
 
     def _show_preview(self, points: list[QPointF], label: str, legal: bool, tip: str) -> None:
-        self.scene.path_preview.show_path(points, label, legal)
-        self.scene.path_preview.setToolTip(tip)
+        preview = self.scene.path_preview
+        preview.show_path(points, label, legal)
+        preview.setToolTip(tip)
+        if self.view is not None:
+            preview.label.keep_in_view(self.view)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:

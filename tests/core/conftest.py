@@ -156,3 +156,16 @@ def make_encounter() -> Callable[..., Encounter]:
 @pytest.fixture(scope="session")
 def touches() -> Callable[[Segment, Segment], bool]:
     return touches_exact
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """``cli(*argv)`` runs the ``battlemap`` command: its exit status, stdout and stderr."""
+    from desktop.cli import main
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

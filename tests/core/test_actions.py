@@ -112,6 +112,7 @@ def test_initiative_with_a_tie_starts_the_round_and_acts_out_the_event_in_one_st
     outcome = perform(InitiativeAction(), history, ScriptedDice([4, 4, 12]))  # d30 12: swap
     assert [e.kind for e in enc.log] == ["initiative", "critical"]
     assert enc.log[1].round == 1 and enc.timeline.round_number == 1
+    assert enc.log[1].summary == "Critical event 12: Switch positions — A and X tied at segment 4"
     assert (enc.token("A").cell, enc.token("X").cell) == (Cell(2, 0), Cell(1, 0))
     assert outcome.action.totals(outcome.result)["critical_events"][0]["event"] == 12
     history.undo()

@@ -119,7 +119,7 @@ def test_apply_writes_the_encounter_after_the_action(encounter_file: Path, tmp_p
                  id="attack"),   # HR 0; d8 7 through leather AV 2: 1 + (6 - 2)
     pytest.param(["initiative", "--dice", "4,7,9"], "Round 1 initiative", id="initiative"),
     pytest.param(["critical", "--party", "Aldo", "--foe", "Dusk", "--dice", "30"],
-                 "Critical event 30: Nothing happens", id="critical"),
+                 "Critical event 30: Nothing happens — called for Aldo and Dusk", id="critical"),
     pytest.param(["surprise", "--alertness", "normal travel", "--stealth", "1",
                   "--dice", "15,9,3"], "Surprise: Bram, Dusk surprised", id="surprise"),
     pytest.param(["move", "--move", "Dusk=3,2"], "Move Dusk", id="move"),

@@ -40,7 +40,7 @@ def test_cover_prints_the_percentage_the_bonus_and_the_blockers(
     code, out, err = run(capsys, "cover", str(field), "--from", "Ash", "--to", "Orc")
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == "Orc's cover from Ash: cover 50% (+3): wall (2,2)-(2.5,2) 50%"
+    assert lines[0] == "Orc's cover from Ash: 50% (+3): wall (2,2)-(2.5,2) 50%"
     assert "  wall (2,2)-(2.5,2): 50.0%" in lines
     code, out, _ = run(capsys, "cover", str(field), "--from", "A", "--to", "T", "--json")
     data = json.loads(out)
@@ -56,7 +56,7 @@ def test_resolve_missile_prints_every_roll_and_applies(
     assert code == 0  # 14 vs AC 11 + cover 3 = 14: a hit; d8 6 through AV 0
     lines = out.splitlines()
     assert lines[0] == "Ash's Long bow at Orc (short range): 14 vs 14 — hits, 6 damage"
-    assert "  Cover: cover 50% (+3): wall (2,2)-(2.5,2) 50%" in lines
+    assert "  Cover: 50% (+3): wall (2,2)-(2.5,2) 50%" in lines
     assert load_encounter(out_file).token("Orc").combatant.hp == 14
 
 

@@ -93,15 +93,16 @@ def test_throw_into_a_pit_with_a_failed_save(make_encounter: Make) -> None:
     assert outcome.summary == "A grapples B (throw): 20 vs 13 — throws B E into Pit: 5 damage"
 
 
-@pytest.mark.parametrize(("dice", "band", "hold"), [
-    ([10, 12], GrappleBand.SUCCESS, HoldKind.HOLD),  # 15 > 12
-    ([7, 12], GrappleBand.HOLD, HoldKind.HOLD),      # 12 = 12: a tie
-    ([6, 12], GrappleBand.FAIL, None)])
+@pytest.mark.parametrize(("dice", "band", "hold", "verdict"), [
+    ([10, 12], GrappleBand.SUCCESS, HoldKind.HOLD, "holds B"),  # 15 > 12
+    ([7, 12], GrappleBand.HOLD, HoldKind.HOLD, "a mutual hold"),  # 12 = 12: a tie
+    ([6, 12], GrappleBand.FAIL, None, "fails")])
 def test_hold_bands(make_encounter: Make, dice: list[int], band: GrappleBand,
-                    hold: HoldKind | None) -> None:
+                    hold: HoldKind | None, verdict: str) -> None:
     encounter = make_encounter("A B", {"A": WRESTLER, "B": foe()})
     outcome = perform(grapple(GrappleAttempt.HOLD), History(encounter), ScriptedDice(dice))
     assert outcome.result.band is band
+    assert outcome.summary.endswith(f" — {verdict}")  # a success never reads "mutual hold"
     assert [h.kind for h in active_holds(encounter)] == ([hold] if hold else [])
 
 

@@ -206,7 +206,8 @@ def test_a_json_bomb_is_refused_before_parsing() -> None:
 
 def test_utf8_encoded_surrogates_are_not_text() -> None:
     # json.loads(bytes) itself would let these through ('surrogatepass')
-    with pytest.raises(EncounterFileError, match=r"x\.json is not UTF-8 text"):
+    with pytest.raises(EncounterFileError,
+                       match=r"x\.json is not an encounter file: it is not text \(not UTF-8"):
         encounter_from_json(b'{"name": "\xed\xa0\x80"}', "x.json")
 
 

@@ -275,3 +275,21 @@ def test_failures_before_the_same_action_add_up(make_encounter: Make) -> None:
                 ScriptedDice([8]))  # 8 vs 10: Unlucky, AC −1 each time
     (penalty,) = encounter.timeline.ac_penalties
     assert (penalty.value, penalty.reason) == (-2, "Forcing back failed 2 times")
+
+
+def test_a_failed_evade_in_an_allys_cell_stops_before_it(make_encounter: Make) -> None:
+    """Found by the property test: A's only way west passes through its ally O, and the
+    check against the Large B falls due in O's cell. A failed check cannot leave A on O:
+    the move ends in the last cell before it where A fits — here where it started."""
+    encounter = make_encounter("""
+        . . . B B .
+        . . . B B .
+        . . . . O A
+    """, {"A": Combatant(name="A", abilities=Abilities(dexterity=3)),
+          "O": Combatant(name="O"), "B": foe("B", size="large")},
+        walls=[(5, 2, 6, 2), (0, 0, 0, 1)])
+    request = EvadeRequest(mover="A", goal=Cell(0, 0))
+    odds = evade_odds(encounter, request)
+    assert Cell(4, 2) not in odds.landing and odds.landing[Cell(5, 2)] > 0
+    perform(EvadeAction(request), History(encounter), ScriptedDice([1, 1]))
+    assert encounter.token("A").cell == Cell(5, 2)

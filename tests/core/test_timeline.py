@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from core.actions.commands import Command
+from core.actions.commands import Command, CommandRefusedError
+from core.actions.history import History
 from core.actions.round import (
     AdvanceSegment,
     NextRound,
@@ -346,3 +347,14 @@ def test_a_condition_ticked_on_without_a_timer_steps_down_with_the_round() -> No
     assert encounter.token("a").combatant.conditions == {Condition.DAZED, Condition.PRONE}
     NextRound().apply(encounter)
     assert encounter.token("a").combatant.conditions == {Condition.PRONE}
+
+
+def test_the_last_segment_has_no_next_one() -> None:
+    """Next segment at segment 11 used to do nothing yet add an empty undo step."""
+    encounter = Encounter(tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0)],
+                          timeline=RoundState(round_number=1, current_segment=11,
+                                              entries=[InitiativeEntry(token_id="a")]))
+    history = History(encounter)
+    with pytest.raises(CommandRefusedError, match="segment 11 is the round's last"):
+        history.push(AdvanceSegment())
+    assert history.labels() == [] and encounter.timeline.current_segment == 11

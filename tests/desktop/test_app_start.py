@@ -69,3 +69,14 @@ def test_a_bad_file_on_the_command_line_says_why_and_opens_the_demo(
     assert answer_dialogs[0].endswith("Opened the demo.")
     assert window.document.encounter.name == "The Ogre's Larder (demo)"
     assert window.document.path is None
+
+
+def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
+    """'Roll for me' must not give the same initiative every evening (the reviewer's three
+    sessions all rolled opposition 2, Brannoc 3, Mira 10 from seed 1)."""
+    seeds = set()
+    for _ in range(3):
+        window = open_window(DEMO, DEMO)
+        qtbot.addWidget(window)
+        seeds.add(window.resolve_panel.seed.value())
+    assert len(seeds) == 3

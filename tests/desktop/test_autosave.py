@@ -211,3 +211,12 @@ def test_a_write_that_fails_before_submit_returns_is_still_retried(window: MainW
     saver.path.rmdir()
     assert saver.autosave() is not None  # retried, not taken for a write in flight
     assert not saver.failure and saver.path.is_file()
+
+
+def test_the_unsaved_changes_prompt_names_the_file_the_title_shows(
+        window: MainWindow, tmp_path: Path, answer_dialogs: list[str]) -> None:
+    assert window.files.save_to(tmp_path / "gm-round1.json")
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    window.files.confirm_discard()
+    assert answer_dialogs[-1] == "Unsaved changes: Save the changes to gm-round1.json?"
+    assert "gm-round1.json" in window.windowTitle()

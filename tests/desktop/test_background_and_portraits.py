@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,10 @@ def test_the_token_panel_shows_the_portrait_and_removes_it(window: MainWindow,
     row.remove.click()
     assert window.document.encounter.token("mira").combatant.portrait is None
     assert row.thumbnail.text() == "none"
+
+
+def test_a_drag_dropped_where_it_started_keeps_the_portrait(
+        window: MainWindow, tmp_path: Path, drag: Callable[..., None]) -> None:
+    assert set_portrait_from_file(window.document, "mira", red_image(tmp_path / "a.png"), window)
+    drag((6, 9), [(7, 9), (6, 9)])  # the token goes back to its own cell: nothing to do
+    assert is_red(token_colour(window, "mira"))

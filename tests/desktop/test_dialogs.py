@@ -19,7 +19,7 @@ def test_hazard_dialog_refuses_bad_dice_and_builds_a_hazard(window: MainWindow) 
     dialog.kind.setCurrentText("spell")
     dialog.damage.setText("2x6")
     dialog._accept()
-    assert "bad token" in dialog.error.text() and dialog.result_hazard is None
+    assert "is not dice" in dialog.error.text() and dialog.result_hazard is None
     dialog.damage.setText("2d6")
     dialog.save_target.setValue(12)
     dialog._accept()

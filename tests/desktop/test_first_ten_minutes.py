@@ -11,16 +11,23 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.actions.commands import RaiseToken
+from core.actions.attack import AttackAction
+from core.actions.base import plan
+from core.actions.commands import PaintTerrain, RaiseToken
+from core.actions.shove import ShoveAction
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
+from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.model.mapmodel import BattleMap
+from core.model.mapmodel import BattleMap, Terrain
+from core.model.profile import RulesProfile
+from core.rules.shove import ShoveRequest
 from desktop.help import ShortcutSheet
 from desktop.items import token_initials
 from desktop.mainwindow import MainWindow
 from desktop.map_menus import TokenMenu
+from desktop.panels.log import LogPanel
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import (
     QAction,
@@ -28,10 +35,12 @@ from desktop.qt import (
     QGraphicsItem,
     QLabel,
     QMessageBox,
+    QPoint,
     QRectF,
     Qt,
     QWidgetAction,
 )
+from desktop.tools.paint import terrain_legend
 from desktop.tools.ruler import RulerTool
 from desktop.tools.shove import ShoveTool
 
@@ -217,6 +226,10 @@ def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
     assert document.encounter.token("mira").combatant.hp == 22
     menu.toggle(Condition.STUNNED)
     assert document.encounter.token("mira").combatant.has(Condition.STUNNED)
+    assert [e.summary for e in document.encounter.log] == [  # the log tells the whole fight
+        "Mira takes 5 damage (HP 22 → 17)", "Mira heals 5 of 10 (at full HP, 22)",
+        "Mira gains stunned (set by the GM)"]
+    assert window.statusBar().currentMessage() == "Mira gains stunned (set by the GM)"
     menu.duplicate()
     names = sorted(t.name for t in document.encounter.tokens if t.name.startswith("Mira"))
     assert names == ["Mira 1", "Mira 2"]
@@ -226,6 +239,7 @@ def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
     steps = document.history.index
     document.set_index(0)                               # every entry was one undo step
     assert steps == 5 and document.encounter.token("mira").combatant.hp == 22
+    assert document.encounter.log == []
     assert [t.id for t in document.encounter.tokens] == [t.id for t in load_encounter(
         DEMO).tokens]
 
@@ -267,7 +281,7 @@ def test_the_dice_tray_rolls_any_expression_into_the_log(qtbot: QtBot, window: M
     assert window.document.encounter.log[-1].summary == "Rolled 2d6+3: 13"
     panel.tray.setText("2q6")
     panel.roll_tray()
-    assert "bad token" in panel.message.text()
+    assert "is not dice in '2q6' (write dice like 2d6+1" in panel.message.text()
 
 
 def test_the_shortcut_sheet_lists_every_menu_and_tool_key(window: MainWindow) -> None:
@@ -294,3 +308,93 @@ def test_no_two_commands_share_a_key(window: MainWindow) -> None:
             owners.setdefault(key.toString(), []).append(action.text())
     shared = {key: names for key, names in owners.items() if len(set(names)) > 1}
     assert shared == {}
+
+
+def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> None:
+    house = RulesProfile(difficult_terrain_resist=3, concealment_percent=25)
+    text = terrain_legend(house).text()
+    assert "difficult (movement ×2, +3 Shove Resist)" in text
+    assert "slippery (+2 ft to every shove)" in text
+    assert "undergrowth (+25% cover against missiles)" in text
+
+
+def test_damage_that_is_not_dice_is_refused_even_on_a_miss(window: MainWindow) -> None:
+    """A GM's walk-through: 'banana' as damage resolved without complaint when the attack
+    missed; it must be refused before any die is rolled, whatever the roll would be."""
+    panel = window.resolve_panel
+    panel.begin(AttackAction(attacker="ogre", target="mira"))
+    panel.weapon.damage_dice.setText("banana")
+    panel.resolve()
+    assert "'banana' is not dice" in panel.message.text()
+    assert panel.pending is not None and window.document.encounter.log == []
+
+
+def test_a_path_label_at_the_views_edge_stays_in_sight(
+        drag_to: Callable[..., AbstractContextManager[None]], window: MainWindow) -> None:
+    """A GM's walk-through: the cost beside a path ending at the right edge of the view was
+    cut ("60 ft · 12 seg…"); it turns to the path's other side instead."""
+    window.view.zoom_by(3)
+    window.view.centre_on_cell(Cell(4, 4))
+    right = window.scene.renderer.cell_at(window.view.mapToScene(
+        window.view.viewport().rect().topRight() + QPoint(-30, 200)))
+    with drag_to((4, 4), (right.x, right.y)):
+        label = window.scene.path_preview.label
+        assert label.isVisible() and label.text
+        assert window.view.viewport().rect().contains(on_screen(window, label).toRect())
+
+
+def test_switching_tools_clears_an_aim_card_but_keeps_a_pending_roll(window: MainWindow) -> None:
+    panel = window.resolve_panel
+    panel.card.setText("Ogre shoves Mira S: Fail 15% …")  # a tool's preview, nothing pending
+    window.select_tool("ruler")
+    assert panel.card.text() == "" and panel.title.text().startswith("Shove (S)")
+    panel.begin(AttackAction(attacker="ogre", target="mira"), "the attack's card")
+    window.select_tool("select")
+    assert panel.pending is not None and panel.card.text().startswith("the attack's card")
+
+
+def test_the_status_bar_says_what_was_just_painted_under_the_pointer(window: MainWindow
+                                                                      ) -> None:
+    window.view.cell_hovered.emit(Cell(2, 2))
+    assert "normal" in window.cell_label.text()
+    window.document.push(PaintTerrain({Cell(2, 2)}, Terrain.DIFFICULT))
+    assert "difficult" in window.cell_label.text()
+
+
+def test_the_shortcut_sheet_shows_every_key_whole(window: MainWindow) -> None:
+    sheet = ShortcutSheet(window.menuBar(), window)
+    metrics = sheet.tree.fontMetrics()
+    widest = max(metrics.horizontalAdvance(keys) for keys in sheet.rows().values())
+    assert sheet.tree.columnWidth(1) >= widest
+    assert sheet.width() >= sheet.tree.columnWidth(0) + sheet.tree.columnWidth(1)
+
+
+def test_a_long_log_line_wraps_to_the_docks_width(window: MainWindow, qtbot: QtBot) -> None:
+    window.document.perform(plan(ShoveAction(ShoveRequest(attacker="ogre", defender="mira")),
+                                 window.document.encounter,
+                                 ScriptedDice([18, 5, 3, 4, 2, 6, 1, 1])))
+    panel = LogPanel(window.document)
+    qtbot.addWidget(panel)
+    panel.resize(220, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    item = panel.tree.topLevelItem(0)
+    line = panel.tree.fontMetrics().height()
+    assert panel.tree.fontMetrics().horizontalAdvance(item.text(0)) > panel.tree.columnWidth(0)
+    narrow = panel.tree.visualItemRect(item).height()
+    assert narrow >= 2 * line
+    panel.resize(1200, 300)
+    qtbot.waitUntil(lambda: panel.tree.visualItemRect(item).height() < narrow)
+
+
+def test_switching_tools_never_moves_the_map(window: MainWindow, qtbot: QtBot) -> None:
+    """A GM's walk-through: the map jumped up and down as the tool options bar changed
+    height with each tool."""
+    window.show()
+    qtbot.waitExposed(window)
+    tops = set()
+    for name in window.tools:
+        window.select_tool(name)
+        QApplication.processEvents()
+        tops.add(window.view.mapTo(window, QPoint(0, 0)).y())
+    assert len(tops) == 1

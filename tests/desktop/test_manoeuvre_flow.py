@@ -84,6 +84,7 @@ def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(5, 9))
     assert isinstance(window.resolve_panel.pending, GrappleAction)
     assert "Into the hazard" in window.resolve_panel.card.text()
+    assert "Lands: stays <b>56%</b> · 5 ft W <b>44%</b>" in window.resolve_panel.card.text()
     type_dice(qtbot, window, dice)
     mira = encounter.token("mira")
     assert expected.throw is not None and mira.cell == expected.throw.final_cell

@@ -16,8 +16,9 @@ from core.model.grid import Cell, Direction
 from core.model.mapmodel import Terrain, WallKind, WallSegment
 from core.spatial.geometry import geometry_of
 from desktop.cli import main
+from desktop.items import MIN_BADGE_PX
 from desktop.mainwindow import MainWindow
-from desktop.qt import QImage, Qt, QWidgetAction
+from desktop.qt import QImage, QPainter, Qt, QWidgetAction
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -189,3 +190,19 @@ def test_saved_file_loads_in_core(window: MainWindow, tmp_path: Path) -> None:
     target = tmp_path / "e.json"
     save_encounter(window.document.encounter, target)
     assert load_encounter(target).model_dump() == window.document.encounter.model_dump()
+
+
+@pytest.mark.parametrize(("zoom", "count"), [(0.5, 1), (0.5, 3), (3.0, 2)])
+def test_condition_badges_stay_readable_and_inside_the_token(window: MainWindow, zoom: float,
+                                                             count: int) -> None:
+    """A GM's walk-through: at fit on a big map a badge was a few pixels wide."""
+    item = window.scene.tokens["ogre"]
+    image = QImage(200, 200, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    painter.scale(zoom, zoom)
+    try:
+        side = item._badge_side(painter, count)
+    finally:
+        painter.end()
+    assert side * zoom >= MIN_BADGE_PX  # the Large ogre: 50 px across at half zoom
+    assert side * (1 + 0.9 * (count - 1)) <= item.side_px + 1e-9

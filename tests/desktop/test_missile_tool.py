@@ -66,7 +66,8 @@ def test_hovering_a_target_shows_range_cover_and_exact_odds(
 def test_a_target_out_of_sight_says_why(qtbot: QtBot, quiet: MainWindow,
                                         points: SimpleNamespace) -> None:
     pick(qtbot, quiet, points, MIRA, ORC)  # the ogre stands in the way
-    assert "no line of fire" in quiet.statusBar().currentMessage()
+    status = quiet.statusBar().currentMessage()
+    assert "no line of fire to Orc Warrior: hidden by Ogre 100%" in status
     assert "Ogre 100%" in quiet.resolve_panel.card.text()
 
 
@@ -97,7 +98,7 @@ def test_the_gm_sets_the_cover(qtbot: QtBot, quiet: MainWindow,
                                points: SimpleNamespace) -> None:
     tool = pick(qtbot, quiet, points, MIRA, Cell(5, 4))
     tool.cover.setValue(60)
-    assert "cover 60% (+3) — set by the GM" in quiet.resolve_panel.card.text()
+    assert "Cover: 60% (+3) — set by the GM" in quiet.resolve_panel.card.text()
 
 
 def test_oil_sets_the_floor_alight(qtbot: QtBot, quiet: MainWindow,
@@ -202,5 +203,19 @@ def test_the_attack_tool_shows_the_cover_measured_on_the_map(
     quiet.select_tool("attack")
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
     card = quiet.resolve_panel.card.text()
-    assert "Cover from here: cover 0% (+0); firing into melee past Orc Warrior" in card
+    assert ("Cover from here: 0% (+0); firing into melee past Orc Warrior (94%): the "
+            "target's AC +7") in card
     assert "in melee only a shield counts" in card
+
+
+def test_no_weapon_is_not_carried_before_a_shooter_is_picked(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: every weapon read "(not carried)" before anyone was picked."""
+    quiet.select_tool("missile")
+    tool = missile_tool(quiet)
+    names = [tool.weapons.itemText(i) for i in range(tool.weapons.count())]
+    assert names and not any("not carried" in name for name in names)
+    quiet.select_tool("select")
+    tool = pick(qtbot, quiet, points, KOBOLD, BRANNOC)
+    names = [tool.weapons.itemText(i) for i in range(tool.weapons.count())]
+    assert names[0] == "Sling" and all("(not carried)" in name for name in names[1:])

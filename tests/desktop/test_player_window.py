@@ -154,6 +154,23 @@ def test_it_follows_the_gm_view_until_panned_there(qtbot: QtBot, window: MainWin
     assert players.centre().x() > here.x()
 
 
+def test_it_refits_when_the_gm_window_is_resized(qtbot: QtBot, window: MainWindow,
+                                               players: PlayerWindow) -> None:
+    """A GM's walk-through: narrowing the GM window (the whole map still in view, so no
+    scroll bar moved) left the players' map at the old area."""
+    window.view.fit_map()
+    window.view.zoom_by(0.4)  # the map well inside the view: no scroll bars
+    gm_area = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    before = players.view.mapToScene(players.view.viewport().rect()).boundingRect()
+    window.resize(window.width() // 2, window.height())
+    qtbot.waitUntil(lambda: window.view.mapToScene(
+        window.view.viewport().rect()).boundingRect() != gm_area)
+    after = players.view.mapToScene(players.view.viewport().rect()).boundingRect()
+    assert after != before
+    assert players.centre().x() == pytest.approx(window.view.mapToScene(
+        window.view.viewport().rect().center()).x(), abs=30)
+
+
 def test_esc_leaves_full_screen_and_closing_the_gm_window_closes_it(
         qtbot: QtBot, window: MainWindow, players: PlayerWindow) -> None:
     players.showFullScreen()

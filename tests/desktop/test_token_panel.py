@@ -177,6 +177,18 @@ def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: o
     assert demo.panel.form.error.text().startswith("Not applied: ")
 
 
+def test_escape_in_a_refused_field_puts_the_models_value_back(demo: Setup, qtbot: object
+                                                              ) -> None:
+    demo.select("brannoc")
+    steps = demo.document.history.index
+    edit = demo.type_into(qtbot, "strength", "25")
+    assert demo.panel.form.is_marked("strength")
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)  # type: ignore[attr-defined]
+    assert edit.text() == "17" and demo.panel.form.error.text() == ""
+    assert not demo.panel.form.is_marked("strength")
+    assert demo.document.history.index == steps
+
+
 def test_typing_several_digits_is_one_undo_step(demo: Setup, qtbot: object) -> None:
     demo.select("brannoc")
     steps = demo.document.history.index

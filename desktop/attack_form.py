@@ -1,0 +1,161 @@
+"""The Resolve panel's form for a melee attack: the weapon (the attacker's, or typed dice), the
+grip, the situational modifier, and — when the rules profile switches them on — the hit
+location aimed at and a hero point to spend. It only builds the core
+:class:`~core.rules.attack.AttackOptions`; the rules that judge them are core's."""
+
+from __future__ import annotations
+
+from core.model.encounter import Encounter
+from core.model.injury import HeroUse
+from core.model.weapons import Grip, Weapon
+from core.rules.attack import AttackOptions, DamageKind
+from core.rules.weapons import melee_weapons
+from desktop.qt import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QWidget,
+    Signal,
+)
+
+TYPED = ""  # the weapon box's "typed dice" entry
+
+
+class AttackForm(QWidget):
+    """Weapon, grip, modifier, aim and hero point of the attack being prepared."""
+
+    changed = Signal()  # any option changed: the odds card follows
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weapon_box = QComboBox()
+        self.weapon_box.setToolTip("The weapon: its damage dice, STR and damage type; or type "
+                                   "the dice")
+        self.damage_dice = QLineEdit("d8")
+        self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
+        self.grip = QComboBox()
+        self.grip.setToolTip("002 One or two hands: 1½ hands +d3 damage and +1 to hit; two "
+                             "hands the weapon's bonus die (and +1 to hit unless it always "
+                             "needs two)")
+        self.hit_modifier = QSpinBox()
+        self.hit_modifier.setRange(-20, 20)
+        self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
+        self.magic = QCheckBox("Magic damage")
+        self.magic.setToolTip("Magic damage ignores AV")
+        self.aim = location_box()
+        self.hero = hero_box()
+        self.weapons: dict[str, Weapon] = {}
+        self.labels: dict[QWidget, QLabel] = {}
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        rows = ((("Weapon", self.weapon_box),), (("Damage", self.damage_dice),),
+                (("Grip", self.grip), ("To hit", self.hit_modifier)),
+                (("Aim at", self.aim),), (("Hero point", self.hero),))
+        for row, pairs in enumerate(rows):
+            for column, (text, widget) in enumerate(pairs):
+                self.labels[widget] = _label(text, widget)
+                grid.addWidget(self.labels[widget], row, 2 * column)
+                grid.addWidget(widget, row, 2 * column + 1, 1, 3 if len(pairs) == 1 else 1)
+        grid.addWidget(self.magic, len(rows), 1, 1, 3)
+        grid.setColumnStretch(1, 1)
+        # Its rows keep their height in a short dock (the "Last result" box gives way).
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.weapon_box.currentIndexChanged.connect(self._weapon_changed)
+        for box in (self.grip, self.aim, self.hero):
+            box.currentIndexChanged.connect(lambda _index: self.changed.emit())
+        self.hit_modifier.valueChanged.connect(lambda _value: self.changed.emit())
+        self.damage_dice.textEdited.connect(lambda _text: self.changed.emit())
+        self.magic.toggled.connect(lambda _on: self.changed.emit())
+
+    def show_for(self, encounter: Encounter, attacker_id: str) -> None:
+        """Offer the attacker's melee weapons (first chosen) and the options its profile
+        allows: aiming when hit locations are rolled, hero points when they are on."""
+        attacker = encounter.token(attacker_id).combatant
+        self.blockSignals(True)
+        self.weapon_box.clear()
+        self.weapons = {w.name: w for w in melee_weapons(encounter, attacker)}
+        for weapon in self.weapons.values():
+            self.weapon_box.addItem(f"{weapon.name} ({weapon.damage})", weapon.name)
+        self.weapon_box.addItem("Typed dice", TYPED)
+        fill_locations(self.aim, encounter, missile=False)
+        self.aim.setCurrentIndex(0)  # each attack starts unaimed
+        fill_hero(self.hero, attacker.hero_points)
+        self._show(self.aim, encounter.profile.hit_location)
+        self._show(self.hero, encounter.profile.hero_points)
+        self.blockSignals(False)
+        self._weapon_changed()
+
+    def _show(self, widget: QWidget, shown: bool) -> None:
+        widget.setVisible(shown)
+        self.labels[widget].setVisible(shown)
+
+    def _weapon_changed(self) -> None:
+        weapon = self.weapon_box.currentData()
+        self._show(self.damage_dice, weapon == TYPED)
+        self.magic.setVisible(weapon == TYPED)
+        chosen = self.weapons.get(weapon)
+        grips = chosen.grips if chosen else (Grip.ONE,)
+        self.grip.blockSignals(True)
+        self.grip.clear()
+        for grip in grips:
+            self.grip.addItem(grip.label, grip.value)
+        self.grip.blockSignals(False)
+        self.grip.setEnabled(len(grips) > 1)
+        self.changed.emit()
+
+    def options(self) -> AttackOptions:
+        """What the form says, as core options."""
+        weapon = self.weapon_box.currentData() or None
+        return AttackOptions(
+            weapon=weapon, damage=self.damage_dice.text().strip() or "d6",
+            modifier=self.hit_modifier.value(),
+            kind=DamageKind(magic=self.magic.isChecked() and weapon is None),
+            grip=Grip(self.grip.currentData()) if self.grip.currentData() else None,
+            aim=self.aim.currentData() or None,
+            hero=HeroUse(self.hero.currentData()) if self.hero.currentData() else None)
+
+
+def _label(text: str, widget: QWidget) -> QLabel:
+    label = QLabel(text)
+    label.setToolTip(widget.toolTip())
+    label.setBuddy(widget)
+    return label
+
+
+def location_box() -> QComboBox:
+    box = QComboBox()
+    box.setToolTip("002 Hitting specific locations: aim at one (its modifier to hit); a hit "
+                   "lands there. Otherwise the location die decides")
+    return box
+
+
+def hero_box() -> QComboBox:
+    box = QComboBox()
+    box.setToolTip("002 Damage: a hero point causes double damage, an automatic hit (not "
+                   "when aiming at a location) or +10 to hit; spent with the attack (undo "
+                   "gives it back)")
+    return box
+
+
+def fill_locations(box: QComboBox, encounter: Encounter, missile: bool) -> None:
+    """The hit locations with their aim modifiers (melee or missile column)."""
+    profile = encounter.profile
+    chosen = box.currentData()
+    box.clear()
+    box.addItem(f"anywhere ({profile.hit_location_die} decides)", "")
+    for row in sorted(profile.hit_locations, key=lambda r: -r.low):
+        box.addItem(f"{row.name} ({row.aim(missile):+d})", row.name)
+    box.setCurrentIndex(max(box.findData(chosen), 0))
+
+
+def fill_hero(box: QComboBox, points: int) -> None:
+    """The hero point uses, with the points left."""
+    box.clear()
+    box.addItem(f"none ({points} left)", "")
+    if points:
+        for use in HeroUse:
+            box.addItem(use.label, use.value)
