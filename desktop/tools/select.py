@@ -97,7 +97,7 @@ class SelectTool(MapTool):
     def press(self, event: ToolEvent) -> bool:
         if not event.left:
             return False
-        item = self._token_item_at(event.scene_pos)
+        item = self._token_item_at(event.cell)
         if item is None:
             door = self._door_at(event.scene_pos)
             if door is not None:
@@ -125,11 +125,11 @@ class SelectTool(MapTool):
                  "checks); Alt-drag places a whole selection")
         return [item]
 
-    def _token_item_at(self, point: QPointF) -> TokenItem | None:
-        for item in self.scene.items(point):
-            if isinstance(item, TokenItem):
-                return item
-        return None
+    def _token_item_at(self, cell: Cell) -> TokenItem | None:
+        """The token at the pointer, from the encounter's cell index: a scene query at a
+        point asks every label on the map where it is (a thousand on a big map)."""
+        token = self.document.encounter.token_at(cell)
+        return None if token is None else self.scene.tokens.get(token.id)
 
     def _door_at(self, point: QPointF) -> WallSegment | None:
         gx, gy = self.renderer.to_grid(point)
