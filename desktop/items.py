@@ -262,6 +262,7 @@ class HazardItem(QGraphicsItem):
         for cell in hazard.cells:
             self._shape.addRect(renderer.cell_rect(cell))
         self._shape = self._shape.simplified()
+        self._bounds = self._shape.boundingRect().adjusted(-2, -2, 2, 2)  # asked often
         effect = hazard.effect
         details = [f"damage {effect.damage} {effect.damage_type}".strip() if effect.damage
                    else "", f"fall {effect.fall_ft} ft" if effect.fall_ft else "",
@@ -281,7 +282,7 @@ class HazardItem(QGraphicsItem):
         self.label.place(renderer.cell_rect(min(hazard.cells)).topLeft(), QPointF(0, -9))
 
     def boundingRect(self) -> QRectF:
-        return self._shape.boundingRect().adjusted(-2, -2, 2, 2)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self._shape

@@ -40,6 +40,7 @@ from desktop.selection import SelectionModel
 MIN_LABEL_PX = 28
 TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5
 MIN_GRID_PX = 6
+MIN_HAZARD_NAME_CELL_PX = 8  # hazard names hidden while a cell is smaller on screen
 
 
 class MapScene(QGraphicsScene):
@@ -57,6 +58,7 @@ class MapScene(QGraphicsScene):
         self.backdrop = style.BACKGROUND
         self.tokens: dict[str, TokenItem] = {}
         self.hazard_items: list[HazardItem] = []
+        self._hazard_names_shown = True
         self.walls = WallLayer(self.renderer)
         self.addItem(self.walls)
         self.path_preview = PathPreview(self.renderer)
@@ -185,6 +187,17 @@ class MapScene(QGraphicsScene):
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
+            item.label.setVisible(self._hazard_names_shown)
+
+    def follow_zoom(self, zoom: float) -> None:
+        """Hazard names only while a cell is big enough on screen to tell which hazard a
+        name is for: zoomed out on a big map they covered it (and cost a fifth of each
+        frame)."""
+        shown = self.renderer.length(zoom) >= MIN_HAZARD_NAME_CELL_PX
+        if shown != self._hazard_names_shown:
+            self._hazard_names_shown = shown
+            for item in self.hazard_items:
+                item.label.setVisible(shown)
 
     # --- cells ---------------------------------------------------------------------------
     def _refresh_cells(self) -> None:

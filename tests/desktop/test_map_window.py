@@ -19,7 +19,7 @@ from desktop.cli import main
 from desktop.items import MIN_BADGE_PX
 from desktop.mainwindow import MainWindow
 from desktop.qt import QImage, QPainter, Qt, QWidgetAction
-from desktop.scene import MapScene
+from desktop.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -159,6 +159,16 @@ def test_a_brush_step_redraws_its_cells_as_a_fresh_scene_would(
     after = scene_image(window.scene)
     assert after != before
     assert after == scene_image(MapScene(window.document))
+
+
+def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWindow) -> None:
+    labels = [item.label for item in window.scene.hazard_items]
+    assert labels and all(label.isVisible() for label in labels)  # the demo at fit
+    window.view.zoom_by(MIN_HAZARD_NAME_CELL_PX / 2 / window.scene.renderer.length(
+        window.view.zoom))
+    assert not any(label.isVisible() for label in labels)
+    window.view.fit_map()
+    assert all(label.isVisible() for label in labels)
 
 
 def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
