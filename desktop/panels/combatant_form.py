@@ -19,7 +19,6 @@ from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
-    QEvent,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -27,12 +26,12 @@ from desktop.qt import (
     QLabel,
     QLineEdit,
     QMenu,
-    QObject,
     QSizePolicy,
     Qt,
     QToolButton,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 
 INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
@@ -215,22 +214,13 @@ class CombatantForm(QWidget):
         return row + 1 + (len(fields) + COLUMNS - 1) // COLUMNS
 
     def _line_edit(self, key: str, tip: str) -> QLineEdit:
-        edit = QLineEdit()
+        edit = _FieldEdit()
+        edit.escaped.connect(self.refresh)  # Esc puts back the model's value
         edit.setToolTip(tip)
         edit.textEdited.connect(lambda _text: self._edited(key))
         edit.editingFinished.connect(lambda: self._finished(key))
-        edit.installEventFilter(self)
         self.edits[key] = edit
         return edit
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Esc in a field puts back the model's value (and drops a refused one's message),
-        as in a spreadsheet cell."""
-        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
-                and event.key() == Qt.Key.Key_Escape and watched in self.edits.values()):
-            self.refresh()
-            return True
-        return super().eventFilter(watched, event)
 
     def _number_edit(self, spec: NumberField) -> QLineEdit:
         low, high = self._bounds(spec)
@@ -405,6 +395,19 @@ class CombatantForm(QWidget):
                        self.weapons):
             if widget.styleSheet():
                 widget.setStyleSheet("")
+
+
+class _FieldEdit(QLineEdit):
+    """A field that says when Esc is pressed in it: the form puts back the model's value
+    and drops a refused value's message, as in a spreadsheet cell."""
+
+    escaped = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.escaped.emit()
+            return
+        super().keyPressEvent(event)
 
 
 def _buddy(text: str, widget: QWidget) -> QLabel:
