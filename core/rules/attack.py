@@ -28,7 +28,7 @@ from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
 from core.model.weapons import DamageType, Grip, Weapon
 from core.rules import melee, sleep
-from core.rules.conditions import helpless, roll_penalty
+from core.rules.conditions import helpless, require_action, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.fumble import FumbleResult, resolve_fumble
 from core.rules.injury import (
@@ -245,6 +245,7 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
+    require_action(attacker.combatant)
     weapon = encounter.weapon(action.weapon) if action.weapon else None
     if action.kind.missile:
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "

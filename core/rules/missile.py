@@ -67,7 +67,7 @@ from core.rules.attack import (
     round_terms,
     with_fumble,
 )
-from core.rules.conditions import helpless
+from core.rules.conditions import helpless, require_action
 from core.rules.cover import CoverReport, cover_on_map, neighbours
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
@@ -231,6 +231,7 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     attacker, target = encounter.token(request.attacker), encounter.token(request.target)
     if attacker.id == target.id:
         raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
+    require_action(attacker.combatant)
     weapon = _weapon(encounter, attacker, request.weapon)
     refusal = weapon_refusal(encounter, attacker.id, weapon)
     if refusal:

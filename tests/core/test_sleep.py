@@ -19,6 +19,7 @@ from core.model.encounter import Encounter, Token
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.rules.attack import AttackOptions, attack_on_map
+from core.rules.conditions import NoActionError
 from core.rules.missile import MissileRequest, resolve_missile
 from core.rules.missile_odds import missile_odds
 from core.rules.timeline import roll_initiative
@@ -139,3 +140,19 @@ def test_missile_at_a_waking_target_always_hits_doubled() -> None:
     perform(MissileAction(request), history, ScriptedDice([1, 6]))
     # short bow d6 = 6 through leather's AV vs missiles 1 → 1 + 4 = 5, doubled = 10
     assert encounter.token("gnoll").combatant.hp == 20
+
+
+@pytest.mark.parametrize("condition", [Condition.ASLEEP, Condition.WAKING, Condition.RISING])
+def test_a_sleeper_or_a_waking_creature_cannot_attack(condition: Condition) -> None:
+    """A GM's walk-through: a sleeping Hill Giant attacked from its token menu."""
+    encounter = camp()
+    sleeper = encounter.token("ann").combatant.model_copy(
+        update={"conditions": frozenset({condition})})
+    encounter.put_token(encounter.token("ann").with_combatant(sleeper))
+    history = History(encounter)
+    with pytest.raises(NoActionError, match="Ann cannot act: "):
+        perform(AttackAction("ann", "gnoll", AttackOptions(weapon="Dagger")), history,
+                ScriptedDice([20, 4]))
+    with pytest.raises(NoActionError):
+        missile_odds(encounter, MissileRequest(attacker="ann", target="gnoll"))
+    assert history.index == 0 and encounter.log == []
