@@ -60,6 +60,9 @@ def test_a_sleeper_is_hit_the_same_way_and_the_wound_wakes_it() -> None:
     assert gnoll.hp == 26 and gnoll.conditions == {Condition.WAKING}
     assert [(t.condition, t.rounds) for t in encounter.timeline.timers] == \
         [(Condition.WAKING, 2)]
+    assert [e.kind for e in encounter.log] == ["attack", "wake"]
+    assert encounter.log[1].summary == "Gnoll is woken by the hit: normal combat from round 4"
+    assert "Waking: rounds 0–1" in encounter.log[1].text
     history.undo()
     assert encounter.token("gnoll").combatant.conditions == {Condition.ASLEEP}
     assert not encounter.timeline.timers
