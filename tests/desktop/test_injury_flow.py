@@ -99,6 +99,24 @@ def test_an_aimed_attack_with_a_hero_point_is_one_step(qtbot: QtBot, injured: Ma
     assert window.document.encounter.token("orc").combatant.wounds == 0
 
 
+def test_a_refused_combination_disables_resolve_until_it_is_changed(
+        qtbot: QtBot, injured: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: aim + a hero point's automatic hit was refused on Resolve, and
+    the red line stayed after switching to +10."""
+    viewport, panel = injured.view.viewport(), injured.resolve_panel
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.keyClick(injured.view, Qt.Key.Key_K)
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*ORC))
+    choose(panel.weapon.aim, "Head")
+    choose(panel.weapon.hero, HeroUse.AUTOMATIC_HIT.value)
+    assert "does not work when aiming" in panel.card.text()
+    assert not panel.resolve_button.isEnabled()
+    panel.message.setText("Cannot resolve: a hero point's automatic hit does not work")
+    choose(panel.weapon.hero, HeroUse.PLUS_TEN.value)
+    assert panel.resolve_button.isEnabled() and panel.message.text() == ""
+    assert "does not work" not in panel.card.text()
+
+
 def test_the_form_offers_no_aim_or_hero_point_while_they_are_off(
         qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
     viewport = window.view.viewport()
