@@ -132,7 +132,7 @@ class RangeReport(BaseModel):
         if self.packed_by:
             text += f" (packed group: {', '.join(self.packed_by)})"
         if self.clearance_ft:
-            text += f"; needs {self.clearance_ft:g} ft of height"
+            text += f"; needs {round(self.clearance_ft, 1):g} ft of height"
         return text
 
 
@@ -317,7 +317,7 @@ def _clearance(distance: float, band: RangeBand, encounter: Encounter) -> float:
     needed = distance / divisor
     if ceiling is not None and ceiling < needed:
         raise IllegalMissileError(
-            f"{distance:g} ft is {band.value} range, which needs {needed:g} ft of clear "
+            f"{distance:g} ft is {band.value} range, which needs {round(needed, 1):g} ft of clear "
             f"height (1/{divisor} of the distance, 002 Missiles); the ceiling is {ceiling} "
             "ft: out of reach")
     return needed
