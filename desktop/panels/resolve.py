@@ -409,4 +409,4 @@ def attack_card(odds: AttackOdds) -> str:
         text += f" · fumble {percent(odds.fumble)}"
     if len(odds.locations) == 1:
         text += f" · lands on the {escape(odds.locations[0][0].lower())}"
-    return text
+    return text + "".join(f"<br>{escape(note)}" for note in odds.notes)

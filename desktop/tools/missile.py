@@ -10,6 +10,7 @@ for a foe to pop up at a cell (then click the cell)."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from core.actions.base import Action, plan
@@ -366,4 +367,5 @@ def card(odds: MissileOdds, note: str = "") -> str:
             f"d20 {setup.bonus.value:+d} vs <b>{setup.defence.value}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>{friend} · Miss <b>{percent(odds.miss)}</b> "
             f"(against a wall {percent(odds.against_wall)}, off the map "
-            f"{percent(odds.off_map)}){natural}")
+            f"{percent(odds.off_map)}){natural}"
+            + "".join(f"<br>{escape(note)}" for note in odds.notes))
