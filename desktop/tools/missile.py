@@ -22,7 +22,7 @@ from core.model.grid import Cell
 from core.model.injury import HeroUse
 from core.rules.missile import MissileRequest, exposed_at
 from core.rules.missile_odds import MissileOdds, missile_odds
-from core.rules.popup import PopUpRequest, pop_up_odds
+from core.rules.popup import PopUpRequest, pop_up_odds, spot_refusal
 from core.rules.weapons import missile_weapons
 from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.missile_overlay import MissilePreview
@@ -257,12 +257,12 @@ class MissileTool(MapTool):
         return self.pop_up.isChecked() and self.shooter is not None and self.spot is None
 
     def _choose_spot(self, cell: Cell) -> None:
-        """A pop-up's spot: where the shooter stands or next to it (core checks the step
-        when the odds are worked out)."""
+        """A pop-up's spot: where the shooter stands or one legal step from it."""
         assert self.shooter is not None
         shooter = self.document.encounter.token(self.shooter)
-        if max(abs(cell.x - shooter.x), abs(cell.y - shooter.y)) > 1:
-            self.say(f"Missile: {shooter.name} pops up where it stands or next to it")
+        refusal = spot_refusal(self.document.encounter, shooter, cell)
+        if refusal:
+            self.say(f"Missile: {refusal}")
             return
         self.spot = cell
         self.scene.focus_ring.show_on(shooter.at(cell).footprint)

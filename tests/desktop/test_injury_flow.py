@@ -153,6 +153,9 @@ def test_a_pop_up_from_cover_against_a_waiting_kobold(qtbot: QtBot, injured: Mai
     assert "pops up — click where" in window.statusBar().currentMessage()
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(9, 9))  # too far: refused
     assert tool.spot is None
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 9))  # the ogre's: refused at once
+    assert tool.spot is None
+    assert "cannot pop up at (7,9): Ogre in the way" in window.statusBar().currentMessage()
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 10))
     assert tool.spot == Cell(6, 10)
     qtbot.mouseMove(viewport, points.cell(*KOBOLD))
