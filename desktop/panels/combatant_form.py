@@ -10,7 +10,6 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from core.actions.commands import UpdateCombatant
-from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Token
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
@@ -84,6 +83,10 @@ INJURY = (
                 "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
 )
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+# The words the GM sees beside each field, for messages about it
+FIELD_LABELS = {f.key: f.label for f in (*ABILITIES, *NUMBERS, *MORALE, *INJURY)} | {
+    "name": "Name", "side": "Side", "size": "Size", "armour": "Armour", "shield": "Shield",
+    "weapons": "Weapons", "conditions": "Conditions"}
 OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
 
@@ -315,7 +318,7 @@ class CombatantForm(QWidget):
             combatant = self._candidate(token.combatant, key)
             self._check_fits(token, combatant)
         except ValidationError as error:
-            self._refuse(key, describe_validation_error(error))
+            self._refuse(key, _describe(error))
         except ValueError as error:
             self._refuse(key, str(error))
         else:
@@ -339,14 +342,14 @@ class CombatantForm(QWidget):
             return None
         value = self._parsed(key)
         if value is None:
-            raise ValueError(f"{key}: enter a whole number")
+            raise ValueError(f"{FIELD_LABELS[key]}: enter a whole number")
         return value
 
     def _check_fits(self, token: Token, combatant: Combatant) -> None:
         """A dry run: UpdateCombatant.apply would raise inside the undo stack."""
         problem = UpdateCombatant.problem(self.document.encounter, token.id, combatant)
         if problem:
-            raise ValueError(f"size: {problem}")
+            raise ValueError(f"{FIELD_LABELS['size']}: {problem}")
 
     def _refuse(self, key: str, message: str) -> None:
         self._clear_marks()
@@ -408,6 +411,18 @@ class _FieldEdit(QLineEdit):
             self.escaped.emit()
             return
         super().keyPressEvent(event)
+
+
+def _describe(error: ValidationError) -> str:
+    """The model's messages, each about the field by the label beside it ("Morale: ..."),
+    not by the model's name for it ("morale: ...")."""
+    return "; ".join(_one_problem(item["loc"], item["msg"]) for item in error.errors()[:3])
+
+
+def _one_problem(loc: tuple[int | str, ...], msg: str) -> str:
+    what = msg.removeprefix("Value error, ")  # pydantic's prefix tells a GM nothing
+    field = next((FIELD_LABELS[part] for part in reversed(loc) if part in FIELD_LABELS), None)
+    return f"{field}: {what}" if field else what
 
 
 def _buddy(text: str, widget: QWidget) -> QLabel:

@@ -167,7 +167,7 @@ def test_morale_and_leadership_in_the_form(qtbot: QtBot, quiet: MainWindow) -> N
     morale.selectAll()
     qtbot.keyClicks(morale, "25")
     # validated as typed: "2" is a score, "25" is refused and the 2 stays
-    assert form.error.text() == "morale: Input should be less than or equal to 20"
+    assert form.error.text() == "Morale: Input should be less than or equal to 20"
     assert window.document.encounter.token("orc").combatant.morale == 2
     morale.selectAll()
     qtbot.keyClicks(morale, "9")

@@ -163,15 +163,29 @@ def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, q
 def test_a_non_number_asks_for_a_whole_number(demo: Setup, qtbot: object) -> None:
     demo.select("brannoc")
     demo.type_into(qtbot, "strength", "abc")
-    assert demo.panel.form.error.text() == "strength: enter a whole number"
+    assert demo.panel.form.error.text() == "STR: enter a whole number"
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
+
+
+def test_messages_name_the_field_by_its_label(demo: Setup, qtbot: object) -> None:
+    """The GM reads "Hero pts" beside the field, so the message says "Hero pts", not the
+    model's "hero_points"."""
+    demo.select("brannoc")
+    edit = demo.type_into(qtbot, "hero_points", "x")
+    assert demo.panel.form.error.text() == "Hero pts: enter a whole number"
+    edit.editingFinished.emit()
+    assert demo.panel.form.error.text() == "Not applied: Hero pts: enter a whole number"
+    name = demo.panel.form.edits["name"]
+    name.selectAll()
+    qtbot.keyClick(name, Qt.Key.Key_Delete)  # type: ignore[attr-defined]
+    assert demo.panel.form.error.text().startswith("Name: ")
 
 
 def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: object
                                                           ) -> None:
     demo.select("brannoc")
     edit = demo.type_into(qtbot, "max_hp", "0")
-    assert "max_hp" in demo.panel.form.error.text()
+    assert demo.panel.form.error.text().startswith("Max HP: ")
     edit.editingFinished.emit()
     assert edit.text() == "42"
     assert demo.panel.form.error.text().startswith("Not applied: ")
