@@ -83,8 +83,9 @@ INJURY = (
                 "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
 )
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+NUMBER_FIELDS = {f.key: f for f in (*ABILITIES, *NUMBERS, *MORALE, *INJURY)}
 # The words the GM sees beside each field, for messages about it
-FIELD_LABELS = {f.key: f.label for f in (*ABILITIES, *NUMBERS, *MORALE, *INJURY)} | {
+FIELD_LABELS = {key: f.label for key, f in NUMBER_FIELDS.items()} | {
     "name": "Name", "side": "Side", "size": "Size", "armour": "Armour", "shield": "Shield",
     "weapons": "Weapons", "conditions": "Conditions"}
 OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
@@ -218,7 +219,7 @@ class CombatantForm(QWidget):
 
     def _line_edit(self, key: str, tip: str) -> QLineEdit:
         edit = _FieldEdit()
-        edit.escaped.connect(self.refresh)  # Esc puts back the model's value
+        edit.escaped.connect(lambda: self._withdraw(key))  # Esc takes back what was typed
         edit.setToolTip(tip)
         edit.textEdited.connect(lambda _text: self._edited(key))
         edit.editingFinished.connect(lambda: self._finished(key))
@@ -343,6 +344,10 @@ class CombatantForm(QWidget):
         value = self._parsed(key)
         if value is None:
             raise ValueError(f"{FIELD_LABELS[key]}: enter a whole number")
+        if key in NUMBER_FIELDS:
+            low, high = self._bounds(NUMBER_FIELDS[key])
+            if not low <= value <= high:
+                raise ValueError(f"{FIELD_LABELS[key]} must be {low}–{high}")
         return value
 
     def _check_fits(self, token: Token, combatant: Combatant) -> None:
@@ -373,14 +378,23 @@ class CombatantForm(QWidget):
             self._session = None  # a choice or a tick is one step of its own
 
     def _finished(self, key: str) -> None:
-        """Leaving a field ends its undo step; a refused value there goes back to the
-        model's, and the message stays so the GM can read why."""
-        self._session = None
+        """Leaving a field ends its undo step; a refused value there puts back the value the
+        field had before the typing (not a prefix of what was typed, applied on the way:
+        "2" of "25"), and the message stays so the GM can read why."""
         token = self.token()
         if token is not None and self.is_marked(key):
             message = self.error.text()
-            self.refresh()
+            self._withdraw(key)
             self.error.setText(f"Not applied: {message}")
+        self._session = None
+
+    def _withdraw(self, key: str) -> None:
+        """Undo this field's typing session, leaving nothing to redo (as Esc in a spreadsheet
+        cell), then show the model's values."""
+        if self._session == key:
+            self.document.withdraw(self._merge_key)
+        self._session = None
+        self.refresh()
 
     # --- marks ---------------------------------------------------------------------------
     def _widget(self, key: str) -> QWidget:

@@ -165,7 +165,7 @@ def test_wounds_and_hero_points_in_the_combatants_panel(qtbot: QtBot, injured: M
     assert injured.document.encounter.token("brannoc").combatant.hero_points == 3
     form.edits["wounds"].setText("-1")
     form._edited("wounds")
-    assert "wounds" in form.error.text()
+    assert form.error.text() == "Wounds must be 0–9999"
     brannoc = injured.document.encounter.token("brannoc")
     assert injured.document.push(UpdateCombatant(brannoc.id, brannoc.combatant.model_copy(
         update={"wounds": 4})))

@@ -166,9 +166,13 @@ def test_morale_and_leadership_in_the_form(qtbot: QtBot, quiet: MainWindow) -> N
     assert (morale.text(), morale.placeholderText(), leader.text()) == ("", "12", "")
     morale.selectAll()
     qtbot.keyClicks(morale, "25")
-    # validated as typed: "2" is a score, "25" is refused and the 2 stays
-    assert form.error.text() == "Morale: Input should be less than or equal to 20"
-    assert window.document.encounter.token("orc").combatant.morale == 2
+    # validated as typed: "25" is refused, and leaving the field takes back the "2" on
+    # the way, so the orc keeps the profile's default
+    assert form.error.text() == "Morale must be 2–20"
+    assert morale.text() == "25" and form.is_marked("morale")
+    morale.editingFinished.emit()
+    assert window.document.encounter.token("orc").combatant.morale is None
+    assert morale.text() == "" and form.error.text() == "Not applied: Morale must be 2–20"
     morale.selectAll()
     qtbot.keyClicks(morale, "9")
     qtbot.keyClicks(leader, "2")

@@ -51,6 +51,9 @@ class Setup:
         qtbot.keyClicks(edit, text)  # type: ignore[attr-defined]
         return edit
 
+    def history_index(self) -> int:
+        return self.document.history.index
+
     def rating(self, key: str) -> str:
         return self.panel.ratings.value_text(key)
 
@@ -147,7 +150,7 @@ def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, q
     steps = demo.document.history.index
     edit = demo.type_into(qtbot, "strength", "25")
     form = demo.panel.form
-    assert "strength 25 is outside the ability table (3-18)" in form.error.text()
+    assert form.error.text() == "STR must be 3–18"
     assert form.is_marked("strength")
     assert "#c0392b" in edit.styleSheet()
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
@@ -181,11 +184,31 @@ def test_messages_name_the_field_by_its_label(demo: Setup, qtbot: object) -> Non
     assert demo.panel.form.error.text().startswith("Name: ")
 
 
+def test_an_out_of_range_number_keeps_the_value_from_before_the_typing(demo: Setup,
+                                                                      qtbot: object) -> None:
+    """Typing "500" into Hero pts (0-99) applies "5" and "50" on the way; leaving the field
+    takes them back with the refused "500", and leaves nothing to redo."""
+    demo.select("brannoc")
+    before, steps = demo.encounter.token("brannoc").combatant.hero_points, demo.history_index()
+    edit = demo.type_into(qtbot, "hero_points", "500")
+    form = demo.panel.form
+    assert edit.text() == "500" and form.is_marked("hero_points")
+    assert form.error.text() == "Hero pts must be 0–99"
+    edit.editingFinished.emit()
+    assert demo.encounter.token("brannoc").combatant.hero_points == before
+    assert edit.text() == str(before) and form.error.text() == "Not applied: Hero pts must be 0–99"
+    assert demo.history_index() == steps and not demo.document.history.can_redo
+    demo.type_into(qtbot, "hero_points", "40")
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)  # type: ignore[attr-defined]
+    assert demo.encounter.token("brannoc").combatant.hero_points == before
+    assert edit.text() == str(before) and demo.history_index() == steps
+
+
 def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: object
                                                           ) -> None:
     demo.select("brannoc")
     edit = demo.type_into(qtbot, "max_hp", "0")
-    assert demo.panel.form.error.text().startswith("Max HP: ")
+    assert demo.panel.form.error.text() == "Max HP must be 1–9999"
     edit.editingFinished.emit()
     assert edit.text() == "42"
     assert demo.panel.form.error.text().startswith("Not applied: ")
