@@ -4,6 +4,7 @@ validates what the GM enters; OK applies it as one undoable step."""
 
 from __future__ import annotations
 
+import html
 import json
 from enum import Enum
 from typing import Any
@@ -24,6 +25,7 @@ from desktop.qt import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    Qt,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -96,7 +98,11 @@ class RulesDialog(QDialog):
 def _label(name: str) -> QLabel:
     doc = FIELD_DOCS[name]
     default = _shown(RulesProfile.model_fields[name].get_default(call_default_factory=True))
-    label = QLabel(f"{doc.label}<br><small style='color: gray'>default {default}</small>")
+    # Rich text said outright: Qt's guess reads a label with "<" in it ("roll < level
+    # saves") as plain text and shows the markup; the texts are escaped for the same "<".
+    label = QLabel(f"{html.escape(doc.label)}<br><small style='color: gray'>default "
+                   f"{html.escape(default)}</small>")
+    label.setTextFormat(Qt.TextFormat.RichText)
     label.setToolTip(f"{doc.source}\n(field {name})")
     return label
 

@@ -9,7 +9,7 @@ from core.model.profile import AbilityBand, DiagonalRule, RulesProfile
 from core.model.profile_docs import FIELD_DOCS
 from desktop.dialogs import HazardDialog, MapSizeDialog, SurpriseDialog
 from desktop.mainwindow import MainWindow
-from desktop.qt import QLineEdit
+from desktop.qt import QFormLayout, QLabel, QLineEdit, Qt, QTextDocument
 from desktop.rules_dialog import RulesDialog
 
 
@@ -53,6 +53,22 @@ def test_the_rules_dialog_shows_every_field_with_its_source_and_round_trips(
     dialog.show_profile(changed)
     dialog.accept_if_valid()
     assert dialog.result_profile == changed
+
+
+def test_every_rules_label_shows_its_words_not_its_markup(window: MainWindow) -> None:
+    """'Fumble save die (roll < level saves)': the "<" made Qt guess plain text, and the
+    GM read the label's HTML. Every label on every tab reads as its words and default."""
+    dialog = RulesDialog(RulesProfile(), window)
+    for name, editor in dialog.editors.items():
+        form = editor.parentWidget().layout()
+        assert isinstance(form, QFormLayout)
+        label = form.labelForField(editor)
+        assert isinstance(label, QLabel)
+        assert label.textFormat() == Qt.TextFormat.RichText, name
+        shown = QTextDocument()
+        shown.setHtml(label.text())
+        assert shown.toPlainText().split("\n")[0] == FIELD_DOCS[name].label, name
+        assert shown.toPlainText().split("\n")[1].startswith("default "), name
 
 
 def test_the_rules_dialog_refuses_bad_values_and_stays_open(window: MainWindow) -> None:
