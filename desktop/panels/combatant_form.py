@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from core.actions.commands import UpdateCombatant
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Token
+from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
 from desktop.document import EncounterDocument
 from desktop.portraits import PortraitRow
@@ -247,9 +248,7 @@ class CombatantForm(QWidget):
         """The allowed range, read from the model so the tooltips cannot drift from it."""
         if spec.ability:
             return self.document.encounter.profile.ability_range
-        meta = Combatant.model_fields[spec.key].metadata
-        return (next(m.ge for m in meta if hasattr(m, "ge")),
-                next(m.le for m in meta if hasattr(m, "le")))
+        return number_range(Combatant, spec.key)
 
     # --- showing -------------------------------------------------------------------------
     def show_token(self, token_id: str | None) -> None:

@@ -64,7 +64,8 @@ def test_the_rules_dialog_shows_and_round_trips_the_injury_fields(window: MainWi
     assert dialog.result_profile == changed
     table.setText(table.text().replace('"high": 10', '"high": 9'))
     dialog.accept_if_valid()
-    assert "hit_locations must cover 1-10" in dialog.error.text()
+    assert dialog.error.text().startswith(
+        "Hit location table (faces, aim modifiers, critical) (Hit location tab): must cover 1-10")
 
 
 def test_an_aimed_attack_with_a_hero_point_is_one_step(qtbot: QtBot, injured: MainWindow,
