@@ -171,7 +171,7 @@ def test_wounds_and_hero_points_in_the_combatants_panel(qtbot: QtBot, injured: M
     assert injured.document.push(UpdateCombatant(brannoc.id, brannoc.combatant.model_copy(
         update={"wounds": 4})))
     row = panel.list.rows["brannoc"]
-    assert row.text(1).endswith(" 4W") and "wound points 4" in row.toolTip(1)
+    assert row.text(1).endswith(" · 4 wp") and "wound points 4" in row.toolTip(1)
 
 
 def test_the_weapons_dialog_edits_grips(window: MainWindow) -> None:

@@ -23,6 +23,7 @@ from desktop.panels.tokens import TokenPanel
 from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
+from desktop.style import CONDITION_BADGES
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 DEMO = Path(__file__).parents[2] / "assets" / "demo_encounter.json"
@@ -383,3 +384,17 @@ def test_a_token_hidden_from_the_players_says_so_in_the_list(demo: Setup) -> Non
     assert row.text(0) == "Pip (hidden)" and "Hidden from the players" in row.toolTip(0)
     demo.document.undo()
     assert demo.panel.list.rows["pip"].text(0) == "Pip"
+
+
+def test_condition_badges_are_short_and_none_reads_as_the_start_of_another() -> None:
+    """'R' (Scarpering) beside 'Ri' (Rising), 'W' (Waking) beside the HP column's '2W':
+    a GM could not tell them apart. Badges stay short for the map's tokens."""
+    badges = [text for text, _colour in CONDITION_BADGES.values()]
+    assert all(1 <= len(badge) <= 2 for badge in badges)
+    assert not [(a, b) for a in badges for b in badges if a != b and b.startswith(a)]
+
+
+def test_wound_points_read_as_wound_points_beside_hp(demo: Setup) -> None:
+    brannoc = demo.encounter.token("brannoc").combatant
+    demo.document.push(UpdateCombatant("brannoc", brannoc.model_copy(update={"wounds": 2})))
+    assert demo.panel.list.rows["brannoc"].text(1) == "42/42 · 2 wp"
