@@ -113,6 +113,28 @@ def test_cancel_or_another_action_drops_the_preview(qtbot: QtBot, quiet: MainWin
     assert not window.morale.preview.isVisible()
 
 
+def test_the_bar_rests_while_its_check_waits_in_the_resolve_panel(qtbot: QtBot,
+                                                                  quiet: MainWindow) -> None:
+    """Check morale… again would start the waiting check over; No check would pass over the
+    triggers it answers. Both rest until it is rolled or dropped, also when a new trigger
+    rebuilds the bar."""
+    window = quiet
+    fell(window, "orc", "kobold")
+    check, skip = window.morale.bar.buttons[Side.OPPOSITION]
+    qtbot.mouseClick(check, LEFT)
+    assert not check.isEnabled() and not skip.isEnabled()
+    fell(window, "ogre")  # 75% down: the row is rebuilt with the check still waiting
+    check, skip = window.morale.bar.buttons[Side.OPPOSITION]
+    assert not check.isEnabled() and not skip.isEnabled()
+    qtbot.mouseClick(window.resolve_panel.cancel_button, LEFT)
+    assert check.isEnabled() and skip.isEnabled()
+
+
+def test_a_check_the_gm_calls_says_so(quiet: MainWindow) -> None:
+    quiet.morale_check()  # Round ▸ Morale check… with no trigger: the opposition
+    assert quiet.resolve_panel.card.text().startswith("For: called by the GM<br>")
+
+
 def test_no_check_passes_the_triggers_over_until_undone(qtbot: QtBot, quiet: MainWindow
                                                         ) -> None:
     window = quiet
