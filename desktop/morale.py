@@ -30,7 +30,6 @@ from desktop.morale_items import RetreatPreview, Walk
 from desktop.overlay import percent
 from desktop.panels.resolve import ResolvePanel
 from desktop.qt import (
-    QEvent,
     QFrame,
     QGraphicsView,
     QHBoxLayout,
@@ -42,6 +41,7 @@ from desktop.qt import (
 )
 from desktop.scene import MapScene
 from desktop.tools.base import TokenEntry
+from desktop.view import MapView
 
 #: What each failure does, as the card says it (the log says it in full).
 BRIEF = {MoraleResult.RETREAT: "runs", MoraleResult.DROP_AND_RUN: "drops weapons, runs",
@@ -73,16 +73,12 @@ class MoraleBar(QFrame):
         self.checking: Side | None = None  # the side whose check waits in the Resolve panel
         self.hide()
 
-    def attach(self, view: QGraphicsView) -> None:
-        """Float over the top of ``view``'s viewport, as wide as it."""
+    def attach(self, view: MapView) -> None:
+        """Float over the top of ``view``'s viewport, as wide as it. It refits on the view's
+        own signal: a Python event filter on the viewport crashed the interpreter at exit."""
         self.setParent(view)
-        view.viewport().installEventFilter(self)  # resized after the view: its new width
+        view.resized.connect(self._fit)
         self._fit()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            self._fit()
-        return False
 
     def _fit(self) -> None:
         view = self.parentWidget()

@@ -67,6 +67,13 @@ def test_the_bar_offers_the_trigger_when_it_occurs_without_moving_the_map(
     assert bar.isHidden()
 
 
+def test_the_bar_stays_as_wide_as_the_map_when_the_view_resizes(quiet: MainWindow) -> None:
+    window, bar = quiet, quiet.morale.bar
+    fell(window, "orc", "kobold")
+    window.view.resize(window.view.width() - 120, window.view.height())
+    assert bar.width() == window.view.viewport().width()
+
+
 def test_check_preview_typed_dice_rout_and_undo(qtbot: QtBot, quiet: MainWindow) -> None:
     window = quiet
     encounter = window.document.encounter
