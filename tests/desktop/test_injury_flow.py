@@ -18,7 +18,8 @@ from core.model.injury import DEFAULT_HIT_LOCATIONS, HeroUse
 from core.model.profile import RulesProfile
 from core.model.weapons import Grip, Hands
 from desktop.mainwindow import MainWindow
-from desktop.qt import QComboBox, QLineEdit, Qt
+from desktop.panels.resolve import MIN_WIDTH_PX
+from desktop.qt import QApplication, QComboBox, QLineEdit, QPoint, QScrollArea, Qt
 from desktop.rules_dialog import RulesDialog
 from desktop.tools.missile import MissileTool
 from desktop.weapons_dialog import WeaponsDialog
@@ -191,3 +192,27 @@ def test_the_weapons_dialog_edits_grips(window: MainWindow) -> None:
     dialog.apply()
     halberd = window.document.encounter.weapon("Halberd")
     assert (halberd.hands, halberd.two_hand_damage) == (Hands.VERSATILE, "d4")
+
+
+def test_the_attack_form_fits_the_narrow_resolve_dock(qtbot: QtBot, injured: MainWindow,
+                                                      points: SimpleNamespace) -> None:
+    """At the dock's narrowest the Grip read "one hanc" and the typed-dice fields ran past
+    the right edge: every field now ends inside the dock and each choice shows whole."""
+    window = injured
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.keyClick(window.view, Qt.Key.Key_K)
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(*ORC))
+    panel, form = window.resolve_panel, window.resolve_panel.weapon
+    panel.typed_mode.setChecked(True)
+    window.resizeDocks([window.resolve_dock], [MIN_WIDTH_PX], Qt.Orientation.Horizontal)
+    QApplication.processEvents()  # the layouts settle at the new width
+    viewport = panel.findChild(QScrollArea).viewport()
+    fields = [form.weapon_box, form.grip, form.hit_modifier, form.aim, form.hero,
+              *panel.die_fields]
+    for field in fields:
+        assert field.isVisible()
+        assert field.mapTo(viewport, QPoint(field.width(), 0)).x() <= viewport.width()
+    for box in (form.grip, form.hero):
+        for index in range(box.count()):
+            text = box.itemText(index)
+            assert box.width() >= box.fontMetrics().horizontalAdvance(text) + 24, text
