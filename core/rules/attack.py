@@ -125,7 +125,8 @@ class AttackResult(BaseModel):
                 f"{self.target_ac.value} — {self.outcome()}")
 
     def outcome(self) -> str:
-        """"hits the head (critical), 12 damage (2 wound points); dazed", "misses"."""
+        """"hits the head (critical roll: maximum damage, multiplied on a critical location),
+        18 damage (3 wound points); dazed", "misses"."""
         return self._verdict() + (f", {self._damage_text()}" if self.hit else "")
 
     def _verdict(self) -> str:
@@ -138,7 +139,17 @@ class AttackResult(BaseModel):
             verdict += " (helpless)"
         elif self.hero is HeroUse.AUTOMATIC_HIT:
             verdict += " (hero point)"
-        return verdict + (" (critical)" if self.critical else "")
+        return verdict + self._critical_text()
+
+    def _critical_text(self) -> str:
+        """The roll was critical, which "(critical)" after "the head" read as the place was
+        (002 Critical Roll: "automatically causes maximum damage ... on a critical location
+        double maximum damage")."""
+        if not self.critical:
+            return ""
+        doubled = self.location is not None and self.location.critical
+        return (" (critical roll: maximum damage"
+                + (", multiplied on a critical location)" if doubled else ")"))
 
     def _damage_text(self) -> str:
         text = f"{self.damage_taken} damage"
