@@ -18,11 +18,13 @@ from desktop.qt import (
     QLineEdit,
     QSizePolicy,
     QSpinBox,
+    Qt,
     QWidget,
     Signal,
 )
 
 TYPED = ""  # the weapon box's "typed dice" entry
+COMBO_CHARACTERS = 8  # what a choice asks of the narrow Resolve dock; it widens with it
 
 
 class AttackForm(QWidget):
@@ -32,12 +34,12 @@ class AttackForm(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.weapon_box = QComboBox()
+        self.weapon_box = narrow(QComboBox())
         self.weapon_box.setToolTip("The weapon: its damage dice, STR and damage type; or type "
                                    "the dice")
         self.damage_dice = QLineEdit("d8")
         self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
-        self.grip = QComboBox()
+        self.grip = narrow(QComboBox())
         self.grip.setToolTip("002 One or two hands: 1½ hands +d3 damage and +1 to hit; two "
                              "hands the weapon's bonus die (and +1 to hit unless it always "
                              "needs two)")
@@ -46,21 +48,20 @@ class AttackForm(QWidget):
         self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
         self.magic = QCheckBox("Magic damage")
         self.magic.setToolTip("Magic damage ignores AV")
-        self.aim = location_box()
-        self.hero = hero_box()
+        self.aim = narrow(location_box())
+        self.hero = narrow(hero_box())
         self.weapons: dict[str, Weapon] = {}
         self.labels: dict[QWidget, QLabel] = {}
+        # One field a row: two to a row ran past the right edge of the narrow dock.
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
-        rows = ((("Weapon", self.weapon_box),), (("Damage", self.damage_dice),),
-                (("Grip", self.grip), ("To hit", self.hit_modifier)),
-                (("Aim at", self.aim),), (("Hero point", self.hero),))
-        for row, pairs in enumerate(rows):
-            for column, (text, widget) in enumerate(pairs):
-                self.labels[widget] = _label(text, widget)
-                grid.addWidget(self.labels[widget], row, 2 * column)
-                grid.addWidget(widget, row, 2 * column + 1, 1, 3 if len(pairs) == 1 else 1)
-        grid.addWidget(self.magic, len(rows), 1, 1, 3)
+        rows = (("Weapon", self.weapon_box), ("Damage", self.damage_dice), ("Grip", self.grip),
+                ("To hit", self.hit_modifier), ("Aim at", self.aim), ("Hero point", self.hero))
+        for row, (text, widget) in enumerate(rows):
+            self.labels[widget] = _label(text, widget)
+            grid.addWidget(self.labels[widget], row, 0)
+            grid.addWidget(widget, row, 1)
+        grid.addWidget(self.magic, len(rows), 1)
         grid.setColumnStretch(1, 1)
         # Its rows keep their height in a short dock (the "Last result" box gives way).
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -79,8 +80,8 @@ class AttackForm(QWidget):
         self.weapon_box.clear()
         self.weapons = {w.name: w for w in melee_weapons(encounter, attacker)}
         for weapon in self.weapons.values():
-            self.weapon_box.addItem(f"{weapon.name} ({weapon.damage})", weapon.name)
-        self.weapon_box.addItem("Typed dice", TYPED)
+            add_choice(self.weapon_box, f"{weapon.name} ({weapon.damage})", weapon.name)
+        add_choice(self.weapon_box, "Typed dice", TYPED)
         fill_locations(self.aim, encounter, missile=False)
         self.aim.setCurrentIndex(0)  # each attack starts unaimed
         fill_hero(self.hero, attacker.hero_points)
@@ -102,7 +103,7 @@ class AttackForm(QWidget):
         self.grip.blockSignals(True)
         self.grip.clear()
         for grip in grips:
-            self.grip.addItem(grip.label, grip.value)
+            add_choice(self.grip, grip.label, grip.value)
         self.grip.blockSignals(False)
         self.grip.setEnabled(len(grips) > 1)
         self.changed.emit()
@@ -126,6 +127,21 @@ def _label(text: str, widget: QWidget) -> QLabel:
     return label
 
 
+def narrow(box: QComboBox) -> QComboBox:
+    """``box`` as wide as the dock gives it, asking only for a few characters: sized to its
+    longest item, it widened the form past the dock's edge and was cut off there."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(COMBO_CHARACTERS)
+    box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    return box
+
+
+def add_choice(box: QComboBox, text: str, data: str, tip: str = "") -> None:
+    """An item that says itself in full in its tooltip (a narrow dock cuts it off)."""
+    box.addItem(text, data)
+    box.setItemData(box.count() - 1, tip or text, Qt.ItemDataRole.ToolTipRole)
+
+
 def location_box() -> QComboBox:
     box = QComboBox()
     box.setToolTip("002 Hitting specific locations: aim at one (its modifier to hit); a hit "
@@ -146,16 +162,17 @@ def fill_locations(box: QComboBox, encounter: Encounter, missile: bool) -> None:
     profile = encounter.profile
     chosen = box.currentData()
     box.clear()
-    box.addItem(f"anywhere ({profile.hit_location_die} decides)", "")
+    die = profile.hit_location_die
+    add_choice(box, f"anywhere ({die})", "", f"Not aimed: the location die ({die}) decides")
     for row in sorted(profile.hit_locations, key=lambda r: -r.low):
-        box.addItem(f"{row.name} ({row.aim(missile):+d})", row.name)
+        add_choice(box, f"{row.name} ({row.aim(missile):+d})", row.name)
     box.setCurrentIndex(max(box.findData(chosen), 0))
 
 
 def fill_hero(box: QComboBox, points: int) -> None:
     """The hero point uses, with the points left."""
     box.clear()
-    box.addItem(f"none ({points} left)", "")
+    add_choice(box, f"none ({points} left)", "")
     if points:
         for use in HeroUse:
-            box.addItem(use.label, use.value)
+            add_choice(box, use.label, use.value)

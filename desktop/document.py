@@ -107,6 +107,10 @@ class EncounterDocument(QObject):
         """A fresh key for one gesture, so separate strokes stay separate steps."""
         return next(_merge_keys)
 
+    def withdraw(self, merge_key: object) -> bool:
+        """Take back the last step if it was pushed with ``merge_key``, leaving no redo."""
+        return self.history.withdraw(merge_key)
+
     def undo(self) -> None:
         if self.history.can_undo:
             self.history.undo()

@@ -30,7 +30,6 @@ from desktop.morale_items import RetreatPreview, Walk
 from desktop.overlay import percent
 from desktop.panels.resolve import ResolvePanel
 from desktop.qt import (
-    QEvent,
     QFrame,
     QGraphicsView,
     QHBoxLayout,
@@ -42,6 +41,7 @@ from desktop.qt import (
 )
 from desktop.scene import MapScene
 from desktop.tools.base import TokenEntry
+from desktop.view import MapView
 
 #: What each failure does, as the card says it (the log says it in full).
 BRIEF = {MoraleResult.RETREAT: "runs", MoraleResult.DROP_AND_RUN: "drops weapons, runs",
@@ -70,18 +70,15 @@ class MoraleBar(QFrame):
         self.rows.setContentsMargins(8, 4, 8, 4)
         self.buttons: dict[Side, tuple[QPushButton, QPushButton]] = {}
         self.texts: dict[Side, QLabel] = {}
+        self.checking: Side | None = None  # the side whose check waits in the Resolve panel
         self.hide()
 
-    def attach(self, view: QGraphicsView) -> None:
-        """Float over the top of ``view``'s viewport, as wide as it."""
+    def attach(self, view: MapView) -> None:
+        """Float over the top of ``view``'s viewport, as wide as it. It refits on the view's
+        own signal: a Python event filter on the viewport crashed the interpreter at exit."""
         self.setParent(view)
-        view.viewport().installEventFilter(self)  # resized after the view: its new width
+        view.resized.connect(self._fit)
         self._fit()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
-            self._fit()
-        return False
 
     def _fit(self) -> None:
         view = self.parentWidget()
@@ -101,8 +98,18 @@ class MoraleBar(QFrame):
         self.buttons, self.texts = {}, {}
         for side, same in groupby(sorted(triggers, key=lambda t: t.side), key=lambda t: t.side):
             self.rows.addLayout(self._row(side, list(same), names))
+        self.mark_checking(self.checking)
         self.setVisible(bool(triggers))
         self._fit()
+
+    def mark_checking(self, side: Side | None) -> None:
+        """The side whose check is already in the Resolve panel: its buttons rest until that
+        check is rolled or dropped (a second Check morale… would start it over, No check
+        would pass over the triggers the pending check answers)."""
+        self.checking = side
+        for row_side, buttons in self.buttons.items():
+            for button in buttons:
+                button.setEnabled(row_side is not side)
 
     def _row(self, side: Side, triggers: list[MoraleTrigger], names: dict[str, str]
              ) -> QHBoxLayout:
@@ -165,13 +172,15 @@ class MoraleController(QObject):
         action = MoraleAction(MoraleRequest(side=side))
         self.pending = action
         self.panel.begin(action, self._card(side))
+        self.bar.mark_checking(side)
         self._show_walks()
 
     def _card(self, side: Side) -> str:
         """Each creature's score and chance to hold, what failing does, the preview's key."""
         encounter = self.document.encounter
         profile = encounter.profile
-        answers = "; ".join(t.short() for t in pending_triggers(encounter, side)) or "—"
+        answers = ("; ".join(t.short() for t in pending_triggers(encounter, side))
+                   or "called by the GM")
         scores = " · ".join(
             f"{t.name} {(score := morale_score(encounter, t).value)} "
             f"<b>{percent(pass_chance(score, profile.morale_dice))}</b>"
@@ -222,6 +231,7 @@ class MoraleController(QObject):
 
     def _drop(self) -> None:
         self.pending = None
+        self.bar.mark_checking(None)
         self.preview.clear()
 
     # --- the token menu -------------------------------------------------------------------

@@ -22,7 +22,6 @@ from desktop.qt import (
     QEvent,
     QKeyEvent,
     QMouseEvent,
-    QObject,
     QPointF,
     QRectF,
     QResizeEvent,
@@ -132,9 +131,9 @@ class PlayerWindow(QWidget):
         self.following = True
         self.view.navigated.connect(lambda: self.set_following(False))
         for signal in (gm_view.horizontalScrollBar().valueChanged,
-                       gm_view.verticalScrollBar().valueChanged, gm_view.zoom_changed):
+                       gm_view.verticalScrollBar().valueChanged, gm_view.zoom_changed,
+                       gm_view.resized):
             signal.connect(self.match_gm)
-        gm_view.viewport().installEventFilter(self)  # the GM's window resized: refit
         document.replaced.connect(self.match_gm)
 
     # --- where it is shown ---------------------------------------------------------------
@@ -167,11 +166,6 @@ class PlayerWindow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.match_gm()  # full screen or back: the same area, fitted anew
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.gm_view.viewport() and event.type() == QEvent.Type.Resize:
-            self.match_gm()
-        return super().eventFilter(watched, event)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.closed.emit()

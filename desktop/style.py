@@ -45,21 +45,24 @@ SELECTION = QColor("#ffc20e")
 GM_ONLY = QColor("#5b2a86")  # marks what the players do not see
 CHOSEN = QColor("#ff6f00")
 RULER = QColor("#0f8b8d")
+# Badges in the Combatants list's Cond column and on the map's tokens: at most two
+# characters, none the start of another (a lone "R" beside "Ri" read as one) and none the
+# "wp" of wound points beside them; the tooltips name them in full.
 CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.PRONE: ("P", QColor("#7a4ea3")),
-    Condition.STUNNED: ("S", QColor("#d98b1c")),
-    Condition.DAZED: ("D", QColor("#b0a21c")),
+    Condition.STUNNED: ("St", QColor("#d98b1c")),
+    Condition.DAZED: ("Dz", QColor("#b0a21c")),
     Condition.KNOCKDOWN: ("KD", QColor("#a33b3b")),
     Condition.KNOCKED_OUT: ("KO", QColor("#444444")),
     Condition.DEFENSIVE_STANCE: ("DS", QColor("#2e8b57")),
-    Condition.SCARPERING: ("R", QColor("#5f6b7a")),
+    Condition.SCARPERING: ("Sc", QColor("#5f6b7a")),
     Condition.AIMING: ("A", QColor("#1f6f8b")),
     Condition.BRACED: ("B", QColor("#6b5b2e")),
     Condition.SURRENDERED: ("⚐", QColor("#8c8c8c")),
     Condition.BERSERK: ("!", QColor("#b0003a")),
     Condition.ASLEEP: ("Z", QColor("#3a4f8c")),
-    Condition.WAKING: ("W", QColor("#5a6fb0")),
-    Condition.RISING: ("Ri", QColor("#6f86c4")),
+    Condition.WAKING: ("Wk", QColor("#5a6fb0")),
+    Condition.RISING: ("Up", QColor("#6f86c4")),
     Condition.DEFENDING: ("Df", QColor("#8aa0d6")),
 }
 PATH_OK = QColor("#1f9d55")

@@ -15,6 +15,7 @@ from desktop.qt import (
     QPainter,
     QPoint,
     QPointF,
+    QResizeEvent,
     Qt,
     QWheelEvent,
     Signal,
@@ -36,6 +37,7 @@ class MapView(QGraphicsView):
     token_menu_requested = Signal(str, QPoint)  # token id, global position
     cell_menu_requested = Signal(object, QPoint)  # an empty Cell, global position
     pressed = Signal()  # any click on the map (skips a running animation)
+    resized = Signal()  # the view's size changed (the players' window refits to it)
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
@@ -115,6 +117,10 @@ class MapView(QGraphicsView):
 
     def centre_on_cell(self, cell: Cell) -> None:
         self.centerOn(self.map_scene.renderer.cell_centre(cell))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.resized.emit()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         pixels = event.pixelDelta()

@@ -34,6 +34,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from core.actions.commands import AppendLog, Batch, Command
 from core.actions.history import History
+from core.actions.waking import woken_by
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry
 
@@ -100,8 +101,9 @@ def plan(action: Action[R], encounter: Encounter, dice: DiceSource) -> Outcome[R
     """Resolve ``action`` against the encounter as it is now; nothing is changed yet."""
     first_roll = len(dice.rolls)
     result = action.resolve(encounter, dice)
-    entries = tuple(action.entries(encounter, result))
-    commands = [*action.effects(encounter, result), *(AppendLog(e) for e in entries)]
+    effects = action.effects(encounter, result)
+    entries = (*action.entries(encounter, result), *woken_by(encounter, effects))
+    commands = [*effects, *(AppendLog(e) for e in entries)]
     label = entries[0].summary if entries else action.title(encounter)
     return Outcome(action, result, entries, Batch(commands, label),
                    tuple(dice.rolls[first_roll:]))

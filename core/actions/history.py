@@ -151,6 +151,19 @@ class History:
         self._done.append(step)
         return self._changed(changes)
 
+    def withdraw(self, merge_key: object) -> bool:
+        """Revert and forget the last step when it was pushed with ``merge_key`` (keystrokes
+        whose final value was refused: the field goes back to where it was, and there is
+        nothing to redo). False when the last step is another's."""
+        last = self._done[-1] if self._done else None
+        if last is None or last.merge_key is None or last.merge_key != merge_key:
+            return False
+        self._done.pop()
+        if self._clean is not None and self._clean > len(self._done):
+            self._clean = None  # the withdrawn state was the saved one
+        self._changed(last.revert(self.encounter))
+        return True
+
     def set_index(self, index: int) -> None:
         """Undo or redo until ``index`` steps are done (the History view's click)."""
         while len(self._done) > index and self._done:

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.actions.afflict import afflict
-from core.actions.base import Action, round_of
+from core.actions.base import Action
 from core.actions.commands import Command
+from core.actions.waking import wake_entry
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
@@ -43,21 +44,9 @@ class WakeAction(Action[tuple[WakeStage, ...]]):
                        lost=frozenset({Condition.ASLEEP}))
 
     def entries(self, encounter: Encounter, result: tuple[WakeStage, ...]) -> list[LogEntry]:
-        name = encounter.token(self.target).name
-        lines = [f"  {stage.condition.value.capitalize()}: {_rounds(stage)} — {stage.effect}"
-                 for stage in result]
-        normal = result[-1].last + 1
-        return [LogEntry(kind="wake", summary=f"{name} is woken: normal combat from round "
-                                              f"{normal}",
-                         text="\n".join([*lines, "  (002 Sleep)"]), round=round_of(encounter),
-                         detail={"stages": [s._asdict() for s in result]})]
+        return [wake_entry(encounter, encounter.token(self.target).id, "is woken")]
 
     def totals(self, result: tuple[WakeStage, ...]) -> dict[str, Any]:
         return {"stages": {s.condition.value: [s.first, s.last] for s in result},
                 "normal_from_round": result[-1].last + 1}
 
-
-def _rounds(stage: WakeStage) -> str:
-    if stage.first == stage.last:
-        return f"round {stage.first}"
-    return f"rounds {stage.first}–{stage.last}"

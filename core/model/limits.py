@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field
 
 MAX_MAP_CELLS = 300  # cells on each side of a map
 MAX_COORDINATE = 10_000  # grid units, either sign: wall ends and lights (a map is ≤ 300)
@@ -60,3 +60,16 @@ def at_most(limit: int, noun: str) -> BeforeValidator:
         return value
 
     return BeforeValidator(check)
+
+
+def number_range(model: type[BaseModel], name: str) -> tuple[int, int]:
+    """The ``ge``/``le`` bounds of a model's number field, for editors that should offer
+    no value the model refuses.
+
+    >>> from core.model.profile import RulesProfile
+    >>> number_range(RulesProfile, "wound_every_points")[0]
+    1
+    """
+    meta = model.model_fields[name].metadata
+    return (next(m.ge for m in meta if hasattr(m, "ge")),
+            next(m.le for m in meta if hasattr(m, "le")))

@@ -28,7 +28,7 @@ from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
 from core.model.weapons import DamageType, Grip, Weapon
 from core.rules import melee, sleep
-from core.rules.conditions import helpless, roll_penalty
+from core.rules.conditions import helpless, require_action, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.fumble import FumbleResult, resolve_fumble
 from core.rules.injury import (
@@ -125,7 +125,8 @@ class AttackResult(BaseModel):
                 f"{self.target_ac.value} — {self.outcome()}")
 
     def outcome(self) -> str:
-        """"hits the head (critical), 12 damage (2 wound points); dazed", "misses"."""
+        """"hits the head (critical roll: maximum damage, multiplied on a critical location),
+        18 damage (3 wound points); dazed", "misses"."""
         return self._verdict() + (f", {self._damage_text()}" if self.hit else "")
 
     def _verdict(self) -> str:
@@ -138,7 +139,17 @@ class AttackResult(BaseModel):
             verdict += " (helpless)"
         elif self.hero is HeroUse.AUTOMATIC_HIT:
             verdict += " (hero point)"
-        return verdict + (" (critical)" if self.critical else "")
+        return verdict + self._critical_text()
+
+    def _critical_text(self) -> str:
+        """The roll was critical, which "(critical)" after "the head" read as the place was
+        (002 Critical Roll: "automatically causes maximum damage ... on a critical location
+        double maximum damage")."""
+        if not self.critical:
+            return ""
+        doubled = self.location is not None and self.location.critical
+        return (" (critical roll: maximum damage"
+                + (", multiplied on a critical location)" if doubled else ")"))
 
     def _damage_text(self) -> str:
         text = f"{self.damage_taken} damage"
@@ -245,6 +256,7 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
+    require_action(attacker.combatant)
     weapon = encounter.weapon(action.weapon) if action.weapon else None
     if action.kind.missile:
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "

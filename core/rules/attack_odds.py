@@ -26,7 +26,7 @@ from core.model.injury import location_named
 from core.model.profile import RulesProfile
 from core.rules.attack import AttackOptions, attack_terms, automatic_hit, prepare_attack
 from core.rules.injury import Natural, attack_outcomes
-from core.rules.sleep import rising_bonus
+from core.rules.sleep import odds_notes, rising_bonus
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class AttackOdds:
     critical: Fraction
     fumble: Fraction
     locations: tuple[tuple[str, Fraction], ...]
+    notes: tuple[str, ...] = ()  # what the target's state does (sleep.odds_notes)
 
     def to_json(self) -> dict[str, Any]:
         def num(value: Fraction) -> dict[str, Any]:
@@ -49,7 +50,8 @@ class AttackOdds:
         return {"die": self.die, "attack_bonus": self.attack_bonus, "target": self.target,
                 "hit": num(self.hit), "critical": num(self.critical),
                 "fumble": num(self.fumble),
-                "locations": [{"location": name, **num(p)} for name, p in self.locations]}
+                "locations": [{"location": name, **num(p)} for name, p in self.locations],
+                "notes": list(self.notes)}
 
 
 def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
@@ -70,7 +72,7 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
                      Fraction(0)),
         fumble=sum((f.p for f in faces if not f.hit and f.natural is Natural.FUMBLE),
                    Fraction(0)),
-        locations=location_odds(profile, action.aim))
+        locations=location_odds(profile, action.aim), notes=odds_notes(defender, profile))
 
 
 def location_odds(profile: RulesProfile, aim: str | None) -> tuple[tuple[str, Fraction], ...]:

@@ -23,7 +23,7 @@ from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import require_action, roll_penalty
 from core.rules.melee import (
     IllegalManoeuvreError,
     chance_at_least,
@@ -78,6 +78,7 @@ def prepare_charge(encounter: Encounter, request: ChargeRequest) -> ChargeSetup:
     terms."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
+    require_action(attacker.combatant)
     profile = encounter.profile
     run = request.run_ft if request.run_ft is not None else run_of(encounter, attacker.id)
     if speed_step(run, profile) == 0:

@@ -81,15 +81,40 @@ def helpless(combatant: Combatant) -> bool:
                                         Condition.WAKING})
 
 
-def no_action_reason(combatant: Combatant) -> str:
-    """Why the combatant takes no action this round, if it does not."""
+class NoActionError(ValueError):
+    """The creature cannot act at all now (down, knocked out or down, asleep, ...)."""
+
+
+def incapacity(combatant: Combatant) -> str:
+    """Why the combatant can take no action at all, as it is now ('' when it can): at 0 HP
+    or below (down, as morale counts it), knocked out or knocked down, or a condition of
+    :data:`IDLE`.
+
+    >>> incapacity(Combatant(name="A", hp=0, max_hp=8))
+    'down (0 HP): no action'
+    """
+    if combatant.hp <= 0:
+        return f"down ({combatant.hp} HP): no action"
     if combatant.has(Condition.KNOCKED_OUT):
         return "knocked out: no action"
     if combatant.has(Condition.KNOCKDOWN):
         return "knocked down: no action"
-    idle = next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
-    if idle:
-        return idle
+    return next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
+
+
+def require_action(combatant: Combatant) -> None:
+    """Refuse an attack, missile or manoeuvre by a creature that cannot act now."""
+    reason = incapacity(combatant)
+    if reason:
+        raise NoActionError(f"{combatant.name} cannot act: {reason} (the form's conditions "
+                            "and HP say so)")
+
+
+def no_action_reason(combatant: Combatant) -> str:
+    """Why the combatant takes no action this round, if it does not (at the roll: a Prone
+    one spends it getting up)."""
+    if incapacity(combatant):
+        return incapacity(combatant)
     if gets_up(combatant):
         return "gets up this round (no attack)"
     return ""

@@ -36,7 +36,7 @@ from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import require_action, roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     active_holds,
@@ -145,6 +145,7 @@ def prepare_grapple(encounter: Encounter, request: GrappleRequest) -> GrappleSet
     (IllegalManoeuvreError says why it is not)."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
+    require_action(attacker.combatant)
     existing = hold_between(encounter, attacker.id, defender.id)
     _check_attempt(encounter, attacker, defender, request, existing)
     profile = encounter.profile

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, allowed_directions
 from core.rules.charge import ChargeRequest, charge_odds
+from core.rules.conditions import NoActionError
 from core.rules.evade import EvadeCheck, EvadeRequest, evade_checks
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import (
@@ -41,9 +42,11 @@ def pct(p: Fraction) -> str:
 
 
 def _try(odds: Callable[[], T]) -> T | None:
+    """The odds, or None when the manoeuvre cannot be made (nor by a creature that cannot
+    act: it is offered nothing)."""
     try:
         return odds()
-    except IllegalManoeuvreError:
+    except (IllegalManoeuvreError, NoActionError):
         return None
 
 

@@ -67,7 +67,7 @@ from core.rules.attack import (
     round_terms,
     with_fumble,
 )
-from core.rules.conditions import helpless
+from core.rules.conditions import helpless, require_action
 from core.rules.cover import CoverReport, cover_on_map, neighbours
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
@@ -132,7 +132,7 @@ class RangeReport(BaseModel):
         if self.packed_by:
             text += f" (packed group: {', '.join(self.packed_by)})"
         if self.clearance_ft:
-            text += f"; needs {self.clearance_ft:g} ft of height"
+            text += f"; needs {round(self.clearance_ft, 1):g} ft of height"
         return text
 
 
@@ -231,6 +231,7 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     attacker, target = encounter.token(request.attacker), encounter.token(request.target)
     if attacker.id == target.id:
         raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
+    require_action(attacker.combatant)
     weapon = _weapon(encounter, attacker, request.weapon)
     refusal = weapon_refusal(encounter, attacker.id, weapon)
     if refusal:
@@ -316,7 +317,7 @@ def _clearance(distance: float, band: RangeBand, encounter: Encounter) -> float:
     needed = distance / divisor
     if ceiling is not None and ceiling < needed:
         raise IllegalMissileError(
-            f"{distance:g} ft is {band.value} range, which needs {needed:g} ft of clear "
+            f"{distance:g} ft is {band.value} range, which needs {round(needed, 1):g} ft of clear "
             f"height (1/{divisor} of the distance, 002 Missiles); the ceiling is {ceiling} "
             "ft: out of reach")
     return needed

@@ -25,7 +25,7 @@ from core.rules.missile import (
     prepare_missile,
     seen_from,
 )
-from core.rules.sleep import rising_bonus
+from core.rules.sleep import odds_notes, rising_bonus
 from core.spatial.flight import cell_of
 
 
@@ -42,6 +42,7 @@ class MissileOdds:
     against_wall: Fraction = Fraction(0)
     critical: Fraction = Fraction(0)
     fumble: Fraction = Fraction(0)
+    notes: tuple[str, ...] = ()  # what the target's state does (sleep.odds_notes)
 
     def to_json(self) -> dict[str, Any]:
         def num(value: Fraction) -> dict[str, Any]:
@@ -58,7 +59,7 @@ class MissileOdds:
             "flight_segments": setup.range.flight_segments,
             "hit": num(self.hit), "friend_hit": num(self.friend_hit), "miss": num(self.miss),
             "off_map": num(self.off_map), "against_wall": num(self.against_wall),
-            "critical": num(self.critical), "fumble": num(self.fumble),
+            "critical": num(self.critical), "fumble": num(self.fumble), "notes": list(self.notes),
             "landing": [{"cell": list(c), **num(p)} for c, p in sorted(self.landing.items())],
         }
 
@@ -68,10 +69,11 @@ def missile_odds(encounter: Encounter, request: MissileRequest) -> MissileOdds:
     shot cannot be made)."""
     encounter = seen_from(encounter, request)
     setup = prepare_missile(encounter, request)
-    odds = MissileOdds(setup)
+    target = encounter.token(setup.target_id).combatant
+    odds = MissileOdds(setup, notes=odds_notes(target, encounter.profile))
     cover = setup.cover
     misses: list[tuple[int, Fraction]] = []
-    rising = rising_bonus(encounter.token(setup.target_id).combatant, encounter.profile)
+    rising = rising_bonus(target, encounter.profile)
     for face in attack_outcomes(encounter.profile, setup.bonus.value, setup.defence.value,
                                 setup.automatic, rising):
         if face.hit:

@@ -27,7 +27,7 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
 from core.model.tables import Size
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import require_action, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
     IllegalManoeuvreError,
@@ -81,6 +81,7 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     mover, defender = encounter.token(request.mover), encounter.token(request.defender)
     if mover.id == defender.id or not enemies(mover.combatant, defender.combatant):
         raise IllegalManoeuvreError(f"{mover.name} can only overrun an enemy")
+    require_action(mover.combatant)
     if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
         raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
                                     f"{defender.name}; it may swarm past (002 Overruns)")

@@ -83,18 +83,27 @@ def from_the_spot(encounter: Encounter, request: PopUpRequest) -> Encounter:
     spot = request.spot
     if spot == shooter.cell:
         return encounter
+    refusal = spot_refusal(encounter, shooter, spot)
+    if refusal:
+        raise IllegalMissileError(refusal)
+    seen = encounter.scratch_copy()
+    seen.put_token(shooter.at(spot))
+    return seen
+
+
+def spot_refusal(encounter: Encounter, shooter: Token, spot: Cell) -> str | None:
+    """Why ``shooter`` cannot pop up at ``spot`` (one legal step away or where it stands:
+    002's "manoeuvre into position"), or None when it can."""
+    if spot == shooter.cell:
+        return None
     if max(abs(spot.x - shooter.x), abs(spot.y - shooter.y)) > 1:
-        raise IllegalMissileError(f"{shooter.name} pops up where it stands or one step away, "
-                                  f"not at ({spot.x},{spot.y})")
-    there = shooter.at(spot)
-    blocked = step_obstacle(encounter, shooter, shooter.footprint, there.footprint,
+        return (f"{shooter.name} pops up where it stands or one step away, not at "
+                f"({spot.x},{spot.y})")
+    blocked = step_obstacle(encounter, shooter, shooter.footprint, shooter.at(spot).footprint,
                             direction_between(shooter.cell, spot))
     if blocked is not None:
-        raise IllegalMissileError(f"{shooter.name} cannot pop up at ({spot.x},{spot.y}): "
-                                  f"{blocked[1]} in the way")
-    seen = encounter.scratch_copy()
-    seen.put_token(there)
-    return seen
+        return f"{shooter.name} cannot pop up at ({spot.x},{spot.y}): {blocked[1]} in the way"
+    return None
 
 
 def waiting_on(encounter: Encounter, shooter: Token, spot: Cell) -> list[Token]:

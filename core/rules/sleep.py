@@ -57,6 +57,27 @@ def rising_bonus(defender: Combatant, profile: RulesProfile) -> dict[int, Fracti
     return DiceExpression.parse(profile.rising_attack_die).outcomes().probabilities
 
 
+def odds_notes(defender: Combatant, profile: RulesProfile) -> tuple[str, ...]:
+    """What the target's state does to an attack's chances, for the odds cards (the terms
+    themselves are rolled in the resolver): hit whatever the roll (knocked out, asleep,
+    waking), doubled damage, a rising target's +1d8.
+
+    >>> odds_notes(Combatant(name="Gnoll", conditions=frozenset({Condition.RISING})),
+    ...            RulesProfile())
+    ('Gnoll rising: +d8 to the attack (002 Sleep)',)
+    """
+    if defender.has(Condition.RISING):
+        return (f"{defender.name} rising: +{profile.rising_attack_die} to the attack "
+                f"({SEED})",)
+    stage = next((c for c in (Condition.ASLEEP, Condition.WAKING) if defender.has(c)), None)
+    if stage is not None:
+        return (f"{defender.name} {stage.value}: hit whatever the roll, damage "
+                f"×{profile.waking_damage_multiplier} ({SEED})",)
+    if defender.has(Condition.KNOCKED_OUT):
+        return (f"{defender.name} knocked out: hit whatever the roll (RD Conditions)",)
+    return ()
+
+
 def doubled(defender: Combatant, damage: Breakdown, profile: RulesProfile) -> Breakdown:
     """"Round 1 Waking up - Foe auto hits double damage" (a sleeper is hit the same way):
     the damage done, times ``waking_damage_multiplier``, the extra as its own term."""

@@ -26,7 +26,7 @@ from core.model.mapmodel import Hazard
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
-from core.rules.conditions import gets_up, next_stage, no_action_reason, rounds_of
+from core.rules.conditions import gets_up, incapacity, next_stage, no_action_reason, rounds_of
 from core.rules.holds import active_holds
 from core.rules.weapons import melee_reach
 
@@ -43,12 +43,16 @@ class AttackTiming(BaseModel):
     reason: str
 
 
-def entry_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
+def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesProfile
+                 ) -> AttackTiming:
     """When this combatant strikes after the movement made so far this round (never, when
-    its condition takes its action: knocked out, knocked down, getting up)."""
+    its condition takes its action). The condition is read as it is now (a creature put to
+    sleep or downed mid-round loses its action; one woken keeps Waking's), except getting
+    up, which the roll decided."""
     timing = attack_segment(entry.segment, entry.moved_ft, profile)
-    if entry.no_action:
-        return timing.model_copy(update={"attacks": False, "reason": entry.no_action})
+    reason = incapacity(combatant) or (entry.no_action if entry.getting_up else "")
+    if reason:
+        return timing.model_copy(update={"attacks": False, "reason": reason})
     return timing
 
 
@@ -142,7 +146,8 @@ def aim(entry: InitiativeEntry) -> InitiativeEntry:
 def strike_segment(entry: InitiativeEntry, profile: RulesProfile) -> int:
     """The segment a combatant acts in: its initiative plus the segments it spent moving,
     shown in the last column when that is past the round (002 "Movement")."""
-    return min(entry_timing(entry, profile).segment, profile.initiative_max_segment)
+    return min(attack_segment(entry.segment, entry.moved_ft, profile).segment,
+               profile.initiative_max_segment)
 
 
 def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, list[list[str]]]]:
@@ -286,8 +291,11 @@ def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfil
 def ties_with_opposition(state: RoundState) -> list[tuple[str, str]]:
     """(party token, opposition token) pairs on the same segment: 002 "a critical event
     will may happen when a character has the same initiative as the opposition"."""
-    foes = [e for e in state.entries if e.side is Side.OPPOSITION]
-    return [(p.token_id, f.token_id) for p in state.entries if p.side is Side.PARTY
+    # Who can take no action at all (down, out, asleep...) has no initiative to share; one
+    # getting up does act.
+    acting = [e for e in state.entries if e.getting_up or not e.no_action]
+    foes = [e for e in acting if e.side is Side.OPPOSITION]
+    return [(p.token_id, f.token_id) for p in acting if p.side is Side.PARTY
             for f in foes if f.segment == p.segment]
 
 

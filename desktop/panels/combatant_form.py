@@ -10,16 +10,15 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from core.actions.commands import UpdateCombatant
-from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Token
+from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
 from desktop.document import EncounterDocument
 from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
-    QEvent,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -27,12 +26,12 @@ from desktop.qt import (
     QLabel,
     QLineEdit,
     QMenu,
-    QObject,
     QSizePolicy,
     Qt,
     QToolButton,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 
 INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
@@ -85,6 +84,11 @@ INJURY = (
                 "automatic hit or +10 to hit; spent from the Attack and Missile tools)"),
 )
 ABILITY_KEYS = frozenset(f.key for f in ABILITIES)
+NUMBER_FIELDS = {f.key: f for f in (*ABILITIES, *NUMBERS, *MORALE, *INJURY)}
+# The words the GM sees beside each field, for messages about it
+FIELD_LABELS = {key: f.label for key, f in NUMBER_FIELDS.items()} | {
+    "name": "Name", "side": "Side", "size": "Size", "armour": "Armour", "shield": "Shield",
+    "weapons": "Weapons", "conditions": "Conditions"}
 OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
 CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
 
@@ -215,22 +219,13 @@ class CombatantForm(QWidget):
         return row + 1 + (len(fields) + COLUMNS - 1) // COLUMNS
 
     def _line_edit(self, key: str, tip: str) -> QLineEdit:
-        edit = QLineEdit()
+        edit = _FieldEdit()
+        edit.escaped.connect(lambda: self._withdraw(key))  # Esc takes back what was typed
         edit.setToolTip(tip)
         edit.textEdited.connect(lambda _text: self._edited(key))
         edit.editingFinished.connect(lambda: self._finished(key))
-        edit.installEventFilter(self)
         self.edits[key] = edit
         return edit
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Esc in a field puts back the model's value (and drops a refused one's message),
-        as in a spreadsheet cell."""
-        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
-                and event.key() == Qt.Key.Key_Escape and watched in self.edits.values()):
-            self.refresh()
-            return True
-        return super().eventFilter(watched, event)
 
     def _number_edit(self, spec: NumberField) -> QLineEdit:
         low, high = self._bounds(spec)
@@ -253,9 +248,7 @@ class CombatantForm(QWidget):
         """The allowed range, read from the model so the tooltips cannot drift from it."""
         if spec.ability:
             return self.document.encounter.profile.ability_range
-        meta = Combatant.model_fields[spec.key].metadata
-        return (next(m.ge for m in meta if hasattr(m, "ge")),
-                next(m.le for m in meta if hasattr(m, "le")))
+        return number_range(Combatant, spec.key)
 
     # --- showing -------------------------------------------------------------------------
     def show_token(self, token_id: str | None) -> None:
@@ -325,7 +318,7 @@ class CombatantForm(QWidget):
             combatant = self._candidate(token.combatant, key)
             self._check_fits(token, combatant)
         except ValidationError as error:
-            self._refuse(key, describe_validation_error(error))
+            self._refuse(key, _describe(error))
         except ValueError as error:
             self._refuse(key, str(error))
         else:
@@ -349,14 +342,18 @@ class CombatantForm(QWidget):
             return None
         value = self._parsed(key)
         if value is None:
-            raise ValueError(f"{key}: enter a whole number")
+            raise ValueError(f"{FIELD_LABELS[key]}: enter a whole number")
+        if key in NUMBER_FIELDS:
+            low, high = self._bounds(NUMBER_FIELDS[key])
+            if not low <= value <= high:
+                raise ValueError(f"{FIELD_LABELS[key]} must be {low}–{high}")
         return value
 
     def _check_fits(self, token: Token, combatant: Combatant) -> None:
         """A dry run: UpdateCombatant.apply would raise inside the undo stack."""
         problem = UpdateCombatant.problem(self.document.encounter, token.id, combatant)
         if problem:
-            raise ValueError(f"size: {problem}")
+            raise ValueError(f"{FIELD_LABELS['size']}: {problem}")
 
     def _refuse(self, key: str, message: str) -> None:
         self._clear_marks()
@@ -380,14 +377,23 @@ class CombatantForm(QWidget):
             self._session = None  # a choice or a tick is one step of its own
 
     def _finished(self, key: str) -> None:
-        """Leaving a field ends its undo step; a refused value there goes back to the
-        model's, and the message stays so the GM can read why."""
-        self._session = None
+        """Leaving a field ends its undo step; a refused value there puts back the value the
+        field had before the typing (not a prefix of what was typed, applied on the way:
+        "2" of "25"), and the message stays so the GM can read why."""
         token = self.token()
         if token is not None and self.is_marked(key):
             message = self.error.text()
-            self.refresh()
+            self._withdraw(key)
             self.error.setText(f"Not applied: {message}")
+        self._session = None
+
+    def _withdraw(self, key: str) -> None:
+        """Undo this field's typing session, leaving nothing to redo (as Esc in a spreadsheet
+        cell), then show the model's values."""
+        if self._session == key:
+            self.document.withdraw(self._merge_key)
+        self._session = None
+        self.refresh()
 
     # --- marks ---------------------------------------------------------------------------
     def _widget(self, key: str) -> QWidget:
@@ -405,6 +411,31 @@ class CombatantForm(QWidget):
                        self.weapons):
             if widget.styleSheet():
                 widget.setStyleSheet("")
+
+
+class _FieldEdit(QLineEdit):
+    """A field that says when Esc is pressed in it: the form puts back the model's value
+    and drops a refused value's message, as in a spreadsheet cell."""
+
+    escaped = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.escaped.emit()
+            return
+        super().keyPressEvent(event)
+
+
+def _describe(error: ValidationError) -> str:
+    """The model's messages, each about the field by the label beside it ("Morale: ..."),
+    not by the model's name for it ("morale: ...")."""
+    return "; ".join(_one_problem(item["loc"], item["msg"]) for item in error.errors()[:3])
+
+
+def _one_problem(loc: tuple[int | str, ...], msg: str) -> str:
+    what = msg.removeprefix("Value error, ")  # pydantic's prefix tells a GM nothing
+    field = next((FIELD_LABELS[part] for part in reversed(loc) if part in FIELD_LABELS), None)
+    return f"{field}: {what}" if field else what
 
 
 def _buddy(text: str, widget: QWidget) -> QLabel:

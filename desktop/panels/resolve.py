@@ -249,6 +249,7 @@ class ResolvePanel(QWidget):
         action = self.pending
         if not isinstance(action, AttackAction):
             return
+        self.message.clear()  # a refusal of the form as it was
         try:
             odds = attack_odds(self.document.encounter, action.attacker, action.target,
                                self.weapon.options())
@@ -256,7 +257,9 @@ class ResolvePanel(QWidget):
             reason = str(error.args[0]) if error.args else str(error)
             self.card.setText(f"{self._base_card}<br><span style='{ERROR_STYLE}'>"
                               f"{escape(reason)}</span>")
+            self.resolve_button.setEnabled(False)  # it would only be refused again
             return
+        self.resolve_button.setEnabled(True)
         self.card.setText(f"{self._base_card}<br>{attack_card(odds)}")
         if self.typed_mode.isChecked():
             self._clear_fields()
@@ -406,4 +409,4 @@ def attack_card(odds: AttackOdds) -> str:
         text += f" · fumble {percent(odds.fumble)}"
     if len(odds.locations) == 1:
         text += f" · lands on the {escape(odds.locations[0][0].lower())}"
-    return text
+    return text + "".join(f"<br>{escape(note)}" for note in odds.notes)

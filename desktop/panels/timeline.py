@@ -325,7 +325,7 @@ class TimelinePanel(QWidget):
         encounter = self.document.encounter
         token, entry = encounter.token(token_id), encounter.timeline.entry(token_id)
         chip = _chip(entry, token.name, token.combatant.side,
-                     entry_timing(entry, encounter.profile))
+                     entry_timing(entry, token.combatant, encounter.profile))
         chip.declare = self.declare_action
         return chip
 
@@ -334,8 +334,8 @@ def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -
     """A chip in the segment of its strike; grey with the reason when moving took too
     long to attack this round."""
     lines = [f"{name}: {entry.terms.describe()} → segment {entry.segment}"]
-    if entry.moved_ft:
-        lines.append(timing.reason)
+    if (entry.moved_ft or not timing.attacks) and timing.reason not in entry.notes:
+        lines.append(timing.reason)  # moving, or a condition taken since the roll
     if entry.overridden:
         lines.append("GM override")
     if entry.action_segments > 1:
@@ -343,6 +343,14 @@ def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -
                      f"{entry.segment + entry.action_segments - 1}; a hit then spoils it")
     lines += list(entry.notes)
     marks = [f"✦{entry.action_segments}" if entry.action_segments > 1 else "",
-             "✎" if entry.overridden else "", "" if timing.attacks else "(no attack)"]
+             "✎" if entry.overridden else "", _idle_mark(timing)]
     label = " ".join([name, *(m for m in marks if m)])
     return Chip(entry.token_id, label, side if timing.attacks else None, "\n".join(lines))
+
+
+def _idle_mark(timing: AttackTiming) -> str:
+    """"(no action)" for who does nothing (asleep, knocked out, down), "(no attack)" for
+    who acts without striking (rising, getting up, too far to reach)."""
+    if timing.attacks:
+        return ""
+    return "(no action)" if "no action" in timing.reason else "(no attack)"

@@ -69,7 +69,7 @@ class CombatantList(QTreeWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Fixed widths: ResizeToContents would measure every row on every change.
-        for column, sample in ((1, "-999/999"), (2, "DS KO P")):
+        for column, sample in ((1, "-99/999 · 9 wp"), (2, "DS KO Up")):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(sample) + 16)
         self.groups: dict[Side, QTreeWidgetItem] = {}
@@ -151,7 +151,8 @@ def _fill(item: QTreeWidgetItem, token: Token) -> None:
     c = token.combatant
     item.setText(0, f"{c.name} (hidden)" if token.gm_only else c.name)
     item.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(HIDDEN) if token.gm_only else None)
-    item.setText(1, f"{c.hp}/{c.max_hp}" + (f" {c.wounds}W" if c.wounds else ""))
+    # "wp", not "2W": a "W" beside the Cond column's badges read as a condition
+    item.setText(1, f"{c.hp}/{c.max_hp}" + (f" · {c.wounds} wp" if c.wounds else ""))
     item.setText(2, " ".join(style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)))
     colour = DOWN if c.hp <= 0 else HURT if c.hp * 2 <= c.max_hp else None
     item.setData(1, Qt.ItemDataRole.ForegroundRole, QColor(colour) if colour else None)

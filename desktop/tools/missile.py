@@ -11,6 +11,7 @@ for a foe to pop up at a cell (then click the cell)."""
 from __future__ import annotations
 
 from functools import partial
+from html import escape
 from typing import TYPE_CHECKING, Any
 
 from core.actions.base import Action, plan
@@ -22,7 +23,7 @@ from core.model.grid import Cell
 from core.model.injury import HeroUse
 from core.rules.missile import MissileRequest, exposed_at
 from core.rules.missile_odds import MissileOdds, missile_odds
-from core.rules.popup import PopUpRequest, pop_up_odds
+from core.rules.popup import PopUpRequest, pop_up_odds, spot_refusal
 from core.rules.weapons import missile_weapons
 from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.missile_overlay import MissilePreview
@@ -261,12 +262,12 @@ class MissileTool(MapTool):
         return self.pop_up.isChecked() and self.shooter is not None and self.spot is None
 
     def _choose_spot(self, cell: Cell) -> None:
-        """A pop-up's spot: where the shooter stands or next to it (core checks the step
-        when the odds are worked out)."""
+        """A pop-up's spot: where the shooter stands or one legal step from it."""
         assert self.shooter is not None
         shooter = self.document.encounter.token(self.shooter)
-        if max(abs(cell.x - shooter.x), abs(cell.y - shooter.y)) > 1:
-            self.say(f"Missile: {shooter.name} pops up where it stands or next to it")
+        refusal = spot_refusal(self.document.encounter, shooter, cell)
+        if refusal:
+            self.say(f"Missile: {refusal}")
             return
         self.spot = cell
         self.scene.focus_ring.show_on(shooter.at(cell).footprint)
@@ -379,4 +380,5 @@ def card(odds: MissileOdds, note: str = "") -> str:
             f"d20 {setup.bonus.value:+d} vs <b>{setup.defence.value}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>{friend} · Miss <b>{percent(odds.miss)}</b> "
             f"(against a wall {percent(odds.against_wall)}, off the map "
-            f"{percent(odds.off_map)}){natural}")
+            f"{percent(odds.off_map)}){natural}"
+            + "".join(f"<br>{escape(note)}" for note in odds.notes))

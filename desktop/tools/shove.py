@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from core.actions.commands import ChangeSet
 from core.actions.shove import ShoveAction
 from core.model.grid import Direction, allowed_directions, bearing
+from core.rules.conditions import NoActionError
 from core.rules.odds import shove_odds
 from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
 from desktop.odds_service import Answer, OddsService
@@ -125,7 +126,7 @@ class ShoveTool(MapTool):
         try:
             setup = prepare_shove(self.document.encounter,
                                   ShoveRequest(attacker=self.attacker, defender=target_id))
-        except IllegalShoveError as error:
+        except (IllegalShoveError, NoActionError) as error:
             self.say(f"Cannot shove: {error}")
             return
         self.target = target_id

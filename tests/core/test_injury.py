@@ -186,6 +186,16 @@ def test_a_natural_20_does_maximum_damage_without_a_damage_roll(make_encounter: 
 def test_a_critical_roll_on_the_head_doubles_the_maximum(make_encounter: Make) -> None:
     result = hit(make_encounter, [20], weapon="Long sword", aim="Head")
     assert result.raw_damage is not None and result.raw_damage.value == 2 * (8 + 1)
+    assert result.outcome().startswith("hits the head (critical roll: maximum damage, "
+                                       "multiplied on a critical location), ")
+
+
+def test_the_summary_says_the_roll_was_critical_not_the_place(make_encounter: Make) -> None:
+    """"hits the torso (critical)" read like a critical location."""
+    profile = ON.model_copy(update={"hit_location": False})
+    result = hit(make_encounter, [20, 3], profile, weapon="Long sword")
+    assert result.critical
+    assert result.outcome().startswith("hits (critical roll: maximum damage), ")
 
 
 def test_a_natural_20_that_misses_is_no_critical(make_encounter: Make) -> None:

@@ -87,6 +87,8 @@ def test_a_10_ft_ceiling_forbids_long_range(make_encounter: Make) -> None:
     assert setup.range.band is RangeBand.MEDIUM and setup.range.clearance_ft == 5
     long_shot.map.ceiling_ft = 15
     assert prepare_missile(long_shot, shot("Dagger")).range.band is RangeBand.LONG
+    twenty = make_encounter("A...T.", {"A": BOWMAN, "T": ORC})  # 20 ft: medium, 6⅔ ft high
+    assert "needs 6.7 ft of height" in prepare_missile(twenty, shot("Dagger")).range.describe()
 
 
 def test_a_packed_group_counts_as_short_range(make_encounter: Make) -> None:

@@ -19,6 +19,8 @@ from core.model.encounter import Encounter, Token
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.rules.attack import AttackOptions, attack_on_map
+from core.rules.attack_odds import attack_odds
+from core.rules.conditions import NoActionError
 from core.rules.missile import MissileRequest, resolve_missile
 from core.rules.missile_odds import missile_odds
 from core.rules.timeline import roll_initiative
@@ -59,6 +61,9 @@ def test_a_sleeper_is_hit_the_same_way_and_the_wound_wakes_it() -> None:
     assert gnoll.hp == 26 and gnoll.conditions == {Condition.WAKING}
     assert [(t.condition, t.rounds) for t in encounter.timeline.timers] == \
         [(Condition.WAKING, 2)]
+    assert [e.kind for e in encounter.log] == ["attack", "wake"]
+    assert encounter.log[1].summary == "Gnoll is woken by the hit: normal combat from round 4"
+    assert "Waking: rounds 0–1" in encounter.log[1].text
     history.undo()
     assert encounter.token("gnoll").combatant.conditions == {Condition.ASLEEP}
     assert not encounter.timeline.timers
@@ -135,7 +140,33 @@ def test_missile_at_a_waking_target_always_hits_doubled() -> None:
     encounter = camp(Condition.WAKING, gnoll_x=6)
     request = MissileRequest(attacker="ann", target="gnoll", weapon="Short bow")
     assert missile_odds(encounter, request).hit == 1
+    assert missile_odds(encounter, request).notes == (
+        "Gnoll waking: hit whatever the roll, damage ×2 (002 Sleep)",)
     history = History(encounter)
     perform(MissileAction(request), history, ScriptedDice([1, 6]))
     # short bow d6 = 6 through leather's AV vs missiles 1 → 1 + 4 = 5, doubled = 10
     assert encounter.token("gnoll").combatant.hp == 20
+
+
+@pytest.mark.parametrize("condition", [Condition.ASLEEP, Condition.WAKING, Condition.RISING])
+def test_a_sleeper_or_a_waking_creature_cannot_attack(condition: Condition) -> None:
+    """A GM's walk-through: a sleeping Hill Giant attacked from its token menu."""
+    encounter = camp()
+    sleeper = encounter.token("ann").combatant.model_copy(
+        update={"conditions": frozenset({condition})})
+    encounter.put_token(encounter.token("ann").with_combatant(sleeper))
+    history = History(encounter)
+    with pytest.raises(NoActionError, match="Ann cannot act: "):
+        perform(AttackAction("ann", "gnoll", AttackOptions(weapon="Dagger")), history,
+                ScriptedDice([20, 4]))
+    with pytest.raises(NoActionError):
+        missile_odds(encounter, MissileRequest(attacker="ann", target="gnoll"))
+    assert history.index == 0 and encounter.log == []
+
+
+def test_the_attack_odds_say_what_the_targets_sleep_does() -> None:
+    """A GM's walk-through: 'Hit 91%' at a rising ogre with no word of the +d8."""
+    odds = attack_odds(camp(Condition.RISING), "ann", "gnoll", AttackOptions(weapon="Dagger"))
+    assert odds.notes == ("Gnoll rising: +d8 to the attack (002 Sleep)",)
+    assert odds.to_json()["notes"] == list(odds.notes)
+    assert attack_odds(camp(), "ann", "gnoll", AttackOptions(weapon="Dagger")).notes == ()

@@ -187,6 +187,15 @@ def test_no_tie_no_critical_roll(make_encounter: Make) -> None:
     assert roll_critical_events(enc, roll_initiative(enc, dice), dice) == []
 
 
+@pytest.mark.parametrize("down", [{"hp": 0}, {"conditions": frozenset({Condition.ASLEEP})}])
+def test_who_cannot_act_never_ties(make_encounter: Make, down: dict[str, object]) -> None:
+    """A GM's walk-through: a kobold at 0 HP tied Mira and gave a critical event."""
+    enc = make_encounter("A X", {"X": foe("X").model_copy(update=down)})
+    dice = ScriptedDice([4, 4])                           # A 4, opposition 4: no d30 asked
+    state = roll_initiative(enc, dice)
+    assert state.entry("X").no_action and roll_critical_events(enc, state, dice) == []
+
+
 def test_retreat_moves_a_party_ten_feet_as_far_as_legal(make_encounter: Make) -> None:
     enc = make_encounter("""
         . . . . . .
@@ -331,10 +340,12 @@ def test_record_movement_counts_towards_the_attack_segment() -> None:
     before = encounter.model_dump()
     command = RecordMovement("a", 20)
     assert command.apply(encounter).timeline
-    timing = entry_timing(encounter.timeline.entry("a"), encounter.profile)
+    timing = entry_timing(encounter.timeline.entry("a"), encounter.token("a").combatant,
+                          encounter.profile)
     assert (timing.segment, timing.attacks) == (10, True)
     RecordMovement("a", 5).apply(encounter)
-    assert not entry_timing(encounter.timeline.entry("a"), encounter.profile).attacks
+    assert not entry_timing(encounter.timeline.entry("a"), encounter.token("a").combatant,
+                            encounter.profile).attacks
     command.revert(encounter)  # the snapshot taken before the first record
     assert encounter.model_dump() == before
 

@@ -13,7 +13,7 @@ from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
 from core.actions.base import plan
-from core.actions.commands import PaintTerrain, RaiseToken
+from core.actions.commands import PaintTerrain, RaiseToken, UpdateCombatant
 from core.actions.shove import ShoveAction
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
@@ -398,3 +398,13 @@ def test_switching_tools_never_moves_the_map(window: MainWindow, qtbot: QtBot) -
         QApplication.processEvents()
         tops.add(window.view.mapTo(window, QPoint(0, 0)).y())
     assert len(tops) == 1
+
+
+def test_the_attack_card_says_a_sleeping_target_is_hit_whatever_the_roll(
+        window: MainWindow) -> None:
+    ogre = window.document.encounter.token("ogre").combatant
+    window.document.push(UpdateCombatant("ogre", ogre.model_copy(
+        update={"conditions": frozenset({Condition.ASLEEP})})))
+    window.resolve_panel.begin(AttackAction(attacker="mira", target="ogre"))
+    card = window.resolve_panel.card.text()
+    assert "Hit <b>100%</b>" in card and "Ogre asleep: hit whatever the roll, damage ×2" in card

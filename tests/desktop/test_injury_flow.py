@@ -18,7 +18,8 @@ from core.model.injury import DEFAULT_HIT_LOCATIONS, HeroUse
 from core.model.profile import RulesProfile
 from core.model.weapons import Grip, Hands
 from desktop.mainwindow import MainWindow
-from desktop.qt import QComboBox, QLineEdit, Qt
+from desktop.panels.resolve import MIN_WIDTH_PX
+from desktop.qt import QApplication, QComboBox, QLineEdit, QPoint, QScrollArea, Qt
 from desktop.rules_dialog import RulesDialog
 from desktop.tools.missile import MissileTool
 from desktop.weapons_dialog import WeaponsDialog
@@ -64,7 +65,8 @@ def test_the_rules_dialog_shows_and_round_trips_the_injury_fields(window: MainWi
     assert dialog.result_profile == changed
     table.setText(table.text().replace('"high": 10', '"high": 9'))
     dialog.accept_if_valid()
-    assert "hit_locations must cover 1-10" in dialog.error.text()
+    assert dialog.error.text().startswith(
+        "Hit location table (faces, aim modifiers, critical) (Hit location tab): must cover 1-10")
 
 
 def test_an_aimed_attack_with_a_hero_point_is_one_step(qtbot: QtBot, injured: MainWindow,
@@ -97,6 +99,24 @@ def test_an_aimed_attack_with_a_hero_point_is_one_step(qtbot: QtBot, injured: Ma
     window.document.undo()
     assert window.document.encounter.token("brannoc").combatant.hero_points == 2
     assert window.document.encounter.token("orc").combatant.wounds == 0
+
+
+def test_a_refused_combination_disables_resolve_until_it_is_changed(
+        qtbot: QtBot, injured: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: aim + a hero point's automatic hit was refused on Resolve, and
+    the red line stayed after switching to +10."""
+    viewport, panel = injured.view.viewport(), injured.resolve_panel
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.keyClick(injured.view, Qt.Key.Key_K)
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*ORC))
+    choose(panel.weapon.aim, "Head")
+    choose(panel.weapon.hero, HeroUse.AUTOMATIC_HIT.value)
+    assert "does not work when aiming" in panel.card.text()
+    assert not panel.resolve_button.isEnabled()
+    panel.message.setText("Cannot resolve: a hero point's automatic hit does not work")
+    choose(panel.weapon.hero, HeroUse.PLUS_TEN.value)
+    assert panel.resolve_button.isEnabled() and panel.message.text() == ""
+    assert "does not work" not in panel.card.text()
 
 
 def test_the_form_offers_no_aim_or_hero_point_while_they_are_off(
@@ -135,6 +155,9 @@ def test_a_pop_up_from_cover_against_a_waiting_kobold(qtbot: QtBot, injured: Mai
     assert "pops up — click where" in window.statusBar().currentMessage()
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(9, 9))  # too far: refused
     assert tool.spot is None
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 9))  # the ogre's: refused at once
+    assert tool.spot is None
+    assert "cannot pop up at (7,9): Ogre in the way" in window.statusBar().currentMessage()
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 10))
     assert tool.spot == Cell(6, 10)
     qtbot.mouseMove(viewport, points.cell(*KOBOLD))
@@ -165,12 +188,12 @@ def test_wounds_and_hero_points_in_the_combatants_panel(qtbot: QtBot, injured: M
     assert injured.document.encounter.token("brannoc").combatant.hero_points == 3
     form.edits["wounds"].setText("-1")
     form._edited("wounds")
-    assert "wounds" in form.error.text()
+    assert form.error.text() == "Wounds must be 0–9999"
     brannoc = injured.document.encounter.token("brannoc")
     assert injured.document.push(UpdateCombatant(brannoc.id, brannoc.combatant.model_copy(
         update={"wounds": 4})))
     row = panel.list.rows["brannoc"]
-    assert row.text(1).endswith(" 4W") and "wound points 4" in row.toolTip(1)
+    assert row.text(1).endswith(" · 4 wp") and "wound points 4" in row.toolTip(1)
 
 
 def test_the_weapons_dialog_edits_grips(window: MainWindow) -> None:
@@ -190,3 +213,27 @@ def test_the_weapons_dialog_edits_grips(window: MainWindow) -> None:
     dialog.apply()
     halberd = window.document.encounter.weapon("Halberd")
     assert (halberd.hands, halberd.two_hand_damage) == (Hands.VERSATILE, "d4")
+
+
+def test_the_attack_form_fits_the_narrow_resolve_dock(qtbot: QtBot, injured: MainWindow,
+                                                      points: SimpleNamespace) -> None:
+    """At the dock's narrowest the Grip read "one hanc" and the typed-dice fields ran past
+    the right edge: every field now ends inside the dock and each choice shows whole."""
+    window = injured
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.keyClick(window.view, Qt.Key.Key_K)
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(*ORC))
+    panel, form = window.resolve_panel, window.resolve_panel.weapon
+    panel.typed_mode.setChecked(True)
+    window.resizeDocks([window.resolve_dock], [MIN_WIDTH_PX], Qt.Orientation.Horizontal)
+    QApplication.processEvents()  # the layouts settle at the new width
+    viewport = panel.findChild(QScrollArea).viewport()
+    fields = [form.weapon_box, form.grip, form.hit_modifier, form.aim, form.hero,
+              *panel.die_fields]
+    for field in fields:
+        assert field.isVisible()
+        assert field.mapTo(viewport, QPoint(field.width(), 0)).x() <= viewport.width()
+    for box in (form.grip, form.hero):
+        for index in range(box.count()):
+            text = box.itemText(index)
+            assert box.width() >= box.fontMetrics().horizontalAdvance(text) + 24, text

@@ -67,6 +67,13 @@ def test_the_bar_offers_the_trigger_when_it_occurs_without_moving_the_map(
     assert bar.isHidden()
 
 
+def test_the_bar_stays_as_wide_as_the_map_when_the_view_resizes(quiet: MainWindow) -> None:
+    window, bar = quiet, quiet.morale.bar
+    fell(window, "orc", "kobold")
+    window.view.resize(window.view.width() - 120, window.view.height())
+    assert bar.width() == window.view.viewport().width()
+
+
 def test_check_preview_typed_dice_rout_and_undo(qtbot: QtBot, quiet: MainWindow) -> None:
     window = quiet
     encounter = window.document.encounter
@@ -111,6 +118,28 @@ def test_cancel_or_another_action_drops_the_preview(qtbot: QtBot, quiet: MainWin
     window.resolve_panel.tray.setText("d6")
     window.resolve_panel.roll_tray()  # another action takes the panel
     assert not window.morale.preview.isVisible()
+
+
+def test_the_bar_rests_while_its_check_waits_in_the_resolve_panel(qtbot: QtBot,
+                                                                  quiet: MainWindow) -> None:
+    """Check morale… again would start the waiting check over; No check would pass over the
+    triggers it answers. Both rest until it is rolled or dropped, also when a new trigger
+    rebuilds the bar."""
+    window = quiet
+    fell(window, "orc", "kobold")
+    check, skip = window.morale.bar.buttons[Side.OPPOSITION]
+    qtbot.mouseClick(check, LEFT)
+    assert not check.isEnabled() and not skip.isEnabled()
+    fell(window, "ogre")  # 75% down: the row is rebuilt with the check still waiting
+    check, skip = window.morale.bar.buttons[Side.OPPOSITION]
+    assert not check.isEnabled() and not skip.isEnabled()
+    qtbot.mouseClick(window.resolve_panel.cancel_button, LEFT)
+    assert check.isEnabled() and skip.isEnabled()
+
+
+def test_a_check_the_gm_calls_says_so(quiet: MainWindow) -> None:
+    quiet.morale_check()  # Round ▸ Morale check… with no trigger: the opposition
+    assert quiet.resolve_panel.card.text().startswith("For: called by the GM<br>")
 
 
 def test_no_check_passes_the_triggers_over_until_undone(qtbot: QtBot, quiet: MainWindow
@@ -166,9 +195,13 @@ def test_morale_and_leadership_in_the_form(qtbot: QtBot, quiet: MainWindow) -> N
     assert (morale.text(), morale.placeholderText(), leader.text()) == ("", "12", "")
     morale.selectAll()
     qtbot.keyClicks(morale, "25")
-    # validated as typed: "2" is a score, "25" is refused and the 2 stays
-    assert form.error.text() == "morale: Input should be less than or equal to 20"
-    assert window.document.encounter.token("orc").combatant.morale == 2
+    # validated as typed: "25" is refused, and leaving the field takes back the "2" on
+    # the way, so the orc keeps the profile's default
+    assert form.error.text() == "Morale must be 2–20"
+    assert morale.text() == "25" and form.is_marked("morale")
+    morale.editingFinished.emit()
+    assert window.document.encounter.token("orc").combatant.morale is None
+    assert morale.text() == "" and form.error.text() == "Not applied: Morale must be 2–20"
     morale.selectAll()
     qtbot.keyClicks(morale, "9")
     qtbot.keyClicks(leader, "2")

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.actions.commands import MoveToken
+from core.actions.commands import MoveToken, UpdateCombatant
 from core.model.combatant import Condition
 from core.model.grid import Cell
 from core.rules.odds import shove_odds
@@ -132,6 +132,20 @@ def test_a_target_out_of_reach_is_explained(qtbot: QtBot, quiet: MainWindow,
     window.select_tool("shove")
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(10, 5))  # Brannoc, far away
     assert "not adjacent" in window.statusBar().currentMessage()
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool) and tool.target is None
+
+
+def test_a_sleeping_ogre_cannot_shove(qtbot: QtBot, quiet: MainWindow,
+                                     points: SimpleNamespace) -> None:
+    window, viewport = quiet, quiet.view.viewport()
+    ogre = window.document.encounter.token("ogre").combatant
+    window.document.push(UpdateCombatant("ogre", ogre.model_copy(
+        update={"conditions": frozenset({Condition.ASLEEP})})))
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira, next to it
+    assert "Cannot shove: Ogre cannot act: asleep" in window.statusBar().currentMessage()
     tool = window.tools["shove"]
     assert isinstance(tool, ShoveTool) and tool.target is None
 

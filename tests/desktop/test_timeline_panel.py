@@ -7,8 +7,9 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
-from core.actions.commands import MoveToken
+from core.actions.commands import MoveToken, UpdateCombatant
 from core.actions.round import SetSegmentOverride
+from core.model.combatant import Condition
 from core.model.dice import SeededDice
 from core.model.grid import Cell
 from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
@@ -46,6 +47,21 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
     window.document.undo()
     window.document.undo()
     assert window.document.encounter.timeline.current_segment == 0
+
+
+def test_a_creature_put_to_sleep_mid_round_loses_its_action(window: MainWindow) -> None:
+    """A GM's walk-through: ticking Asleep in round 3 left the Hill Giant's chip active."""
+    window.timeline_panel.roll()
+    giant = window.document.encounter.token("giant").combatant
+    window.document.push(UpdateCombatant("giant", giant.model_copy(
+        update={"conditions": frozenset({Condition.ASLEEP})})))
+    chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
+                if c.token_id == "giant" and c.isVisibleTo(col))
+    assert "(no action)" in chip.text() and "asleep: no action" in chip.toolTip()
+    window.document.undo()
+    chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
+                if c.token_id == "giant" and c.isVisibleTo(col))
+    assert "(no action)" not in chip.text()
 
 
 def test_dropping_a_chip_sets_a_gm_override(qtbot: QtBot, window: MainWindow) -> None:
@@ -109,10 +125,12 @@ def test_moving_slides_the_chip_and_greys_it_past_segment_10(
     window.document.push(SetSegmentOverride("mira", 5))
     drag((6, 9), [(6, 11), (6, 13)])  # 20 ft: 4 segments, strikes on 9
     entry = encounter.timeline.entry("mira")
-    assert entry.moved_ft == 20 and entry_timing(entry, encounter.profile).segment == 9
+    mira = encounter.token("mira").combatant
+    assert entry.moved_ft == 20 and entry_timing(entry, mira, encounter.profile).segment == 9
     assert chips(window)["mira"] == 9
     drag((6, 13), [(8, 13), (10, 13)])  # 20 ft more: segment 13 is past 10
-    assert not entry_timing(encounter.timeline.entry("mira"), encounter.profile).attacks
+    assert not entry_timing(encounter.timeline.entry("mira"), encounter.token("mira").combatant,
+                            encounter.profile).attacks
     chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
                 if c.token_id == "mira" and c.isVisibleTo(col))
     assert chip.greyed and "past 10" in chip.toolTip()

@@ -23,6 +23,7 @@ from desktop.panels.tokens import TokenPanel
 from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
+from desktop.style import CONDITION_BADGES
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 DEMO = Path(__file__).parents[2] / "assets" / "demo_encounter.json"
@@ -50,6 +51,9 @@ class Setup:
         edit.selectAll()
         qtbot.keyClicks(edit, text)  # type: ignore[attr-defined]
         return edit
+
+    def history_index(self) -> int:
+        return self.document.history.index
 
     def rating(self, key: str) -> str:
         return self.panel.ratings.value_text(key)
@@ -147,7 +151,7 @@ def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, q
     steps = demo.document.history.index
     edit = demo.type_into(qtbot, "strength", "25")
     form = demo.panel.form
-    assert "strength 25 is outside the ability table (3-18)" in form.error.text()
+    assert form.error.text() == "STR must be 3–18"
     assert form.is_marked("strength")
     assert "#c0392b" in edit.styleSheet()
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
@@ -163,15 +167,49 @@ def test_out_of_range_strength_is_refused_with_the_models_message(demo: Setup, q
 def test_a_non_number_asks_for_a_whole_number(demo: Setup, qtbot: object) -> None:
     demo.select("brannoc")
     demo.type_into(qtbot, "strength", "abc")
-    assert demo.panel.form.error.text() == "strength: enter a whole number"
+    assert demo.panel.form.error.text() == "STR: enter a whole number"
     assert demo.encounter.token("brannoc").combatant.abilities.strength == 17
+
+
+def test_messages_name_the_field_by_its_label(demo: Setup, qtbot: object) -> None:
+    """The GM reads "Hero pts" beside the field, so the message says "Hero pts", not the
+    model's "hero_points"."""
+    demo.select("brannoc")
+    edit = demo.type_into(qtbot, "hero_points", "x")
+    assert demo.panel.form.error.text() == "Hero pts: enter a whole number"
+    edit.editingFinished.emit()
+    assert demo.panel.form.error.text() == "Not applied: Hero pts: enter a whole number"
+    name = demo.panel.form.edits["name"]
+    name.selectAll()
+    qtbot.keyClick(name, Qt.Key.Key_Delete)  # type: ignore[attr-defined]
+    assert demo.panel.form.error.text().startswith("Name: ")
+
+
+def test_an_out_of_range_number_keeps_the_value_from_before_the_typing(demo: Setup,
+                                                                      qtbot: object) -> None:
+    """Typing "500" into Hero pts (0-99) applies "5" and "50" on the way; leaving the field
+    takes them back with the refused "500", and leaves nothing to redo."""
+    demo.select("brannoc")
+    before, steps = demo.encounter.token("brannoc").combatant.hero_points, demo.history_index()
+    edit = demo.type_into(qtbot, "hero_points", "500")
+    form = demo.panel.form
+    assert edit.text() == "500" and form.is_marked("hero_points")
+    assert form.error.text() == "Hero pts must be 0–99"
+    edit.editingFinished.emit()
+    assert demo.encounter.token("brannoc").combatant.hero_points == before
+    assert edit.text() == str(before) and form.error.text() == "Not applied: Hero pts must be 0–99"
+    assert demo.history_index() == steps and not demo.document.history.can_redo
+    demo.type_into(qtbot, "hero_points", "40")
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)  # type: ignore[attr-defined]
+    assert demo.encounter.token("brannoc").combatant.hero_points == before
+    assert edit.text() == str(before) and demo.history_index() == steps
 
 
 def test_leaving_a_refused_field_restores_the_models_value(demo: Setup, qtbot: object
                                                           ) -> None:
     demo.select("brannoc")
     edit = demo.type_into(qtbot, "max_hp", "0")
-    assert "max_hp" in demo.panel.form.error.text()
+    assert demo.panel.form.error.text() == "Max HP must be 1–9999"
     edit.editingFinished.emit()
     assert edit.text() == "42"
     assert demo.panel.form.error.text().startswith("Not applied: ")
@@ -346,3 +384,17 @@ def test_a_token_hidden_from_the_players_says_so_in_the_list(demo: Setup) -> Non
     assert row.text(0) == "Pip (hidden)" and "Hidden from the players" in row.toolTip(0)
     demo.document.undo()
     assert demo.panel.list.rows["pip"].text(0) == "Pip"
+
+
+def test_condition_badges_are_short_and_none_reads_as_the_start_of_another() -> None:
+    """'R' (Scarpering) beside 'Ri' (Rising), 'W' (Waking) beside the HP column's '2W':
+    a GM could not tell them apart. Badges stay short for the map's tokens."""
+    badges = [text for text, _colour in CONDITION_BADGES.values()]
+    assert all(1 <= len(badge) <= 2 for badge in badges)
+    assert not [(a, b) for a in badges for b in badges if a != b and b.startswith(a)]
+
+
+def test_wound_points_read_as_wound_points_beside_hp(demo: Setup) -> None:
+    brannoc = demo.encounter.token("brannoc").combatant
+    demo.document.push(UpdateCombatant("brannoc", brannoc.model_copy(update={"wounds": 2})))
+    assert demo.panel.list.rows["brannoc"].text(1) == "42/42 · 2 wp"
