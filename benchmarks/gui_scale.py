@@ -219,25 +219,32 @@ def bench_drags(bench: Bench) -> Figures:
 
 # --- brush, aim ------------------------------------------------------------------------------
 def bench_brush(bench: Bench, scenario: Scenario) -> Figures:
-    """An elevation brush (3 cells) dragged across a map with height everywhere."""
+    """An elevation brush (3 cells) dragged back and forth in the view across a map with
+    height everywhere, each step at another height (so every step changes cells: a step
+    repaints only what it changed, and the pointer stays where the user can see it)."""
     window = bench.window
     window.document.replace(elevated(scenario.encounter), None, saved=False)
     window.select_tool("elevation")
     tool = window.tools["elevation"]
-    tool.brush_size, tool.feet = 3, 25  # type: ignore[attr-defined]
+    tool.brush_size = 3  # type: ignore[attr-defined]
     bench.view.resetTransform()
     bench.view.centre_on_cell(Cell(150, 150))
     settle(bench.counter)
-    cells = [Cell(140 + i, 150 + i % 3) for i in range(BRUSH_STEPS + 1)]
+    cells = [Cell(145 + _zigzag(i), 150 + i % 3) for i in range(BRUSH_STEPS + 1)]
     first = bench.frame(lambda: mouse(bench.viewport, QEvent.Type.MouseButtonPress,
                                       bench.point_of(cells[0])))
-    steps = [bench.frame(lambda c=c: mouse(bench.viewport, QEvent.Type.MouseMove,
-                                           bench.point_of(c))) for c in cells[1:]]
+    steps = [_brush_step(bench, tool, cell, 25 + 5 * (i % 2))
+             for i, cell in enumerate(cells[1:])]
     mouse(bench.viewport, QEvent.Type.MouseButtonRelease, bench.point_of(cells[-1]))
     window.select_tool("select")
     window.document.replace(scenario.encounter, None, saved=False)
     settle(bench.counter)
     return {"brush_press_ms": ms(first), **spread_ms("brush_step", steps)}
+
+
+def _brush_step(bench: Bench, tool: object, cell: Cell, feet: int) -> float:
+    tool.feet = feet  # type: ignore[attr-defined]
+    return bench.frame(lambda: mouse(bench.viewport, QEvent.Type.MouseMove, bench.point_of(cell)))
 
 
 def _around(bench: Bench, token: Token, turns: int) -> list[QPointF]:
