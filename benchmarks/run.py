@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python benchmarks/run.py` puts only benchmarks/ on the path
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import load_average  # noqa: E402 (after the path is set)
+
 Figures = dict[str, Any]
 Group = Callable[[int], Figures]
 DEFAULT_SEED = 20240601
@@ -65,16 +67,22 @@ GROUPS: dict[str, Group] = {
     "morale": lazy_group("benchmarks.morale_bench"),
     "gui": lazy_group("benchmarks.gui"),
     "table": lazy_group("benchmarks.player_window"),
+    "scale": lazy_group("benchmarks.scale_bench"),
+    "gui-scale": lazy_group("benchmarks.gui_scale"),
+    "startup": lazy_group("benchmarks.startup"),
     "hostile": lazy_group("benchmarks.hostile"),
 }
 
 
+QT_GROUPS = ("gui", "table", "gui-scale", "startup")
+
+
 def _available(name: str) -> bool:
-    """Whether a group runs by default: gui and table need PySide6; hostile (some 250
-    processes, a few minutes) runs only when named; the rest always run."""
+    """Whether a group runs by default: the Qt groups need PySide6; hostile
+    (some 250 processes, a few minutes) runs only when named; the rest always run."""
     if name == "hostile":
         return False
-    return name not in ("gui", "table") or importlib.util.find_spec("PySide6") is not None
+    return name not in QT_GROUPS or importlib.util.find_spec("PySide6") is not None
 
 
 def _version(distribution: str) -> str | None:
@@ -115,12 +123,15 @@ def run_groups(names: list[str], explicit: bool, seed: int) -> dict[str, Figures
     results: dict[str, Figures] = {}
     for name in names:
         print(f"running group {name!r} (seed {seed})", file=sys.stderr, flush=True)
+        before = load_average()
         try:
             results[name] = GROUPS[name](seed)
         except MissingGroupError as error:
             if explicit:
                 raise UsageError(f"group {name!r}: {error}") from None
             results[name] = {"skipped": str(error)}
+            continue
+        results[name]["load_average"] = {"before": before, "after": load_average()}
     return results
 
 

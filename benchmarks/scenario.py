@@ -24,16 +24,15 @@ import numpy.typing as npt
 
 from core.model.combatant import Abilities, Combatant, Side
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, Footprint, straight_away
+from core.model.grid import Cell, Direction, Footprint, allowed_directions, straight_away
+from core.model.limits import MAX_TOKENS
 from core.model.mapmodel import BattleMap, Hazard, HazardEffect, HazardKind, WallKind, WallSegment
 from core.model.tables import ARMOURS, SHIELDS, SIZES, Size
+from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry
 
 SIZE = 200
-WALLS = 3000
 TOKENS = 300
-ANGLED_WALLS = 40
-LOOSE_WALLS = 450
 PAIRS_PER_CATEGORY = 4
 CATEGORIES = ("open", "wall", "door", "pit", "fire", "ledge", "creature")
 CORNER = 8
@@ -41,6 +40,28 @@ SIZE_WEIGHTS = {Size.TINY: 5, Size.SMALL: 15, Size.MEDIUM: 52, Size.LARGE: 16,
                 Size.HUGE: 8, Size.GARGANTUAN: 4}
 PAIR_SIZES = ((Size.MEDIUM, Size.MEDIUM), (Size.LARGE, Size.MEDIUM), (Size.MEDIUM, Size.SMALL),
               (Size.HUGE, Size.LARGE), (Size.LARGE, Size.LARGE), (Size.MEDIUM, Size.LARGE))
+GARGANTUAN_PAIRS = ((Size.MEDIUM, Size.GARGANTUAN), (Size.LARGE, Size.GARGANTUAN),
+                    (Size.HUGE, Size.GARGANTUAN))
+
+
+@dataclass(frozen=True)
+class Spec:
+    """The scenario's dimensions: map side, walls (of which loose and angled), tokens in
+    all, random hazard fields (the shove sites add 8 more), the sizes of the shove pairs."""
+
+    size: int = SIZE
+    walls: int = 3000
+    loose_walls: int = 450
+    angled_walls: int = 40
+    tokens: int = TOKENS
+    hazard_fields: int = 12
+    pair_sizes: tuple[tuple[Size, Size], ...] = PAIR_SIZES
+
+
+#: The scale scenario of issue 18: 300×300, 10,000 walls, 3,000 tokens (beyond a file's
+#: 1,000: built in memory), 1,000 hazards, every shove defender Gargantuan.
+SCALE = Spec(size=300, walls=10_000, loose_walls=1_500, angled_walls=130, tokens=3_000,
+             hazard_fields=992, pair_sizes=GARGANTUAN_PAIRS)
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in cells, ends exclusive
 
@@ -85,26 +106,38 @@ class Scenario:
 @dataclass
 class _Builder:
     rng: random.Random
+    spec: Spec
     walls: list[WallSegment] = field(default_factory=list)
-    reserved: list[Box] = field(default_factory=list)
-    terrain: list[bytearray] = field(default_factory=lambda: [bytearray(b"." * SIZE)
-                                                              for _ in range(SIZE)])
+    taken: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    terrain: list[bytearray] = field(default_factory=list)
     elevation: dict[str, int] = field(default_factory=dict)
     hazards: list[Hazard] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
-    occupied: npt.NDArray[np.bool_] = field(
-        default_factory=lambda: np.zeros((SIZE, SIZE), dtype=bool))
+    occupied: npt.NDArray[np.bool_] = field(default_factory=lambda: np.zeros(0, dtype=bool))
     pairs: list[ShovePair] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        side = self.spec.size
+        self.terrain = [bytearray(b"." * side) for _ in range(side)]
+        self.occupied = np.zeros((side, side), dtype=bool)
+        self.taken = np.zeros((side, side), dtype=bool)  # the reserved boxes
+
+    @property
+    def size(self) -> int:
+        return self.spec.size
 
     # --- bookkeeping -------------------------------------------------------------------
     def free(self, box: Box, margin: int = 0) -> bool:
         """Whether ``box`` lies on the map and clear of every reserved box (by ``margin``)."""
         x0, y0, x1, y1 = box
-        if x0 < 1 or y0 < 1 or x1 > SIZE - 1 or y1 > SIZE - 1:
+        if x0 < 1 or y0 < 1 or x1 > self.size - 1 or y1 > self.size - 1:
             return False
-        return not any(x0 < bx1 + margin and bx0 - margin < x1
-                       and y0 < by1 + margin and by0 - margin < y1
-                       for bx0, by0, bx1, by1 in self.reserved)
+        return not self.taken[max(y0 - margin, 0):y1 + margin,
+                              max(x0 - margin, 0):x1 + margin].any()
+
+    def reserve(self, box: Box) -> None:
+        x0, y0, x1, y1 = box
+        self.taken[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)] = True
 
     def add_token(self, token: Token) -> None:
         fp = token.footprint
@@ -217,10 +250,10 @@ class _Site:
 
 def _layout(b: _Builder, index: int) -> _Site:
     rng = b.rng
-    a_size, d_size = (SIZES[s].footprint for s in rng.choice(PAIR_SIZES))
+    a_size, d_size = (SIZES[s].footprint for s in rng.choice(b.spec.pair_sizes))
     k = rng.choice((1, 1, 2))
     while True:
-        attacker = Footprint(rng.randint(8, SIZE - 12), rng.randint(8, SIZE - 12), a_size)
+        attacker = Footprint(rng.randint(8, b.size - 12), rng.randint(8, b.size - 12), a_size)
         defender = _beside(attacker, d_size, rng.choice(list(Direction)))
         direction = straight_away(attacker, defender)
         site = _Site(index, CATEGORIES[index % len(CATEGORIES)], attacker, direction,
@@ -232,7 +265,7 @@ def _layout(b: _Builder, index: int) -> _Site:
 def _site(b: _Builder, index: int) -> None:
     """One attacker/defender pair and the feature its category asks for."""
     site = _layout(b, index)
-    b.reserved.append(site.box)
+    b.reserve(site.box)
     _feature(b, site)
     a_side, d_side = (Side.PARTY, Side.OPPOSITION) if index % 2 else (Side.OPPOSITION, Side.PARTY)
     for role, fp, side, strong in (("att", site.attacker, a_side, True),
@@ -263,24 +296,29 @@ def _feature(b: _Builder, site: _Site) -> None:
 
 
 # --- terrain, elevation, hazards ------------------------------------------------------------
-def _random_box(rng: random.Random, low: int, high: int) -> Box:
-    w, h = rng.randint(low, high), rng.randint(low, high)
-    x, y = rng.randint(1, SIZE - w - 1), rng.randint(1, SIZE - h - 1)
+def _random_box(b: _Builder, low: int, high: int) -> Box:
+    w, h = b.rng.randint(low, high), b.rng.randint(low, high)
+    x, y = b.rng.randint(1, b.size - w - 1), b.rng.randint(1, b.size - h - 1)
     return x, y, x + w, y + h
+
+
+def _per_area(b: _Builder, count: int) -> int:
+    """``count`` on a 200×200 map, scaled to this map's area."""
+    return count * b.size * b.size // (SIZE * SIZE)
 
 
 def _paint_terrain(b: _Builder) -> None:
     for code, patches in ((ord("d"), 70), (ord("s"), 35)):
-        for _ in range(patches):
-            x0, y0, x1, y1 = _random_box(b.rng, 2, 8)
+        for _ in range(_per_area(b, patches)):
+            x0, y0, x1, y1 = _random_box(b, 2, 8)
             for y in range(y0, y1):
                 b.terrain[y][x0:x1] = bytes([code]) * (x1 - x0)
 
 
 def _raise_patches(b: _Builder) -> None:
     placed = 0
-    while placed < 30:
-        box = _random_box(b.rng, 3, 10)
+    while placed < _per_area(b, 30):
+        box = _random_box(b, 3, 10)
         if not b.free(box, margin=1):
             continue
         feet = b.rng.choice((5, 10, 15, 20))
@@ -293,15 +331,15 @@ def _raise_patches(b: _Builder) -> None:
 
 def _random_hazards(b: _Builder) -> None:
     placed = 0
-    while placed < 12:
-        box = _random_box(b.rng, 2, 5)
+    while placed < b.spec.hazard_fields:
+        box = _random_box(b, 2, 5)
         if not b.free(box, margin=1):
             continue
         kind = HazardKind.PIT if placed % 2 else HazardKind.FIRE
         x0, y0, x1, y1 = box
         cells = [Cell(x, y) for y in range(y0, y1) for x in range(x0, x1)]
         b.add_hazard(f"{kind.value.title()} field {placed}", kind, cells)
-        b.reserved.append(box)
+        b.reserve(box)
         placed += 1
 
 
@@ -327,7 +365,7 @@ def _room_side(b: _Builder, line: Line, length: int) -> list[WallSegment]:
 
 def _rooms(b: _Builder, budget: int) -> None:
     while len(b.walls) < budget:
-        x0, y0, x1, y1 = _random_box(b.rng, 5, 14)
+        x0, y0, x1, y1 = _random_box(b, 5, 14)
         sides = (_room_side(b, Line(x0, y0, True), x1 - x0),
                  _room_side(b, Line(x0, y1, True), x1 - x0),
                  _room_side(b, Line(x0, y0, False), y1 - y0),
@@ -342,7 +380,7 @@ def _loose_walls(b: _Builder, budget: int) -> None:
     while len(b.walls) < budget:
         length, horizontal = rng.randint(1, 6), rng.random() < 0.5
         kind = rng.choices((WallKind.WALL, WallKind.WINDOW, WallKind.OBJECT), (87, 8, 5))[0]
-        line = Line(rng.randint(1, SIZE - 7), rng.randint(1, SIZE - 7), horizontal)
+        line = Line(rng.randint(1, b.size - 7), rng.randint(1, b.size - 7), horizontal)
         wall = line.piece(0, length, kind=kind)
         if _keep(b, wall):
             b.walls.append(wall)
@@ -351,7 +389,7 @@ def _loose_walls(b: _Builder, budget: int) -> None:
 def _angled_walls(b: _Builder, budget: int) -> None:
     rng = b.rng
     while len(b.walls) < budget:
-        x, y = rng.uniform(2, SIZE - 10), rng.uniform(2, SIZE - 10)
+        x, y = rng.uniform(2, b.size - 10), rng.uniform(2, b.size - 10)
         wall = WallSegment(x1=round(x, 3), y1=round(y, 3), x2=round(x + rng.uniform(-6, 6), 3),
                            y2=round(y + rng.uniform(1, 6), 3))
         if _keep(b, wall):
@@ -360,11 +398,12 @@ def _angled_walls(b: _Builder, budget: int) -> None:
 
 def _enclosure(b: _Builder) -> Cell:
     while True:
-        cell = Cell(b.rng.randint(60, 140), b.rng.randint(60, 140))
+        low, high = b.size * 3 // 10, b.size * 7 // 10
+        cell = Cell(b.rng.randint(low, high), b.rng.randint(low, high))
         box = (cell.x - 2, cell.y - 2, cell.x + 3, cell.y + 3)
         if b.free(box, margin=1):
             break
-    b.reserved.append(box)
+    b.reserve(box)
     x, y = cell
     b.walls += [WallSegment(x1=x, y1=y, x2=x + 1, y2=y), WallSegment(x1=x + 1, y1=y, x2=x + 1,
                                                                     y2=y + 1),
@@ -391,7 +430,7 @@ def _fits(b: _Builder, geometry: MapGeometry, fp: Footprint) -> bool:
 
 def _random_spot(b: _Builder, geometry: MapGeometry, size: int) -> Footprint:
     while True:
-        fp = Footprint(b.rng.randrange(SIZE), b.rng.randrange(SIZE), size)
+        fp = Footprint(b.rng.randrange(b.size), b.rng.randrange(b.size), size)
         if _fits(b, geometry, fp):
             return fp
 
@@ -409,10 +448,14 @@ def _fill_tokens(b: _Builder, battle_map: BattleMap, total: int) -> None:
                 b.rng, f"{side.value.title()} {n}", size, side)))
 
 
-def build_scenario(seed: int, tokens: int = TOKENS) -> Scenario:
-    """The seeded scenario (about a second to build) with ``tokens`` tokens in all."""
-    b = _Builder(random.Random(seed))
-    b.reserved += [(0, 0, CORNER, CORNER), (SIZE - CORNER, SIZE - CORNER, SIZE, SIZE)]
+def build_scenario(seed: int, tokens: int = TOKENS, spec: Spec | None = None) -> Scenario:
+    """The seeded scenario (about a second to build at the default size) with ``tokens``
+    tokens in all, or the dimensions of ``spec``."""
+    spec = spec or Spec(tokens=tokens)
+    b = _Builder(random.Random(seed), spec)
+    side = spec.size
+    b.reserve((0, 0, CORNER, CORNER))
+    b.reserve((side - CORNER, side - CORNER, side, side))
     b.add_token(Token(id="runner", x=1, y=1,
                       combatant=_combatant(b.rng, "Runner", Size.MEDIUM, Side.PARTY)))
     enclosed = _enclosure(b)
@@ -421,16 +464,59 @@ def build_scenario(seed: int, tokens: int = TOKENS) -> Scenario:
     _paint_terrain(b)
     _raise_patches(b)
     _random_hazards(b)
-    _rooms(b, WALLS - LOOSE_WALLS - ANGLED_WALLS)
-    _loose_walls(b, WALLS - ANGLED_WALLS)
-    _angled_walls(b, WALLS)
-    battle_map = BattleMap(width=SIZE, height=SIZE,
+    _rooms(b, spec.walls - spec.loose_walls - spec.angled_walls)
+    _loose_walls(b, spec.walls - spec.angled_walls)
+    _angled_walls(b, spec.walls)
+    battle_map = BattleMap(width=side, height=side,
                            terrain_rows=[row.decode("ascii") for row in b.terrain],
                            elevation=b.elevation, walls=b.walls, hazards=b.hazards)
-    _fill_tokens(b, battle_map, tokens)
+    _fill_tokens(b, battle_map, spec.tokens)
     encounter = Encounter(name=f"Benchmark scenario (seed {seed})", map=battle_map,
-                          tokens=b.tokens)
+                          tokens=b.tokens[:MAX_TOKENS])
+    for token in b.tokens[MAX_TOKENS:]:  # beyond a file's limit: placed one by one
+        encounter.add_token(token)
     others = [t.id for t in b.tokens if t.id.startswith(("party-", "opposition-"))]
     return Scenario(encounter=encounter, pairs=b.pairs, runner="runner",
-                    goal=Cell(SIZE - 2, SIZE - 2), enclosed=enclosed,
+                    goal=Cell(side - 2, side - 2), enclosed=enclosed,
                     range_tokens=random.Random(seed + 1).sample(others, 12))
+
+
+# --- variants for the scale benchmarks ------------------------------------------------------
+def elevated(encounter: Encounter) -> Encounter:
+    """A copy with a height on every cell (5 to 20 ft in bands): the worst case for the
+    elevation refresh of a brush step."""
+    copy = encounter.model_copy(deep=True)
+    battle_map = copy.map
+    battle_map.elevation = {f"{x},{y}": 5 * (1 + (x // 7 + y // 5) % 4)
+                            for y in range(battle_map.height) for x in range(battle_map.width)}
+    copy.drop_derived()
+    return copy
+
+
+FIELD_ATTACKER = "field-attacker"
+
+
+def open_field_pair(encounter: Encounter) -> list[ShoveRequest]:
+    """A strong Gargantuan attacker put west of a Gargantuan defender that has open ground
+    (no creature, wall or hazard) five cells east of it: the shoves east and the other
+    directions the rules allow. The attacker stays in the encounter (id
+    :data:`FIELD_ATTACKER`)."""
+    geometry = MapGeometry(encounter.map)
+    for token in encounter.tokens:
+        if token.combatant.size is not Size.GARGANTUAN:
+            continue
+        west = Footprint(token.x - 4, token.y, 4)
+        ahead = Footprint(token.x, token.y, 9)
+        window = np.s_[ahead.y:ahead.y + 4, ahead.x:ahead.x + 9]
+        if (encounter.can_place(west) and encounter.map.contains_footprint(ahead)
+                and not any(encounter.token_at(c) not in (None, token) for c in
+                            (Cell(x, y) for y in range(ahead.y, ahead.y + 4)
+                             for x in range(ahead.x, ahead.x + 9)))
+                and not (geometry.hazard_index[window] >= 0).any()
+                and not geometry.blockers[:, ahead.y:ahead.y + 4, ahead.x:ahead.x + 9].any()):
+            attacker = Token(id=FIELD_ATTACKER, x=west.x, y=west.y, combatant=_combatant(
+                random.Random(1), "Field attacker", Size.GARGANTUAN, Side.OPPOSITION, True))
+            encounter.add_token(attacker)
+            return [ShoveRequest(attacker=attacker.id, defender=token.id, direction=d)
+                    for d in allowed_directions(west, token.footprint, 45)]
+    raise LookupError("no Gargantuan token stands in open ground")

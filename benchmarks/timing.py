@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -63,3 +64,15 @@ def us(seconds: float) -> float:
 def summary_ms(prefix: str, samples: Sequence[float]) -> Figures:
     """``{prefix}_median_ms`` and ``{prefix}_p95_ms`` of per-call samples in seconds."""
     return {f"{prefix}_median_ms": ms(median(samples)), f"{prefix}_p95_ms": ms(p95(samples))}
+
+
+def spread_ms(prefix: str, samples: Sequence[float]) -> Figures:
+    """:func:`summary_ms` and the spread: fastest, slowest and how many samples."""
+    return {**summary_ms(prefix, samples), f"{prefix}_min_ms": ms(min(samples)),
+            f"{prefix}_max_ms": ms(max(samples)), f"{prefix}_n": len(samples)}
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages (the machine is shared: report them with the
+    figures)."""
+    return [round(value, 2) for value in os.getloadavg()]

@@ -30,6 +30,7 @@ from desktop.renderer import MapRenderer
 
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
+DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
 
 
@@ -56,6 +57,7 @@ class TokenItem(QGraphicsObject):
         self.prepareGeometryChange()
         self.token = token
         self.side_px = self.renderer.length(token.footprint.size)
+        self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
         self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
         self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
         if not self.for_players:
@@ -63,7 +65,7 @@ class TokenItem(QGraphicsObject):
         self.update()
 
     def boundingRect(self) -> QRectF:
-        return QRectF(0, 0, self.side_px, self.side_px)
+        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -72,6 +74,9 @@ class TokenItem(QGraphicsObject):
         disc = QRectF(inset, inset, self.side_px - 2 * inset, self.side_px - 2 * inset)
         combatant = self.token.combatant
         ring = style.SIDE_COLOURS[combatant.side]
+        if self.side_px * _scale(painter) < DETAIL_PX:
+            self._paint_dot(painter, disc, ring)
+            return
         if self.isSelected():
             painter.setPen(QPen(style.SELECTION, self.side_px * 0.1))
             painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -94,6 +99,15 @@ class TokenItem(QGraphicsObject):
         self._paint_badges(painter)
         if self.token.gm_only:
             self._paint_hidden_mark(painter, disc)
+
+    def _paint_dot(self, painter: QPainter, disc: QRectF, ring: QColor) -> None:
+        """The token as a few screen pixels (a large map zoomed out): a disc in its side's
+        colour, ringed when selected; its initials, HP and badges would not be legible,
+        and drawing them for thousands of tokens made every zoom step slow."""
+        painter.setPen(QPen(style.SELECTION, self.side_px * 0.12) if self.isSelected()
+                       else Qt.PenStyle.NoPen)
+        painter.setBrush(ring if self.token.combatant.hp > 0 else QColor("#9a948a"))
+        painter.drawEllipse(disc)
 
     def _badge_side(self, painter: QPainter, count: int) -> float:
         """A badge a third of a cell per cell of the token (up to two), never under
@@ -242,10 +256,13 @@ class HazardItem(QGraphicsItem):
         super().__init__()
         self.hazard, self.renderer = hazard, renderer
         self.setZValue(Z_HAZARD)
+        # Painted once per zoom level, not on every repaint (a map may hold a thousand).
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._shape = QPainterPath()
         for cell in hazard.cells:
             self._shape.addRect(renderer.cell_rect(cell))
         self._shape = self._shape.simplified()
+        self._bounds = self._shape.boundingRect().adjusted(-2, -2, 2, 2)  # asked often
         effect = hazard.effect
         details = [f"damage {effect.damage} {effect.damage_type}".strip() if effect.damage
                    else "", f"fall {effect.fall_ft} ft" if effect.fall_ft else "",
@@ -265,7 +282,7 @@ class HazardItem(QGraphicsItem):
         self.label.place(renderer.cell_rect(min(hazard.cells)).topLeft(), QPointF(0, -9))
 
     def boundingRect(self) -> QRectF:
-        return self._shape.boundingRect().adjusted(-2, -2, 2, 2)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self._shape

@@ -37,6 +37,9 @@ class ScreenLabel(QGraphicsItem):
                  bold: bool = True) -> None:
         super().__init__(parent)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        # The same pixels at every zoom (the view only moves it): painted once, not on
+        # every repaint and zoom step (a big map has a label per hazard).
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.size_px = size_px
         self.font = QFont()
         self.font.setBold(bold)
@@ -73,6 +76,7 @@ class ScreenLabel(QGraphicsItem):
         height = metrics.height() + PAD_PX
         left = self.offset.x() - (width / 2 if self.centred else 0)
         self._rect = QRectF(left, self.offset.y() - height / 2, width, height)
+        self._bounds = self._rect.adjusted(-1, -1, 1, 1)  # asked several times a frame
         self.update()
 
     def place(self, anchor: QPointF, offset_px: QPointF, centred: bool = False) -> None:
@@ -110,7 +114,7 @@ class ScreenLabel(QGraphicsItem):
         return QRectF(self._rect)
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-1, -1, 1, 1)
+        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from desktop.qt import QApplication, QIcon, QSize, QStandardPaths
+from desktop.qt import QApplication, QIcon, QPixmapCache, QSize, QStandardPaths
 from desktop.resources import APP_ID, ICON_SIZES, icon_png
+
+# Tokens, hazards and labels keep their painted pixels in Qt's pixmap cache; a big map's
+# thousands of them overflow its default 10 MiB, and an overflowing cache repaints them all.
+PIXMAP_CACHE_KB = 96 * 1024
 
 
 def application() -> QApplication:
@@ -19,6 +23,7 @@ def application() -> QApplication:
     app.setOrganizationName("Battlemap")
     app.setDesktopFileName(APP_ID)  # the taskbar matches windows to battlemap.desktop
     app.setWindowIcon(app_icon())
+    QPixmapCache.setCacheLimit(PIXMAP_CACHE_KB)
     return app
 
 

@@ -5,6 +5,7 @@ document's change sets."""
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from desktop import style
 from desktop.document import EncounterDocument
 from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
 from desktop.labels import ScreenLabel
+from desktop.ledges import Ledges
 from desktop.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
 from desktop.qt import (
     QColor,
@@ -25,7 +27,6 @@ from desktop.qt import (
     QImage,
     QLineF,
     QPainter,
-    QPainterPath,
     QPen,
     QPixmap,
     QRectF,
@@ -39,6 +40,7 @@ from desktop.selection import SelectionModel
 MIN_LABEL_PX = 28
 TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5
 MIN_GRID_PX = 6
+MIN_HAZARD_NAME_CELL_PX = 8  # hazard names hidden while a cell is smaller on screen
 
 
 class MapScene(QGraphicsScene):
@@ -56,6 +58,7 @@ class MapScene(QGraphicsScene):
         self.backdrop = style.BACKGROUND
         self.tokens: dict[str, TokenItem] = {}
         self.hazard_items: list[HazardItem] = []
+        self._hazard_names_shown = True
         self.walls = WallLayer(self.renderer)
         self.addItem(self.walls)
         self.path_preview = PathPreview(self.renderer)
@@ -63,8 +66,7 @@ class MapScene(QGraphicsScene):
         self.focus_ring = FocusRing(self.renderer)
         self.addItem(self.focus_ring)
         self._cells = QImage()
-        self._steps, self._cliffs = QPainterPath(), QPainterPath()
-        self._edges_of: np.ndarray | None = None
+        self._ledges = Ledges(self.renderer)
         self._background: QPixmap | None = None
         self._selection: SelectionModel | None = None
         self.portraits = PortraitPixmaps()
@@ -100,8 +102,7 @@ class MapScene(QGraphicsScene):
             self.rebuild()
             return
         if changes.cells:
-            self._refresh_cells()
-            self.update()
+            self.update(self._refresh_some_cells(changes.cells))
         if changes.walls:
             self.walls.set_walls(self.encounter.map.walls)
         if changes.hazards:
@@ -186,16 +187,44 @@ class MapScene(QGraphicsScene):
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
+            item.label.setVisible(self._hazard_names_shown)
+
+    def follow_zoom(self, zoom: float) -> None:
+        """Hazard names only while a cell is big enough on screen to tell which hazard a
+        name is for: zoomed out on a big map they covered it (and cost a fifth of each
+        frame)."""
+        shown = self.renderer.length(zoom) >= MIN_HAZARD_NAME_CELL_PX
+        if shown != self._hazard_names_shown:
+            self._hazard_names_shown = shown
+            for item in self.hazard_items:
+                item.label.setVisible(shown)
 
     # --- cells ---------------------------------------------------------------------------
     def _refresh_cells(self) -> None:
         """The cell image and the ledge lines, rebuilt from the model."""
         self._cells = _cells_image(self.encounter, opaque=self._background is None)
-        heights = geometry_of(self.encounter).elevation
-        # A terrain stroke leaves heights alone: keep the ledge lines (the slower half).
-        if self._edges_of is None or not np.array_equal(heights, self._edges_of):
-            self._steps, self._cliffs = _elevation_edges(self.encounter, self.renderer)
-            self._edges_of = heights.copy()
+        self._ledges.follow(geometry_of(self.encounter).elevation,
+                            self.encounter.profile.drop_hazard_ft)
+
+    def _refresh_some_cells(self, cells: Iterable[Cell]) -> QRectF:
+        """Bring the cell image and the ledge lines up to date over the box around
+        ``cells`` (a brush step: not the whole map); the scene rectangle to repaint."""
+        battle_map = self.encounter.map
+        listed = [c for c in cells if battle_map.contains(c)]
+        if not listed:
+            return QRectF()
+        box = (min(c.x for c in listed), min(c.y for c in listed),
+               max(c.x for c in listed) + 1, max(c.y for c in listed) + 1)
+        painter = QPainter(self._cells)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+        painter.drawImage(box[0], box[1], _cells_image(
+            self.encounter, opaque=self._background is None, box=box))
+        painter.end()
+        self._ledges.follow(geometry_of(self.encounter).elevation,
+                            self.encounter.profile.drop_hazard_ft)
+        x0, y0, x1, y1 = box
+        top_left = self.renderer.cell_rect(Cell(x0 - 1, y0 - 1)).topLeft()
+        return QRectF(top_left, self.renderer.cell_rect(Cell(x1, y1)).bottomRight())
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # no seams at edges
@@ -210,7 +239,9 @@ class MapScene(QGraphicsScene):
                             self._background.width() * scale, self._background.height() * scale)
             painter.drawPixmap(target, self._background, QRectF(self._background.rect()))
         self._draw_cell_images(painter, rect)
-        self._draw_ledges(painter)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        self._ledges.draw(painter, self.renderer.cell_range(rect, enc.map.width,
+                                                           enc.map.height))
         if self.show_grid:
             self._draw_grid(painter, rect.intersected(area))
         if self.show_elevation_numbers:
@@ -250,14 +281,6 @@ class MapScene(QGraphicsScene):
             lines.append(QLineF(rect.left(), sy, rect.right(), sy))
         painter.drawLines(lines)  # one call: per-line calls cost more than the drawing
 
-    def _draw_ledges(self, painter: QPainter) -> None:
-        """Edges between cells of different height: thick where the drop is a cliff."""
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for path, cliff in ((self._steps, False), (self._cliffs, True)):
-            colour = style.ELEVATION_UP.darker(160 if cliff else 110)
-            painter.setPen(QPen(colour, self.renderer.length(0.08 if cliff else 0.03)))
-            painter.drawPath(path)
-
     def _draw_elevation_numbers(self, painter: QPainter, rect: QRectF) -> None:
         """Heights as text, only where a cell is big enough on screen to read them (the
         tint and ledge lines show height when zoomed out)."""
@@ -278,17 +301,21 @@ class MapScene(QGraphicsScene):
                              f"{int(window[dy, dx]):+d}")
 
 
-def _cells_image(encounter: Encounter, opaque: bool) -> QImage:
+def _cells_image(encounter: Encounter, opaque: bool,
+                 box: tuple[int, int, int, int] | None = None) -> QImage:
     """Floor (when ``opaque``), elevation tint and terrain composited into one image of one
-    pixel per cell, so a repaint scales one image instead of three layers. Layers are
-    composited premultiplied ("over"), which needs no division."""
+    pixel per cell, so a repaint scales one image instead of three layers; of the cells
+    x0 ≤ x < x1, y0 ≤ y < y1 of ``box`` only if given. Layers are composited
+    premultiplied ("over"), which needs no division."""
     geometry = geometry_of(encounter)
-    out = np.zeros((*geometry.elevation.shape, 4), dtype=np.float32)
+    x0, y0, x1, y1 = box or (0, 0, geometry.width, geometry.height)
+    feet = geometry.elevation[y0:y1, x0:x1]
+    out = np.zeros((*feet.shape, 4), dtype=np.float32)
     if opaque:
         floor = style.FLOOR
         out[...] = (floor.blue(), floor.green(), floor.red(), 255)
-    for layer in (_elevation_layer(geometry.elevation),
-                  _terrain_layer(encounter.map.terrain_rows)):
+    rows = [row[x0:x1] for row in encounter.map.terrain_rows[y0:y1]]
+    for layer in (_elevation_layer(feet), _terrain_layer(rows)):
         alpha = layer[..., 3:4] / 255.0
         premultiplied = np.concatenate([layer[..., :3] * alpha, layer[..., 3:4]], axis=-1)
         out = premultiplied + out * (1 - alpha)
@@ -313,26 +340,6 @@ def _elevation_layer(feet: np.ndarray) -> np.ndarray:
         pixels[mask] = (colour.blue(), colour.green(), colour.red(), 0)
         pixels[mask, 3] = strength[mask]
     return pixels
-
-
-def _elevation_edges(encounter: Encounter, renderer: MapRenderer
-                     ) -> tuple[QPainterPath, QPainterPath]:
-    """Paths along cell edges where height changes: small steps, and cliffs (a change of
-    at least the profile's drop threshold)."""
-    feet = geometry_of(encounter).elevation
-    threshold = encounter.profile.drop_hazard_ft
-    steps, cliffs = QPainterPath(), QPainterPath()
-    vertical = np.abs(np.diff(feet, axis=1))  # between (x, y) and (x + 1, y)
-    horizontal = np.abs(np.diff(feet, axis=0))  # between (x, y) and (x, y + 1)
-    for ys, xs in zip(*np.nonzero(vertical), strict=True):
-        path = cliffs if vertical[ys, xs] >= threshold else steps
-        path.moveTo(renderer.to_scene(xs + 1, ys))
-        path.lineTo(renderer.to_scene(xs + 1, ys + 1))
-    for ys, xs in zip(*np.nonzero(horizontal), strict=True):
-        path = cliffs if horizontal[ys, xs] >= threshold else steps
-        path.moveTo(renderer.to_scene(xs, ys + 1))
-        path.lineTo(renderer.to_scene(xs + 1, ys + 1))
-    return steps, cliffs
 
 
 def _image_from(pixels: np.ndarray, image_format: QImage.Format) -> QImage:

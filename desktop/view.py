@@ -44,6 +44,7 @@ class MapView(QGraphicsView):
         self.touch = TouchGestures(self)
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
+        self.zoom_changed.connect(scene.follow_zoom)
         self.tool: MapTool | None = None
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)

@@ -215,5 +215,5 @@ def refresh_derived(encounter: Encounter, changes: ChangeSet) -> None:
     if changes.map_shape:
         encounter.drop_derived(MapGeometry)
         return
-    geometry.update(changes.walls_added, changes.walls_removed,
-                    cells=bool(changes.cells) or changes.hazards)
+    geometry.update(changes.walls_added, changes.walls_removed, cells=changes.cells,
+                    hazards=changes.hazards)

@@ -18,7 +18,7 @@ from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
 from core.rules.holds import move_refusal
-from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
+from core.spatial.pathing import IllegalMoveError, MovePath, movement_graph
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class MoveAction(Action[MovePlan]):
         held = move_refusal(encounter, token_id)
         if held:
             raise IllegalMoveError(held)
-        path = MovementGraph(encounter, token).path_to(cell, self.budget_ft)
+        path = movement_graph(encounter, token).path_to(cell, self.budget_ft)
         if not path.legal:
             raise IllegalMoveError(f"{token.name} cannot move to {tuple(cell)}: {path.reason}")
         return path

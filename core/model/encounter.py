@@ -11,14 +11,19 @@ Footprint(x=1, y=1, size=2)
 
 from __future__ import annotations
 
+import itertools
 import re
+import threading
 import unicodedata
 from collections.abc import Callable
+from copy import deepcopy
 from typing import Annotated, Any, Literal, TypeVar, cast
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Side
 from core.model.fog import FogState
 from core.model.grid import Cell, Footprint, ring
 from core.model.limits import (
@@ -229,6 +234,18 @@ class Encounter(BaseModel):
     def token_at(self, cell: Cell) -> Token | None:
         return self._tokens().at.get(cell)
 
+    def token_stamp(self) -> tuple[int, int]:
+        """Changes whenever a token of this encounter is added, put or removed (and differs
+        between encounters): what a cache of anything derived from the tokens compares."""
+        index = self._tokens()
+        return index.serial, index.version
+
+    def occupancy(self, side: Side) -> npt.NDArray[np.int16]:
+        """Per cell of the map, how many tokens of ``side`` cover it (read-only). Built on
+        first use and then kept up to date as tokens are added, put and removed, so a
+        movement graph reads it instead of painting every token's footprint."""
+        return self._tokens().occupancy(side, (self.map.height, self.map.width))
+
     def tokens_overlapping(self, footprint: Footprint, ignore: str | None = None
                            ) -> list[Token]:
         occupancy = self._tokens().at
@@ -262,9 +279,10 @@ class Encounter(BaseModel):
             raise ValueError(f"a token with id {token.id!r} already exists")
         self._check_references(token.combatant)
         self.check_placement(token)
-        self.tokens.insert(len(self.tokens) if index is None else index, token)
+        position = len(self.tokens) if index is None else index
+        self.tokens.insert(position, token)
         self._tokens().add(token)
-        self._tokens().number(self.tokens)
+        self._tokens().number(self.tokens, position)
 
     def check_placement(self, token: Token) -> None:
         """ValueError unless ``token`` fits on the map clear of every other token."""
@@ -317,6 +335,15 @@ class Encounter(BaseModel):
                     return f"{token.name} overlaps {mate.name} at ({token.x}, {token.y})"
         return None
 
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Encounter:
+        """A copy of the data only: the token index and the derived caches stay behind
+        (the copy builds its own as it goes its own way, and they hold what cannot be
+        copied: locks, per-thread pathfinders)."""
+        copy = self.model_copy()
+        object.__setattr__(copy, "__dict__", deepcopy(self.__dict__, memo))
+        copy._index, copy._derived = None, {}
+        return copy
+
     def scratch_copy(self) -> Encounter:
         """A copy whose tokens can be moved while working out a ruling, leaving this
         encounter as it is; the map and its derived geometry are shared, not copied."""
@@ -341,7 +368,8 @@ class Encounter(BaseModel):
         position = index.position[token.id]
         self.tokens.pop(position)
         index.remove(token)
-        index.number(self.tokens)
+        del index.position[token.id]
+        index.number(self.tokens, position)
         return position, token
 
     def numbered_name(self, name: str) -> tuple[str, dict[str, str]]:
@@ -372,34 +400,70 @@ class Encounter(BaseModel):
         base = "".join(ch if ch.isalnum() else "-" for ch in ascii_name.lower()).strip("-")
         base = base or "token"
         candidate, n = base, 1
-        while any(t.id == candidate for t in self.tokens):
+        while self.has_token(candidate):
             n += 1
             candidate = f"{base}-{n}"
         return candidate
 
 
+_INDEX_SERIALS = itertools.count(1)
+
+
 class _TokenIndex:
-    """Tokens by id and by the cells of their footprints."""
+    """Tokens by id and by the cells of their footprints; per side, a grid of how many
+    tokens cover each cell (made on first use).
+
+    The odds worker reads tokens while the GUI thread edits them (what it reads half done
+    is dropped, by the document's revision): so :attr:`version` moves after a change is
+    complete, and the grids are painted and kept up to date under one lock, lest a grid
+    painted during an edit be kept without it or counted with it twice."""
 
     def __init__(self, tokens: list[Token]) -> None:
+        self.serial = next(_INDEX_SERIALS)
+        self.version = 0
         self.by_id: dict[str, Token] = {}
         self.at: dict[Cell, Token] = {}
         self.position: dict[str, int] = {}
+        self.grids: dict[Side, npt.NDArray[np.int16]] = {}
+        self._lock = threading.Lock()
         for token in tokens:
             self.add(token)
         self.number(tokens)
 
-    def number(self, tokens: list[Token]) -> None:
-        """Each token's place in the list (after one is inserted or removed)."""
-        self.position = {token.id: index for index, token in enumerate(tokens)}
+    def occupancy(self, side: Side, shape: tuple[int, int]) -> npt.NDArray[np.int16]:
+        with self._lock:
+            if side not in self.grids or self.grids[side].shape != shape:  # first, or resized
+                self.grids = {s: np.zeros(shape, dtype=np.int16) for s in Side}
+                for token in self.by_id.values():
+                    self._cover(token, 1)
+            view = self.grids[side].view()
+        view.flags.writeable = False
+        return view
+
+    def _cover(self, token: Token, delta: int) -> None:
+        if self.grids:
+            fp = token.footprint
+            self.grids[token.combatant.side][fp.y:fp.y + fp.size, fp.x:fp.x + fp.size] += delta
+
+    def number(self, tokens: list[Token], start: int = 0) -> None:
+        """Each token's place in the list, from ``start`` on (where one was inserted or
+        removed: the places before it stand; adding at the end numbers one token)."""
+        self.position.update((token.id, index) for index, token in
+                             enumerate(tokens[start:], start))
 
     def add(self, token: Token) -> None:
-        self.by_id[token.id] = token
-        for cell in token.footprint.cells():
-            self.at[cell] = token
+        with self._lock:
+            self.by_id[token.id] = token
+            for cell in token.footprint.cells():
+                self.at[cell] = token
+            self._cover(token, 1)
+            self.version += 1
 
     def remove(self, token: Token) -> None:
-        del self.by_id[token.id]
-        for cell in token.footprint.cells():
-            if self.at.get(cell) is token:
-                del self.at[cell]
+        with self._lock:
+            del self.by_id[token.id]
+            for cell in token.footprint.cells():
+                if self.at.get(cell) is token:
+                    del self.at[cell]
+            self._cover(token, -1)
+            self.version += 1

@@ -362,9 +362,10 @@ def _swap_problem(encounter: Encounter, pair: tuple[Token, Token], cells: tuple[
 def _hazard_under(encounter: Encounter, there: Footprint, here: Footprint) -> str | None:
     """A hazard under ``there`` that ``here`` is not already in (a swap never drops a
     creature into a pit or a fire; only forced movement does, with the Pit-Stop save)."""
-    inside = {h.name for c in here.cells() if (h := encounter.map.hazard_at(c))}
+    geometry = geometry_of(encounter)
+    inside = {h.name for c in here.cells() if (h := geometry.hazard_at(c))}
     for cell in there.cells():
-        hazard = encounter.map.hazard_at(cell)
+        hazard = geometry.hazard_at(cell)
         if hazard is not None and hazard.name not in inside:
             return hazard.name
     return None

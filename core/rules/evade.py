@@ -35,7 +35,7 @@ from core.rules.melee import (
 )
 from core.rules.ratings import armour_value
 from core.rules.weapons import melee_weapons, strength_to_damage
-from core.spatial.pathing import MovementGraph, MovePath
+from core.spatial.pathing import MovementGraph, MovePath, movement_graph
 
 SEED = "002 Evading: 'a manouver check of 12'"
 
@@ -179,7 +179,7 @@ def _path(encounter: Encounter, request: EvadeRequest) -> tuple[MovementGraph, M
     refusal = move_refusal(encounter, mover.id)
     if refusal:
         raise IllegalManoeuvreError(refusal)
-    graph = MovementGraph(encounter, mover)
+    graph = movement_graph(encounter, mover)
     path = graph.path_to(request.goal, request.budget_ft)
     if not path.legal:
         raise IllegalManoeuvreError(f"{mover.name} cannot move to {tuple(request.goal)}: "

@@ -41,7 +41,7 @@ from core.rules.melee import (
 )
 from core.rules.ratings import force_rating
 from core.rules.shove import StopReason, plan_push
-from core.spatial.pathing import MovementGraph
+from core.spatial.pathing import movement_graph
 
 SEED = "002 Overruns"
 
@@ -108,7 +108,7 @@ def _approach(encounter: Encounter, mover: Token, goal: Cell | None
               ) -> tuple[tuple[Cell, ...], float]:
     if goal is None or goal == mover.cell:
         return (mover.cell,), 0.0
-    path = MovementGraph(encounter, mover).path_to(goal)
+    path = movement_graph(encounter, mover).path_to(goal)
     if not path.legal:
         raise IllegalManoeuvreError(f"{mover.name} cannot reach {tuple(goal)}: {path.reason}")
     return path.cells, path.cost_ft

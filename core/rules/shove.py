@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from enum import StrEnum
 
+import numpy as np
+import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
 from core.model.breakdown import Breakdown, Term
@@ -187,13 +189,19 @@ class Push(BaseModel):
     hazard_cell: Cell | None = None
 
 
+def _heights(encounter: Encounter, footprint: Footprint) -> npt.NDArray[np.int32]:
+    """The heights of the cells under a footprint on the map (read from the geometry)."""
+    x, y, size = footprint
+    return geometry_of(encounter).elevation[y:y + size, x:x + size]
+
+
 def _floor(encounter: Encounter, footprint: Footprint) -> int:
     """The height a creature stands at: the highest cell under it."""
-    return max(encounter.map.elevation_at(c) for c in footprint.cells())
+    return int(_heights(encounter, footprint).max())
 
 
 def _lowest(encounter: Encounter, footprint: Footprint) -> int:
-    return min(encounter.map.elevation_at(c) for c in footprint.cells())
+    return int(_heights(encounter, footprint).min())
 
 
 def step_obstacle(encounter: Encounter, token: Token, here: Footprint, there: Footprint,
@@ -210,7 +218,7 @@ def step_obstacle(encounter: Encounter, token: Token, here: Footprint, there: Fo
         reason = {WallKind.DOOR: StopReason.CLOSED_DOOR,
                   WallKind.WINDOW: StopReason.WINDOW}.get(kind, StopReason.WALL)
         return reason, {StopReason.CLOSED_DOOR: "closed door"}.get(reason, kind.value)
-    rise = max(encounter.map.elevation_at(c) for c in there.cells()) - _floor(encounter, here)
+    rise = _floor(encounter, there) - _floor(encounter, here)
     if rise >= encounter.profile.drop_hazard_ft:
         return StopReason.LEDGE, f"ledge ({rise} ft up)"
     others = encounter.tokens_overlapping(there, ignore=token.id)
@@ -222,10 +230,15 @@ def step_obstacle(encounter: Encounter, token: Token, here: Footprint, there: Fo
 def _hazard_entered(encounter: Encounter, here: Footprint, there: Footprint
                     ) -> HazardReach | None:
     """A painted hazard the step newly enters, or an elevation drop past the threshold."""
+    index = geometry_of(encounter).hazard_index  # the first hazard of each cell, or −1
     current = set(here.cells())
+    inside = {int(index[c.y, c.x]) for c in current}
     for cell in there.cells():
-        hazard = encounter.map.hazard_at(cell) if cell not in current else None
-        if hazard is not None and not any(c in hazard.cells for c in current):
+        number = int(index[cell.y, cell.x])
+        if cell in current or number < 0 or number in inside:
+            continue
+        hazard = encounter.map.hazards[number]
+        if not any(c in hazard.cells for c in current):  # not in it already (overlaps)
             return _reach_of(hazard)
     drop = _floor(encounter, here) - _lowest(encounter, there)
     if drop >= encounter.profile.drop_hazard_ft:

@@ -22,19 +22,22 @@ so a diagonal across the whole map costs its length, not its bounding box's area
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from core.model.encounter import Encounter
 from core.model.grid import Cell, Direction, Footprint
-from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, WallSegment, parse_cell_key
+from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallSegment
 
 BUCKET = 4
 EPS = 1e-9
 MARGIN = 2  # cells around the map that the wall index covers
 PIECE = 4  # cells: the longest piece of a wall whose surroundings are counted at once
+BATCH_PIECES = 4096  # wall pieces counted at once (about 30 candidate cells each)
 DIRECTIONS = tuple(Direction)
 _FORWARD = (Direction.E, Direction.S, Direction.SE, Direction.SW)
 _OPPOSITE = {d: Direction.from_bearing(d.bearing + 180) for d in Direction}
@@ -105,56 +108,79 @@ class MapGeometry:
     def __init__(self, battle_map: BattleMap) -> None:
         self.map = battle_map
         self.width, self.height = battle_map.width, battle_map.height
+        self.revision = 0  # bumped by every change: caches built from it compare it
         # int32: a file may stack 100,000 walls on one step
         self.blockers = np.zeros((8, self.height, self.width), dtype=np.int32)
-        # bucket → wall ids in insertion order (a dict: removing one is O(1))
-        self._buckets: dict[tuple[int, int], dict[int, None]] = {}
-        self._walls: dict[int, WallSegment] = {}
-        self._next_id = 0
+        self._index = WallIndex(self.width, self.height)
+        self._walls: list[WallSegment | None] = []  # by wall id (None: removed)
         self._ids_by_wall: dict[WallSegment, list[int]] = {}
         self._sight: FloatArray | None = None
         self._sight_walls: tuple[WallSegment, ...] = ()
-        self._index(battle_map.walls)
+        self._add_to_index(battle_map.walls)
         self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
         self.refresh_cells()
 
     # --- cell arrays -----------------------------------------------------------------
     def refresh_cells(self) -> None:
-        """Rebuild terrain, elevation and hazard arrays (cheap: no walls involved)."""
-        cost = np.ones(256, dtype=np.int8)
-        resist = np.zeros(256, dtype=bool)
-        slippery = np.zeros(256, dtype=bool)
-        conceals = np.zeros(256, dtype=bool)
-        for code, spec in TERRAIN_BY_CODE.items():
-            cost[ord(code)] = spec.move_cost
-            resist[ord(code)] = spec.adds_resist
-            slippery[ord(code)] = spec.slippery
-            conceals[ord(code)] = spec.conceals
+        """Rebuild the terrain, elevation and hazard arrays from the map."""
         raw = np.frombuffer("".join(self.map.terrain_rows).encode("ascii"), dtype=np.uint8)
-        raw = raw.reshape(self.height, self.width)
-        self.move_cost = cost[raw]
-        self.adds_resist = resist[raw]
-        self.slippery = slippery[raw]
-        self.conceals = conceals[raw]
-        self.elevation = np.zeros((self.height, self.width), dtype=np.int32)
-        for key, feet in self.map.elevation.items():
-            cell = parse_cell_key(key)
-            self.elevation[cell.y, cell.x] = feet
-        self.hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
+        (self.move_cost, self.adds_resist, self.slippery,
+         self.conceals) = _terrain_arrays(raw.reshape(self.height, self.width))
+        self.elevation = elevation_grid(self.map.elevation, self.height, self.width)
+        self.refresh_hazards()  # bumps the revision
+
+    def refresh_some_cells(self, cells: Iterable[Cell]) -> None:
+        """Bring the terrain and elevation of these cells (a brush step) up to date."""
+        listed = [c for c in cells if self.map.contains(c)]
+        if not listed:
+            return
+        xs = np.array([c.x for c in listed], dtype=np.intp)
+        ys = np.array([c.y for c in listed], dtype=np.intp)
+        rows = self.map.terrain_rows
+        codes = np.frombuffer("".join(rows[c.y][c.x] for c in listed).encode("ascii"),
+                              dtype=np.uint8)
+        arrays = (self.move_cost, self.adds_resist, self.slippery, self.conceals)
+        for array, values in zip(arrays, _terrain_arrays(codes), strict=True):
+            array[ys, xs] = values
+        self.elevation[ys, xs] = [self.map.elevation_at(c) for c in listed]
+        self.revision += 1
+
+    def refresh_hazards(self) -> None:
+        """Which hazard each cell is in (the first listed; −1: none), from the map."""
+        hazard_index = np.full((self.height, self.width), -1, dtype=np.int16)
         for index, hazard in reversed(list(enumerate(self.map.hazards))):
-            for cell in hazard.cells:
-                self.hazard_index[cell.y, cell.x] = index
+            xs, ys = np.array(hazard.cells, dtype=np.intp).reshape(-1, 2).T
+            hazard_index[ys, xs] = index
+        self.hazard_index = hazard_index
+        self.revision += 1
+
+    def hazard_at(self, cell: Cell) -> Hazard | None:
+        """The map's first hazard covering ``cell`` (none off the map): the map's own
+        answer, read from the index."""
+        if not self.map.contains(cell):
+            return None
+        index = int(self.hazard_index[cell.y, cell.x])
+        return self.map.hazards[index] if index >= 0 else None
+
+    def elevation_at(self, cell: Cell) -> int:
+        return int(self.elevation[cell.y, cell.x]) if self.map.contains(cell) else 0
 
     def update(self, added: tuple[WallSegment, ...], removed: tuple[WallSegment, ...],
-               cells: bool) -> None:
+               cells: Iterable[Cell] = (), hazards: bool = False) -> None:
         """Follow an edit of the map: walls added and removed (adds first, so a wall added
-        and removed by the same edit is never missing), and the cell arrays if ``cells``."""
+        and removed by the same edit is never missing), the cells whose terrain or height
+        changed, and the hazards if ``hazards``."""
         if added:
             self.add_walls(list(added))
         if removed:
             self.remove_walls(list(removed))
-        if cells:
+        cells = list(cells)
+        if len(cells) * 4 > self.width * self.height:  # most of the map: all at once
             self.refresh_cells()
+        elif cells:
+            self.refresh_some_cells(cells)
+        if hazards:
+            self.refresh_hazards()
 
     # --- walls -----------------------------------------------------------------------
     def add_wall(self, wall: WallSegment) -> None:
@@ -163,39 +189,31 @@ class MapGeometry:
     def add_walls(self, walls: list[WallSegment]) -> None:
         """Index and count many walls at once (one wall costs ~1 ms of numpy calls: a
         thousand added one by one take a second, at once a few ms)."""
-        self._index(walls)
+        self._add_to_index(walls)
         self._count_blocks([wall for wall in walls if wall.blocks_movement], +1)
 
-    def _index(self, walls: list[WallSegment]) -> None:
+    def _add_to_index(self, walls: list[WallSegment]) -> None:
         self._sight = None
-        first = self._next_id
-        self._next_id += len(walls)
+        first = len(self._walls)
+        self._walls.extend(walls)
         for wall_id, wall in enumerate(walls, first):
-            self._walls[wall_id] = wall
             self._ids_by_wall.setdefault(wall, []).append(wall_id)
         rows, xs, ys = self._wall_buckets(walls)
-        order = np.lexsort((rows, ys, xs))  # by bucket, then by wall
-        cuts = np.flatnonzero(np.diff(xs[order]) | np.diff(ys[order])) + 1
-        for group in np.split(order, cuts) if len(order) else ():
-            bucket = self._buckets.setdefault((int(xs[group[0]]), int(ys[group[0]])), {})
-            bucket.update(dict.fromkeys((rows[group] + first).tolist()))
+        self._index.add(rows + first, xs, ys)
 
     def remove_wall(self, wall: WallSegment) -> None:
         self.remove_walls([wall])
 
     def remove_walls(self, walls: list[WallSegment]) -> None:
         """Forget many walls at once (each must be in the map's index)."""
-        ids = [self._forget(wall) for wall in walls]
-        rows, xs, ys = self._wall_buckets(walls)
-        for row, x, y in zip(rows.tolist(), xs.tolist(), ys.tolist(), strict=True):
-            del self._buckets[(x, y)][ids[row]]
+        self._index.remove(np.array([self._forget(wall) for wall in walls], dtype=np.int64))
         self._count_blocks([wall for wall in walls if wall.blocks_movement], -1)
 
     def _forget(self, wall: WallSegment) -> int:
         wall_id = self._ids_by_wall[wall].pop()
         if not self._ids_by_wall[wall]:
             del self._ids_by_wall[wall]
-        del self._walls[wall_id]
+        self._walls[wall_id] = None
         self._sight = None
         return wall_id
 
@@ -222,10 +240,17 @@ class MapGeometry:
 
     def _count_blocks(self, walls: list[WallSegment], delta: int) -> None:
         """Add ``delta`` to the blocker count of every step between cell centres that each
-        wall meets: all walls' candidate cells at once."""
-        if not walls:
-            return
-        segments = np.array([w.points for w in walls], dtype=np.float64)
+        wall meets. Walls drawn more than once are counted once, times how often; the rest
+        go in batches of about :data:`BATCH_PIECES` pieces, so the candidate arrays stay a
+        few MiB whatever the file holds."""
+        if walls:
+            points = np.array([w.points for w in walls], dtype=np.float64)
+            segments, times = np.unique(points, axis=0, return_counts=True)
+            for batch in _batches(segments, self.width, self.height):
+                self._count_batch(segments[batch], times[batch] * delta)
+        self.revision += 1  # last: a cache built while this ran is not kept
+
+    def _count_batch(self, segments: FloatArray, weights: IntArray) -> None:
         owner, xs, ys = self._candidate_cells(segments)
         centre_x, centre_y = xs.astype(np.float64) + 0.5, ys.astype(np.float64) + 0.5
         for direction in _FORWARD:
@@ -234,21 +259,21 @@ class MapGeometry:
             nx, ny = xs + dx, ys + dy
             hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
             d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])
-            self._add(self.blockers[d], xs[hit], ys[hit], delta)
-            self._add(self.blockers[o], nx[hit], ny[hit], delta)
+            self._add(self.blockers[d], xs[hit], ys[hit], weights[owner[hit]])
+            self._add(self.blockers[o], nx[hit], ny[hit], weights[owner[hit]])
 
-    def _add(self, counts: npt.NDArray[np.int32], xs: IntArray, ys: IntArray, delta: int
-             ) -> None:
-        """``np.add.at(counts, (ys, xs), delta)``, fast both for a few cells (one wall
+    def _add(self, counts: npt.NDArray[np.int32], xs: IntArray, ys: IntArray,
+             weights: IntArray) -> None:
+        """``np.add.at(counts, (ys, xs), weights)``, fast both for a few cells (one wall
         edited) and for millions (a map loaded): a tally of the whole map only when the
         cells outnumber it."""
         cells = ys * self.width + xs
         flat = counts.reshape(-1)
         if len(cells) > flat.size:
-            flat += (delta * np.bincount(cells, minlength=flat.size)).astype(np.int32)
-        else:
-            listed, times = np.unique(cells, return_counts=True)
-            flat[listed] += (delta * times).astype(np.int32)
+            flat += np.bincount(cells, weights, minlength=flat.size).astype(np.int32)
+        elif len(cells):
+            listed, slot = np.unique(cells, return_inverse=True)
+            flat[listed] += np.bincount(slot, weights).astype(np.int32)
 
     def _candidate_cells(self, segments: FloatArray) -> tuple[IntArray, IntArray, IntArray]:
         """(wall, x, y) once for every cell whose forward steps a wall may meet: the cells
@@ -270,10 +295,12 @@ class MapGeometry:
             return
         seen: set[int] = set()
         for bucket in _buckets_along(inside):
-            for wall_id in self._buckets.get(bucket, ()):
+            for wall_id in self._index.ids(bucket):
                 if wall_id not in seen:
                     seen.add(wall_id)
-                    yield self._walls[wall_id]
+                    wall = self._walls[wall_id]
+                    assert wall is not None  # removed walls leave the index
+                    yield wall
 
     def first_blocking_wall(self, segment: tuple[float, float, float, float]
                             ) -> WallSegment | None:
@@ -286,7 +313,7 @@ class MapGeometry:
         """(N, 4): x1, y1, x2, y2 of every sight-blocking wall; a new array after each wall
         edit (so vision caches can key on its identity)."""
         if self._sight is None:
-            self._sight_walls = tuple(w for w in self._walls.values() if w.blocks_sight)
+            self._sight_walls = tuple(w for w in self._walls if w is not None and w.blocks_sight)
             points = [wall.points for wall in self._sight_walls]
             self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)
         return self._sight
@@ -347,6 +374,99 @@ class MapGeometry:
             if dy < 0:
                 allowed[index, 0, :] = False
         return allowed
+
+
+@cache
+def _terrain_lookups() -> tuple[npt.NDArray[np.generic], ...]:
+    """Terrain code (a byte) → move cost, adds resist, slippery, conceals."""
+    cost = np.ones(256, dtype=np.int8)
+    resist, slippery, conceals = (np.zeros(256, dtype=bool) for _ in range(3))
+    for code, spec in TERRAIN_BY_CODE.items():
+        cost[ord(code)] = spec.move_cost
+        resist[ord(code)] = spec.adds_resist
+        slippery[ord(code)] = spec.slippery
+        conceals[ord(code)] = spec.conceals
+    return cost, resist, slippery, conceals
+
+
+def _terrain_arrays(codes: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[Any], ...]:
+    return tuple(lookup[codes] for lookup in _terrain_lookups())
+
+
+def elevation_grid(elevation: dict[str, int], height: int, width: int
+                   ) -> npt.NDArray[np.int32]:
+    """The map's ``"x,y" → feet`` table as a height × width array: the keys are parsed in
+    one go (the model checked their form), not one regular expression each.
+
+    >>> elevation_grid({"1,0": 5, "0,1": -10}, 2, 2).tolist()
+    [[0, 5], [-10, 0]]
+    """
+    grid = np.zeros((height, width), dtype=np.int32)
+    if elevation:
+        xy = np.array(",".join(elevation).split(","), dtype=np.int64).reshape(-1, 2)
+        grid[xy[:, 1], xy[:, 0]] = np.fromiter(elevation.values(), dtype=np.int32,
+                                               count=len(elevation))
+    return grid
+
+
+class WallIndex:
+    """Wall ids by index bucket (BUCKET × BUCKET cells), in compressed rows: every
+    (wall, bucket) entry in two int32 arrays, sorted by bucket (then by wall, the order
+    the walls were added) when next read after an edit. Four bytes an entry where a dict per
+    bucket took some eighty: the 100,000 walls of a hostile file held 30 MiB."""
+
+    def __init__(self, width: int, height: int) -> None:
+        # buckets from −1 (the margin) to past the far side, in each direction
+        self.columns = (width + MARGIN) // BUCKET + 3
+        self.rows = (height + MARGIN) // BUCKET + 3
+        self._walls = np.zeros(0, dtype=np.int32)
+        self._buckets = np.zeros(0, dtype=np.int32)
+        self._starts: npt.NDArray[np.intp] | None = None
+
+    def __len__(self) -> int:
+        return len(self._walls)
+
+    def add(self, walls: IntArray, xs: IntArray, ys: IntArray) -> None:
+        """Add entries: wall id, bucket x, bucket y."""
+        buckets = (ys + 1) * self.columns + (xs + 1)
+        self._walls = np.concatenate([self._walls, walls.astype(np.int32)])
+        self._buckets = np.concatenate([self._buckets, buckets.astype(np.int32)])
+        self._starts = None
+
+    def remove(self, walls: IntArray) -> None:
+        """Drop every entry of these wall ids."""
+        keep = ~np.isin(self._walls, walls)
+        self._walls, self._buckets = self._walls[keep], self._buckets[keep]
+        self._starts = None
+
+    def ids(self, bucket: tuple[int, int]) -> list[int]:
+        """The wall ids in a bucket, in the order they were added."""
+        x, y = bucket[0] + 1, bucket[1] + 1
+        if not (0 <= x < self.columns and 0 <= y < self.rows):
+            return []
+        if self._starts is None:
+            self._sort()
+        assert self._starts is not None
+        slot = y * self.columns + x
+        ids: list[int] = self._walls[self._starts[slot]:self._starts[slot + 1]].tolist()
+        return ids
+
+    def _sort(self) -> None:
+        order = np.argsort(self._buckets, kind="stable")  # walls in order within a bucket
+        self._walls, self._buckets = self._walls[order], self._buckets[order]
+        counts = np.bincount(self._buckets, minlength=self.columns * self.rows)
+        self._starts = np.concatenate([[0], np.cumsum(counts)])
+
+
+def _batches(segments: FloatArray, width: int, height: int) -> list[IntArray]:
+    """The rows of ``segments`` in runs of about :data:`BATCH_PIECES` pieces once clipped
+    to the map and its margin."""
+    kept, clipped = _clip_all(segments, width, height)
+    x1, y1, x2, y2 = clipped.T
+    pieces = np.maximum(np.ceil(np.maximum(np.abs(x2 - x1), np.abs(y2 - y1)) / PIECE), 1)
+    batch = (np.cumsum(pieces) - pieces) // BATCH_PIECES
+    cuts = np.flatnonzero(np.diff(batch)) + 1
+    return np.split(kept, cuts) if len(kept) else []
 
 
 def geometry_of(encounter: Encounter) -> MapGeometry:

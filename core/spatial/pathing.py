@@ -13,17 +13,21 @@ which can be passed through but not ended on; the footprint never leaves the map
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
 import tcod.path
-from numpy.lib.stride_tricks import sliding_window_view
 
+from core.model.combatant import Side
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, Footprint, direction_between, step_costs_ft
+from core.model.grid import Cell, Direction, Footprint, direction_between
 from core.model.profile import DiagonalRule
+from core.spatial.footprints import footprint_layers, window_any
 from core.spatial.geometry import DIRECTIONS, BoolArray, geometry_of
 
 UNREACHABLE = np.iinfo(np.int32).max
@@ -41,36 +45,54 @@ class IllegalMoveError(ValueError):
     """A move the rules do not allow; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MovePath:
-    """A path for a token's top-left cell, its exact cost, and whether it may end there."""
+    """A path for a token's top-left cell, its exact cost, and whether it may end there.
+    The cells are kept as an array (a path across a big map has tens of thousands) and made
+    into :class:`Cell` tuples only when asked for."""
 
-    cells: tuple[Cell, ...]
+    anchors: npt.NDArray[np.intc]  # (steps + 1, 2): x, y of the top-left cell
     cost_ft: float
     legal: bool
     reason: str = ""
+
+    @classmethod
+    def staying(cls, cell: Cell, legal: bool, reason: str = "") -> MovePath:
+        """A path that stays on ``cell``."""
+        return cls(np.array([cell], dtype=np.intc), 0, legal, reason)
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        return tuple(Cell(x, y) for x, y in self.anchors.tolist())
+
+    @property
+    def end(self) -> Cell:
+        x, y = self.anchors[-1].tolist()
+        return Cell(x, y)
 
     @property
     def steps(self) -> tuple[Direction, ...]:
         return tuple(direction_between(a, b) for a, b in pairwise(self.cells))
 
-
-def _window_all(array: BoolArray, size: int) -> BoolArray:
-    """For each anchor, whether ``array`` is true over the whole size×size footprint."""
-    if size == 1:
-        return array
-    return np.asarray(sliding_window_view(array, (size, size)).all(axis=(-2, -1)))
-
-
-def _window_any(array: BoolArray, size: int) -> BoolArray:
-    if size == 1:
-        return array
-    return np.asarray(sliding_window_view(array, (size, size)).any(axis=(-2, -1)))
+    def turns(self) -> npt.NDArray[np.intc]:
+        """The anchors where the path changes direction, with its two ends: all a line
+        through the path needs (a straight run of a thousand cells is two points)."""
+        if len(self.anchors) < 3:
+            return self.anchors
+        step = np.diff(self.anchors, axis=0)
+        bends = np.flatnonzero((step[1:] != step[:-1]).any(axis=1)) + 1
+        ends: npt.NDArray[np.intc] = self.anchors[
+            np.concatenate([[0], bends, [len(self.anchors) - 1]])]
+        return ends
 
 
 class MovementGraph:
     """The movement graph of one token: anchors its footprint can occupy and the steps
-    between them. Build once per drag; ask for many goals."""
+    between them. Build once per drag; ask for many goals.
+
+    The wall and terrain layers come from :func:`footprint_layers` (kept per footprint
+    size until the map changes), the creatures from the encounter's occupancy grids (kept
+    up to date as tokens move): building one is a few whole-map array operations."""
 
     def __init__(self, encounter: Encounter, token: Token) -> None:
         self.encounter = encounter
@@ -79,100 +101,85 @@ class MovementGraph:
         profile = encounter.profile
         self.cell_ft = profile.cell_size_ft
         self.rule = profile.diagonal_rule
-        geometry = geometry_of(encounter)
-        size = self.size
+        self.profile = profile
+        self.geometry = geometry_of(encounter)
+        self.source = _source(encounter, token)
+        layers = footprint_layers(encounter, self.size)
         enemies, allies = self._occupancy()
-        open_moves = geometry.open_moves()
-        interior = self._interior_open(open_moves)
-        self.passable = interior & ~_window_any(enemies, size)
-        self.ends_ok = self.passable & ~_window_any(allies, size)
-        cost = np.where(self.passable, _window_max(geometry.move_cost, size), 0)
-        self.cost: npt.NDArray[np.int8] = cost.astype(np.int8)
-        self.conditions = [_window_all(open_moves[d], size) for d in range(8)]
-        self._pathfinder: tcod.path.Pathfinder | None = None
+        self.passable = layers.interior & ~window_any(enemies, self.size)
+        self.ends_ok = self.passable & ~window_any(allies, self.size)
+        self.cost: npt.NDArray[np.int8] = np.where(self.passable, layers.cost, 0).astype(np.int8)
+        self.conditions = layers.steps
+        # One pathfinder per thread (the GUI's and the odds worker's): a search resumes
+        # where the last one of its thread stopped, and neither waits for the other.
+        self._finders = threading.local()
 
     def _occupancy(self) -> tuple[BoolArray, BoolArray]:
-        shape = (self.encounter.map.height, self.encounter.map.width)
-        enemies, allies = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
+        """Cells of the other side's creatures, and of this side's but this token."""
         side = self.token.combatant.side
-        for other in self.encounter.tokens:
-            if other.id == self.token.id:
-                continue
-            fp = other.footprint
-            target = allies if other.combatant.side == side else enemies
-            target[fp.y:fp.y + fp.size, fp.x:fp.x + fp.size] = True
-        return enemies, allies
-
-    def _interior_open(self, open_moves: BoolArray) -> BoolArray:
-        """Anchors whose footprint has no wall running through it (always true for 1×1)."""
-        size = self.size
-        height, width = open_moves.shape[1:]
-        rows, cols = height - size + 1, width - size + 1
-        if size == 1:
-            return np.ones((rows, cols), dtype=bool)
-        east = open_moves[DIRECTIONS.index(Direction.E)]
-        south = open_moves[DIRECTIONS.index(Direction.S)]
-        east_ok = np.asarray(sliding_window_view(east, (size, size - 1)).all(axis=(-2, -1)))
-        south_ok = np.asarray(sliding_window_view(south, (size - 1, size)).all(axis=(-2, -1)))
-        return np.asarray(east_ok[:, :cols] & south_ok[:rows, :])
+        shape = (self.encounter.map.height, self.encounter.map.width)
+        enemies = np.zeros(shape, dtype=bool)
+        for other in Side:
+            if other is not side:
+                enemies |= self.encounter.occupancy(other) > 0
+        own = self.encounter.occupancy(side).copy()
+        x, y, size = self.token.footprint
+        own[y:y + size, x:x + size] -= 1
+        return enemies, own > 0
 
     def pathfinder(self) -> tcod.path.Pathfinder:
-        """A pathfinder rooted at the token's cell (resumed for each new goal)."""
-        if self._pathfinder is None:
+        """This thread's pathfinder rooted at the token's cell (resumed for each new goal).
+        Its graph has one blocked row more than the map: libtcod takes a path through every
+        node of its graph for a loop, which no path can be then."""
+        finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
+        if finder is None:
             orth, diag, _ = _WEIGHTS[self.rule]
-            graph = tcod.path.CustomGraph(self.cost.shape)
+            cost = _padded(self.cost)
+            graph = tcod.path.CustomGraph(cost.shape)
             for index, direction in enumerate(DIRECTIONS):
                 dx, dy = direction.delta
                 weight = diag if direction.diagonal else orth
-                graph.add_edge((dy, dx), weight, cost=self.cost,
-                               condition=self.conditions[index])
+                graph.add_edge((dy, dx), weight, cost=cost,
+                               condition=_padded(self.conditions[index]))
             graph.set_heuristic(cardinal=orth, diagonal=diag)
-            self._pathfinder = tcod.path.Pathfinder(graph)
-            self._pathfinder.add_root((self.token.y, self.token.x))
-        return self._pathfinder
+            finder = tcod.path.Pathfinder(graph)
+            finder.add_root((self.token.y, self.token.x))
+            self._finders.finder = finder
+        return finder
 
     def path_to(self, goal: Cell, budget_ft: float | None = None) -> MovePath:
         """The cheapest path for the token's top-left cell to ``goal``, with the reason it is
         illegal if it is."""
         start = self.token.cell
         if goal == start:
-            return MovePath(cells=(start,), cost_ft=0, legal=True)
+            return MovePath.staying(start, True)
         height, width = self.cost.shape
         if not (0 <= goal.x < width and 0 <= goal.y < height):
-            return MovePath(cells=(start,), cost_ft=0, legal=False,
-                            reason="the token would not fit on the map there")
+            return MovePath.staying(start, False, "the token would not fit on the map there")
         if not self.passable[goal.y, goal.x]:
-            return MovePath(cells=(start,), cost_ft=0, legal=False, reason=self._why_blocked(goal))
-        cells = None if self.sealed_off(goal) else self._trace(goal)
-        if cells is None:
-            return MovePath(cells=(start,), cost_ft=0, legal=False,
-                            reason="no way there: walls or creatures block every path")
-        cost = self.exact_cost(cells)
+            return MovePath.staying(start, False, self._why_blocked(goal))
+        anchors = None if self.sealed_off(goal) else self._trace(goal)
+        if anchors is None:
+            return MovePath.staying(start, False,
+                                    "no way there: walls or creatures block every path")
+        cost = self._exact_cost(anchors)
         if not self.ends_ok[goal.y, goal.x]:
-            return MovePath(cells=cells, cost_ft=cost, legal=False,
-                            reason="an ally stands there: you can pass through but not stop")
+            return MovePath(anchors, cost, False,
+                            "an ally stands there: you can pass through but not stop")
         if budget_ft is not None and cost > budget_ft:
-            return MovePath(cells=cells, cost_ft=cost, legal=False,
-                            reason=f"{cost:g} ft is beyond the {budget_ft:g} ft movement budget")
-        return MovePath(cells=cells, cost_ft=cost, legal=True)
+            return MovePath(anchors, cost, False,
+                            f"{cost:g} ft is beyond the {budget_ft:g} ft movement budget")
+        return MovePath(anchors, cost, True)
 
-    def _trace(self, goal: Cell) -> tuple[Cell, ...] | None:
-        """Resolve up to ``goal`` and walk the traversal back to the token. (tcod's own
-        ``path_to`` reports a false "cyclic loop" when a path visits every node of a
-        small graph, so the walk is done here.)"""
+    def _trace(self, goal: Cell) -> npt.NDArray[np.intc] | None:
+        """Resolve up to ``goal`` and have libtcod walk the traversal back to the token:
+        the anchors (x, y) from the token to the goal."""
         finder = self.pathfinder()
         finder.resolve((goal.y, goal.x))
         if finder.distance[goal.y, goal.x] == UNREACHABLE:
             return None
-        traversal = finder.traversal
-        node, path = (goal.y, goal.x), [goal]
-        for _ in range(self.cost.size):
-            previous = (int(traversal[node][0]), int(traversal[node][1]))
-            if previous == node:
-                break
-            node = previous
-            path.append(Cell(node[1], node[0]))
-        return tuple(reversed(path))
+        backwards = finder.path_from((goal.y, goal.x))  # (y, x) from the goal
+        return np.ascontiguousarray(backwards[::-1, ::-1])
 
     def _why_blocked(self, goal: Cell) -> str:
         footprint = Footprint(goal.x, goal.y, self.size)
@@ -182,12 +189,25 @@ class MovementGraph:
         return "a wall runs through that space"
 
     def exact_cost(self, cells: tuple[Cell, ...]) -> float:
-        """Feet along a path: the diagonal rule's exact count, doubled into difficult cells."""
-        steps = [direction_between(a, b) for a, b in pairwise(cells)]
-        costs = step_costs_ft(steps, self.cell_ft, self.rule)
-        total = sum(base * int(self.cost[cell.y, cell.x])
-                    for base, cell in zip(costs, cells[1:], strict=True))
-        return round(total, 2)
+        """Feet along a path given as cells (a part of one, as an evade check cuts it)."""
+        return self._exact_cost(np.array(cells, dtype=np.intc).reshape(-1, 2))
+
+    def _exact_cost(self, anchors: npt.NDArray[np.intc]) -> float:
+        """Feet along a path: the diagonal rule's exact count (5-10-5: every second diagonal
+        costs double, :func:`core.model.grid.step_costs_ft`), doubled into difficult cells.
+        Summed in order, as the step-by-step count does."""
+        step = np.diff(anchors, axis=0)
+        if not len(step):
+            return 0
+        diagonal = (step[:, 0] != 0) & (step[:, 1] != 0)
+        base = np.full(len(step), float(self.cell_ft))
+        if self.rule is DiagonalRule.EUCLIDEAN:
+            base[diagonal] = self.cell_ft * math.sqrt(2)
+        elif self.rule is DiagonalRule.FIVE_TEN_FIVE:
+            base[diagonal & (np.cumsum(diagonal) % 2 == 0)] = self.cell_ft * 2
+        entered = self.cost[anchors[1:, 1], anchors[1:, 0]]
+        total = float(np.cumsum(base * entered)[-1])
+        return int(total) if total.is_integer() else round(total, 2)
 
     def _flood(self, centre: Cell, radius: int
                ) -> tuple[npt.NDArray[np.int32], tuple[int, int]]:
@@ -206,7 +226,8 @@ class MovementGraph:
         finder = tcod.path.Pathfinder(graph)
         finder.add_root((centre.y - y0, centre.x - x0))
         finder.resolve()
-        return np.asarray(finder.distance), (y0, x0)
+        distance: npt.NDArray[np.int32] = finder.distance
+        return distance, (y0, x0)
 
     def sealed_off(self, goal: Cell) -> bool:
         """Whether ``goal`` lies in a small closed pocket the token is not in: a flood from
@@ -245,17 +266,50 @@ class MovementGraph:
         """The cells of the cheapest walk to ``goal`` (None: unreachable), without the
         shortcuts :meth:`path_to` takes for a graph whose steps go both ways (a retreat's
         graph allows only steps away from the enemy: :mod:`core.spatial.retreat`)."""
-        return self._trace(goal)
+        anchors = self._trace(goal)
+        return None if anchors is None else tuple(Cell(x, y) for x, y in anchors.tolist())
 
 
-def _window_max(array: npt.NDArray[np.int8], size: int) -> npt.NDArray[np.int8]:
-    if size == 1:
-        return array
-    result: npt.NDArray[np.int8] = sliding_window_view(array, (size, size)).max(axis=(-2, -1))
-    return result
+class _RecentGraphs:
+    """The movement graphs built lately (a few, the most recent last)."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        self.graphs: list[MovementGraph] = []
+
+
+def movement_graph(encounter: Encounter, token: Token) -> MovementGraph:
+    """A movement graph for ``token``: the one built before if the encounter's tokens, its
+    map and its rules profile are as they were then. The release of a drag, or the move
+    after its preview, reuses the search the preview already did."""
+    recent = encounter.derived(_RecentGraphs, _RecentGraphs)
+    source = _source(encounter, token)
+    for graph in recent.graphs:
+        if graph.source == source:  # moved last by a new list: the odds worker may look too
+            recent.graphs = [*(g for g in recent.graphs if g is not graph), graph]
+            return graph
+    graph = MovementGraph(encounter, token)
+    if _source(encounter, token) == source:  # kept only if nothing changed meanwhile
+        recent.graphs = [*recent.graphs[1 - _RecentGraphs.KEEP:], graph]
+    return graph
+
+
+def _source(encounter: Encounter, token: Token) -> tuple[object, ...]:
+    """What a graph is built from: the token (the object: tokens are immutable), the
+    tokens' stamp, the geometry and its revision, the rules profile. Objects are compared
+    by identity; the graph holds them, so no other object can take their id."""
+    geometry = geometry_of(encounter)
+    return (id(token), encounter.token_stamp(), id(geometry), geometry.revision,
+            id(encounter.profile))
+
+
+def _padded(layer: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+    """``layer`` with a row of zeros (blocked, or no step) below it."""
+    return np.concatenate([layer, np.zeros((1, layer.shape[1]), dtype=layer.dtype)])
 
 
 def find_path(encounter: Encounter, token_id: str, goal: Cell,
               budget_ft: float | None = None) -> MovePath:
     """The path and exact cost for a token to move its top-left cell to ``goal``."""
-    return MovementGraph(encounter, encounter.token(token_id)).path_to(goal, budget_ft)
+    return movement_graph(encounter, encounter.token(token_id)).path_to(goal, budget_ft)

@@ -108,7 +108,7 @@ def _retreat(encounter: Encounter, token: Token, threats: Threats, budget_ft: fl
         return stay
     window = _window(graph, token.cell, budget_ft)
     nearest, total, away = _fields(graph, window, threats, hazardous)
-    graph.conditions = [c & a for c, a in zip(graph.conditions, away, strict=True)]
+    graph.conditions = tuple(c & a for c, a in zip(graph.conditions, away, strict=True))
     feet = graph.range_ft(budget_ft)
     feet[_taken_mask(feet.shape, token.footprint.size, taken)] = np.inf
     keys = (nearest > before, _behind(nearest.shape, token.footprint, threats.footprints),

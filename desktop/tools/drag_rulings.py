@@ -6,15 +6,18 @@ panel."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from core.actions.manoeuvre import action_for
+from core.model.encounter import Encounter
 from core.model.grid import Cell, Footprint
 from core.rules.holds import move_refusal
 from core.rules.manoeuvres import DragOffer, drag_offer
 from core.spatial.pathing import MovePath
 from desktop.manoeuvre_cards import card
 from desktop.melee_items import CellMarks, Mark, chance_colour
+from desktop.odds_service import Answer, OddsService
 from desktop.overlay import percent
 from desktop.tools.base import ToolContext
 
@@ -31,29 +34,58 @@ class Ruling(NamedTuple):
 
 
 class DragRulings:
-    """The manoeuvre a drag in progress would be, and its marks on the map."""
+    """The manoeuvre a drag in progress would be, and its marks on the map. Worked out
+    per cell the pointer enters: memoised, and on the odds worker when it takes a while
+    (:class:`desktop.odds_service.OddsService`); the drop settles it at once."""
 
     def __init__(self, context: ToolContext) -> None:
         self.context = context
         self.marks = CellMarks(context.scene.renderer)
         context.scene.addItem(self.marks)
         self.offer: DragOffer | None = None
+        self.previews = OddsService(context.document)
+        # the drag's last cell while its offer is still being worked out: mover, work
+        self._unsettled: tuple[str, Callable[[Encounter], DragOffer | None]] | None = None
 
     def preview(self, token_id: str, goal: Cell, path: MovePath, *, around: bool,
-                budget_ft: float | None) -> Ruling | None:
-        """How to show the drag when it is more than a move."""
-        encounter = self.context.document.encounter
-        refusal = move_refusal(encounter, token_id)
-        self.offer = None if refusal else drag_offer(
-            encounter, token_id, goal, path=path.cells if path.legal else (), around=around,
-            budget_ft=budget_ft)
-        self.marks.show_marks(self._marks(token_id))
+                budget_ft: float | None, show: Callable[[Ruling | None], None]) -> bool:
+        """Work out how to show the drag when it is more than a move and hand that to
+        ``show`` (None: a plain move); False when the answer comes later."""
+        refusal = move_refusal(self.context.document.encounter, token_id)
         if refusal:
-            return Ruling("held: cannot move", False, refusal)
-        if self.offer is None:
+            self._unsettled, self.offer = None, None
+            self.marks.clear()
+            show(Ruling("held: cannot move", False, refusal))
+            return True
+
+        def compute(encounter: Encounter) -> DragOffer | None:
+            return drag_offer(encounter, token_id, goal, path=path.cells if path.legal else (),
+                              around=around, budget_ft=budget_ft)
+
+        self.offer, self._unsettled = None, (token_id, compute)
+
+        def take(answer: Answer) -> None:
+            self._unsettled = None
+            show(self._take(token_id, answer.value if answer.error is None else None))
+
+        return self.previews.ask((token_id, goal, around, budget_ft, path.legal), compute,
+                                 take)
+
+    def settle(self) -> DragOffer | None:
+        """The offer of the drag's last cell, worked out now if the worker has not
+        answered yet (a drop must not miss an evade check)."""
+        if self._unsettled is not None:
+            (token_id, compute), self._unsettled = self._unsettled, None
+            self.previews.forget()
+            self._take(token_id, compute(self.context.document.encounter))
+        return self.offer
+
+    def _take(self, token_id: str, offer: DragOffer | None) -> Ruling | None:
+        self.offer = offer
+        self.marks.show_marks(self._marks(token_id))
+        if offer is None:
             return None
-        return Ruling(self.offer.label, True, self.offer.text,
-                      self.offer.manoeuvre == "overrun")
+        return Ruling(offer.label, True, offer.text, offer.manoeuvre == "overrun")
 
     def _marks(self, token_id: str) -> list[Mark]:
         offer = self.offer
@@ -81,5 +113,6 @@ class DragRulings:
         return True
 
     def clear(self) -> None:
-        self.offer = None
+        self.offer, self._unsettled = None, None
+        self.previews.forget()
         self.marks.clear()

@@ -10,6 +10,7 @@ for a foe to pop up at a cell (then click the cell)."""
 
 from __future__ import annotations
 
+from functools import partial
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from core.rules.popup import PopUpRequest, pop_up_odds, spot_refusal
 from core.rules.weapons import missile_weapons
 from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.missile_overlay import MissilePreview
+from desktop.odds_service import Answer, OddsService
 from desktop.overlay import percent
 from desktop.qt import (
     QCheckBox,
@@ -40,6 +42,7 @@ from desktop.qt import (
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.model.encounter import Encounter
     from desktop.view import MapView
 
 AUTO_COVER = -1  # the cover box's "from the map" value
@@ -62,6 +65,7 @@ class MissileTool(MapTool):
         self.odds: MissileOdds | None = None
         self.preview = MissilePreview(self.renderer)
         self.preview.attach(self.scene)
+        self.previews = OddsService(self.document)
         self.weapons = QComboBox()
         self.cover = QSpinBox()
         self.aim_box, self.hero_box = location_box(), hero_box()
@@ -212,6 +216,7 @@ class MissileTool(MapTool):
 
     def _drop_target(self) -> None:
         self.target, self.odds = None, None
+        self.previews.forget()
         self.preview.clear()
         if not self._sent and self.panel.pending is None:
             self.panel.card.clear()  # no odds (or refusal) of a target no longer aimed at
@@ -288,41 +293,32 @@ class MissileTool(MapTool):
         self.target = target_id
         self._refresh()
 
-    def _odds(self, target: str) -> MissileOdds:
-        """The shot's odds, and the card's note: a pop-up's chance to spot first (its odds
-        from its spot), or a target seen where it popped up."""
-        encounter = self.document.encounter
-        if self.spot is not None:
-            spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=self.request(target),
-                                                                spot=self.spot))
-            self.note = (f"Pop-up at ({self.spot.x},{self.spot.y}): Spot 9 "
-                         f"<b>{percent(spotted)}</b>, then the shot from there<br>")
-            return odds
-        assert self.shooter is not None
-        shooter, aimed = encounter.token(self.shooter), encounter.token(target)
-        spot = exposed_at(encounter, shooter, aimed)
-        self.note = ("" if spot is None else
-                     f"{aimed.name} popped up at ({spot.x},{spot.y}) this round and "
-                     f"{shooter.name} waits there: shot at it there<br>")
-        return missile_odds(encounter, self.request(target))
-
     def _refresh(self) -> None:
+        """Work out the odds at the target (memoised; on the odds worker when they take a
+        while) and show them."""
         if self.shooter is None or self.target is None or self._sent:
             return
+        self.odds = None
+        request, spot = self.request(self.target), self.spot
+        if not self.previews.ask((request, spot), partial(aimed_odds, request=request,
+                                                          spot=spot), self._show):
+            self.say("Missile: working out the odds…")
+
+    def _show(self, answer: Answer) -> None:
         encounter = self.document.encounter
-        try:
-            self.odds = self._odds(self.target)
-        except (ValueError, LookupError) as error:
-            self.odds = None
+        error = answer.error
+        if error is not None:
             self.preview.clear()
             reason = str(error.args[0]) if error.args else str(error)
             self.say(f"Cannot shoot: {reason}")
             self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
             return
+        self.odds, self.note = answer.value
+        assert self.odds is not None and self.target is not None
         self.preview.show_odds(self.odds, encounter)
         self.panel.card.setText(card(self.odds, self.note))
         self.say("Missile: click to shoot at "
-                         f"{encounter.token(self.target).name}, or point at another target")
+                 f"{encounter.token(self.target).name}, or point at another target")
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None
@@ -350,6 +346,23 @@ class MissileTool(MapTool):
         else:
             self.start(None)
         return True
+
+
+def aimed_odds(encounter: Encounter, request: MissileRequest, spot: Cell | None
+               ) -> tuple[MissileOdds, str]:
+    """The shot's odds, and the card's note: a pop-up's chance to spot first (its odds
+    from ``spot``), or a target seen where it popped up. A function of the encounter only,
+    so the odds worker can work it out."""
+    if spot is not None:
+        spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=request, spot=spot))
+        return odds, (f"Pop-up at ({spot.x},{spot.y}): Spot 9 <b>{percent(spotted)}</b>, "
+                      "then the shot from there<br>")
+    shooter, aimed = encounter.token(request.attacker), encounter.token(request.target)
+    exposed = exposed_at(encounter, shooter, aimed)
+    note = ("" if exposed is None else
+            f"{aimed.name} popped up at ({exposed.x},{exposed.y}) this round and "
+            f"{shooter.name} waits there: shot at it there<br>")
+    return missile_odds(encounter, request), note
 
 
 def card(odds: MissileOdds, note: str = "") -> str:

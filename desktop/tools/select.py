@@ -18,11 +18,11 @@ from core.model.grid import Cell, Footprint
 from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
-from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath
+from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath, movement_graph
 from desktop.items import TokenItem
 from desktop.qt import QGraphicsView, QKeyEvent, QLabel, QPointF, QSpinBox, Qt, QWidget
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
-from desktop.tools.drag_rulings import DragRulings
+from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class SelectTool(MapTool):
     def press(self, event: ToolEvent) -> bool:
         if not event.left:
             return False
-        item = self._token_item_at(event.scene_pos)
+        item = self._token_item_at(event.cell)
         if item is None:
             door = self._door_at(event.scene_pos)
             if door is not None:
@@ -111,7 +111,7 @@ class SelectTool(MapTool):
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
         if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
             group = self._alone(item)
-        graph = MovementGraph(self.document.encounter, item.token)
+        graph = movement_graph(self.document.encounter, item.token)
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), graph)
         self._drag.free = event.alt
         return True
@@ -125,11 +125,11 @@ class SelectTool(MapTool):
                  "checks); Alt-drag places a whole selection")
         return [item]
 
-    def _token_item_at(self, point: QPointF) -> TokenItem | None:
-        for item in self.scene.items(point):
-            if isinstance(item, TokenItem):
-                return item
-        return None
+    def _token_item_at(self, cell: Cell) -> TokenItem | None:
+        """The token at the pointer, from the encounter's cell index: a scene query at a
+        point asks every label on the map where it is (a thousand on a big map)."""
+        token = self.document.encounter.token_at(cell)
+        return None if token is None else self.scene.tokens.get(token.id)
 
     def _door_at(self, point: QPointF) -> WallSegment | None:
         gx, gy = self.renderer.to_grid(point)
@@ -168,7 +168,9 @@ class SelectTool(MapTool):
             item.setPos(self.renderer.cell_rect(drag.start[item.token_id]).topLeft() + offset)
 
     def _preview(self, drag: _Drag) -> None:
-        """Path and cost for the new cell: computed only when the pointer enters a cell."""
+        """Path and cost for the new cell: computed only when the pointer enters a cell.
+        Whether the drag is a manoeuvre (an overrun, evade checks) may come a moment
+        later, from the odds worker."""
         preview = self.scene.path_preview
         problem = placement_problem(self.document.encounter, drag.targets())
         if drag.free:
@@ -176,9 +178,9 @@ class SelectTool(MapTool):
             return
         drag.path = drag.graph.path_to(drag.target, self.budget_ft)
         size = drag.leader.token.footprint.size
-        points = [self.renderer.footprint_centre(Footprint(c.x, c.y, size))
-                  for c in drag.path.cells]
-        if not drag.path.cells or drag.path.cells[-1] != drag.target:
+        points = [self.renderer.footprint_centre(Footprint(int(x), int(y), size))
+                  for x, y in drag.path.turns().tolist()]
+        if drag.path.end != drag.target:
             points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
         segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
         label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
@@ -186,16 +188,30 @@ class SelectTool(MapTool):
         legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:
             label = f"another selected token cannot stand there: {problem}"
-        tip = label
-        ruling = self.rulings.preview(drag.leader.token_id, drag.target, drag.path,
-                                      around=drag.around, budget_ft=self.budget_ft) \
-            if len(drag.group) == 1 else None
-        if ruling is not None:
+        plain = (points, label, legal, label)
+        if len(drag.group) > 1:
+            self._show_preview(*plain)
+            return
+        target, cost_legal = drag.target, drag.path.legal
+
+        def show(ruling: Ruling | None) -> None:
+            if self._drag is not drag or drag.target != target:
+                return  # the pointer has moved on
+            if ruling is None:
+                self._show_preview(*plain)
+                return
+            self.status.emit(ruling.tip)
             # The cost stays in sight beside what the drop will ask (evade checks...).
-            label = f"{label} · {ruling.label}" if drag.path.legal else ruling.label
-            legal, tip = ruling.legal, ruling.tip
-            points = [points[0], points[-1]] if ruling.straight else points
-            self.status.emit(tip)
+            self._show_preview([points[0], points[-1]] if ruling.straight else points,
+                               f"{label} · {ruling.label}" if cost_legal else ruling.label,
+                               ruling.legal, ruling.tip)
+
+        if not self.rulings.preview(drag.leader.token_id, target, drag.path,
+                                    around=drag.around, budget_ft=self.budget_ft, show=show):
+            self._show_preview(*plain)
+
+    def _show_preview(self, points: list[QPointF], label: str, legal: bool, tip: str) -> None:
+        preview = self.scene.path_preview
         preview.show_path(points, label, legal)
         preview.setToolTip(tip)
         if self.view is not None:
@@ -215,7 +231,7 @@ class SelectTool(MapTool):
         if targets == drag.start:
             self._return(drag)
             return True
-        if not drag.free and self.rulings.offer is not None:
+        if not drag.free and self.rulings.settle() is not None:
             self._return(drag)
             self.rulings.drop()
             return True

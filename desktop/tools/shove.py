@@ -5,6 +5,7 @@ Esc steps back."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from core.actions.commands import ChangeSet
@@ -13,12 +14,16 @@ from core.model.grid import Direction, allowed_directions, bearing
 from core.rules.conditions import NoActionError
 from core.rules.odds import shove_odds
 from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
+from desktop.odds_service import Answer, OddsService
 from desktop.overlay import ShovePreview
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
     from desktop.view import MapView
+
+AIM_PROMPT = ("Shove: aim with the pointer (the arrow snaps to allowed directions), click to "
+              "confirm")
 
 
 class ShoveTool(MapTool):
@@ -37,6 +42,7 @@ class ShoveTool(MapTool):
         self.target: str | None = None
         self.direction: Direction | None = None
         self.preview = ShovePreview(self.renderer)
+        self.odds = OddsService(self.document)
         self.scene.addItem(self.preview)
         self._sent = False  # the panel holds this tool's shove
         self.panel.cleared.connect(self._panel_cleared)
@@ -48,7 +54,7 @@ class ShoveTool(MapTool):
         self._prompt()
 
     def deactivate(self) -> None:
-        self.preview.clear()
+        self._clear_aim()
         self.target, self.direction = None, None
         self.mark_chosen(None)
 
@@ -68,7 +74,7 @@ class ShoveTool(MapTool):
             self.deactivate()
         elif self.target is not None:
             target, self.target, self.direction = self.target, None, None
-            self.preview.clear()
+            self._clear_aim()
             self._choose_target(target)  # says why when it no longer can
             return
         self._prompt()
@@ -81,7 +87,7 @@ class ShoveTool(MapTool):
         """Begin from a context menu: the attacker, and maybe the target, already known."""
         self.attacker = attacker_id
         self.target, self.direction = None, None
-        self.preview.clear()
+        self._clear_aim()
         if target_id is not None:
             self._choose_target(target_id)
         self._prompt()
@@ -125,8 +131,6 @@ class ShoveTool(MapTool):
             return
         self.target = target_id
         self._aim(setup.direction)
-        self.say("Shove: aim with the pointer (the arrow snaps to allowed directions), "
-                         "click to confirm")
 
     def move(self, event: ToolEvent) -> bool:
         if self.attacker is None or self.target is None:
@@ -140,14 +144,31 @@ class ShoveTool(MapTool):
         return True
 
     def _aim(self, direction: Direction) -> None:
-        """Recompute and show the odds when the direction changes."""
+        """Show the odds when the direction changes (memoised; worked out on the odds
+        worker when they take a while)."""
         if direction == self.direction or self.target is None:
             return
         self.direction = direction
-        odds = shove_odds(self.document.encounter, self.request())
+        request = self.request()
         target = self.document.encounter.token(self.target)
-        self.preview.show_odds(odds, target.cell, target.footprint.size)
-        self.panel.preview_shove(odds)
+        origin, size = target.cell, target.footprint.size
+
+        def show(answer: Answer) -> None:
+            if answer.error is not None:
+                self.preview.clear()
+                self.say(f"Cannot shove: {answer.error}")
+                return
+            self.preview.show_odds(answer.value, origin, size)
+            self.panel.preview_shove(answer.value)
+            self.say(AIM_PROMPT)
+
+        if not self.odds.ask(request, partial(shove_odds, request=request), show):
+            self.say("Shove: working out the odds…")
+
+    def _clear_aim(self) -> None:
+        """No odds shown, and none to come."""
+        self.odds.forget()
+        self.preview.clear()
 
     def request(self) -> ShoveRequest:
         assert self.attacker is not None and self.target is not None
@@ -168,7 +189,7 @@ class ShoveTool(MapTool):
 
     def finished(self) -> None:
         """The shove was resolved or cancelled: ready for the next one."""
-        self.preview.clear()
+        self._clear_aim()
         self.target, self.direction = None, None
         if self.attacker is not None and not self.document.encounter.has_token(self.attacker):
             self.attacker = None

@@ -20,7 +20,7 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
-from desktop.cli import CliError, _save, main
+from desktop.cli import CliError, main, save
 
 MakeEncounter = Callable[..., Encounter]
 REPO = Path(__file__).resolve().parents[2]
@@ -272,7 +272,7 @@ def test_an_unsaveable_result_is_refused_with_the_reason(tmp_path: Path) -> None
     encounter.name = "Crypt \udc80"  # assignment is not validated: how a result can carry it
     with pytest.raises(CliError, match=r"not saved to .*out\.json: cannot save: name has a "
                                        r"lone surrogate"):
-        _save(encounter, tmp_path / "out.json")
+        save(encounter, tmp_path / "out.json")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -285,3 +285,16 @@ def test_an_applied_move_records_what_the_party_saw(tmp_path: Path) -> None:
     assert main(["resolve", "move", str(demo), "--move", "mira=6,10", "--apply",
                  "--out", str(out)]) == 0
     assert load_encounter(out).fog.explored
+
+
+@pytest.mark.parametrize("option", ["--help", "--version"])
+def test_help_and_version_load_no_rules_engine(option: str) -> None:
+    """What ``battlemap --help`` prints needs argparse only: no numpy, pydantic or core."""
+    code = ("import sys\nfrom desktop.cli import main\ntry:\n"
+            f"    main([{option!r}])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('core', 'numpy', 'pydantic', 'PySide6')))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]"

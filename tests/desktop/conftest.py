@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -14,6 +15,7 @@ from pytestqt.qtbot import QtBot
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from core.io.fileio import load_encounter
+from desktop import odds_service
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMessageBox, QPoint, QSettings, Qt
 
@@ -34,6 +36,27 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     win.document.history.mark_clean()
     win.close()
     qtbot.waitUntil(lambda: not win.isVisible())
+
+
+OffThread = Callable[[bool], None]
+
+
+@pytest.fixture(autouse=True)
+def odds_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tools' previews answered on the GUI thread whatever they take, so no flow
+    depends on the machine's speed; the worker's tests send them off-thread."""
+    monkeypatch.setattr(odds_service, "SYNC_MS", math.inf)
+
+
+@pytest.fixture
+def off_thread(monkeypatch: pytest.MonkeyPatch) -> OffThread:
+    """``off_thread(True)``: every preview computation from now on goes to the odds
+    worker, however quick; ``off_thread(False)``: each is done at once again."""
+
+    def switch(on: bool) -> None:
+        monkeypatch.setattr(odds_service, "SYNC_MS", -math.inf if on else math.inf)
+
+    return switch
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ kept in place. Every number checked comes from core (the flows must agree with i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -23,6 +24,7 @@ from desktop.mainwindow import MainWindow
 from desktop.qt import QMenu, QPoint, Qt
 from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.select import SelectTool
+from tests.desktop.conftest import OffThread
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 THROW_WEST = GrappleRequest(attacker="ogre", defender="mira", attempt=GrappleAttempt.THROW,
@@ -102,6 +104,23 @@ def test_a_drag_through_an_enemy_offers_an_overrun(qtbot: QtBot, quiet: MainWind
     type_dice(qtbot, window, [2])  # 2 + 3 = 5 < 10: the orc goes down
     assert encounter.token("brannoc").cell == Cell(8, 5)
     assert Condition.PRONE in encounter.token("orc").combatant.conditions
+
+
+def test_a_drop_before_the_slow_ruling_arrives_still_offers_the_overrun(
+        quiet: MainWindow, drag: Callable[..., None], off_thread: OffThread) -> None:
+    """The drag's ruling is on the odds worker, which is still busy when the token is
+    dropped: the drop works the ruling out itself and misses no overrun."""
+    select = quiet.tools["select"]
+    assert isinstance(select, SelectTool)
+    previews = select.rulings.previews
+    off_thread(True)
+    busy = threading.Event()
+    previews._worker.submit(busy.wait, 30)  # the worker is taken until the drop is done
+    drag((10, 5), [(9, 5), (8, 5), (7, 5)])  # Brannoc west, straight through the orc
+    busy.set()
+    panel = quiet.resolve_panel
+    assert panel.pending is not None and panel.pending.name == "overrun"
+    assert quiet.document.encounter.token("brannoc").cell == Cell(10, 5)
 
 
 def test_shift_drag_goes_around_without_an_overrun(quiet: MainWindow,

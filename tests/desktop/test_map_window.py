@@ -19,6 +19,7 @@ from desktop.cli import main
 from desktop.items import MIN_BADGE_PX
 from desktop.mainwindow import MainWindow
 from desktop.qt import QImage, QPainter, Qt, QWidgetAction
+from desktop.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -134,6 +135,40 @@ def test_set_elevation_brush(drag: Callable[..., None], qtbot: QtBot, window: Ma
     drag((8, 12), [(9, 12)])
     assert window.document.encounter.map.elevation_at(Cell(9, 12)) == 15
     assert geometry_of(window.document.encounter).elevation[12, 9] == 15
+
+
+def scene_image(scene: MapScene) -> QImage:
+    """The scene's background (cells, ledges, grid) over the whole map, as pixels."""
+    area = scene.renderer.map_rect(scene.encounter.map.width, scene.encounter.map.height)
+    image = QImage(int(area.width()), int(area.height()), QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    scene.drawBackground(painter, area)
+    painter.end()
+    return image
+
+
+def test_a_brush_step_redraws_its_cells_as_a_fresh_scene_would(
+        drag: Callable[..., None], window: MainWindow) -> None:
+    """Only the brushed box of the cell image and the ledge chunks around it are redrawn:
+    the result is what a scene drawn from scratch shows, and not what it showed before."""
+    before = scene_image(window.scene)
+    window.select_tool("elevation")
+    option(window, "elevation", "Height").setValue(15)
+    # Cells of x = 16 begin a ledge chunk; their west edges are the chunk before's.
+    drag((16, 10), [(16, 11), (16, 12), (17, 12)])
+    after = scene_image(window.scene)
+    assert after != before
+    assert after == scene_image(MapScene(window.document))
+
+
+def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWindow) -> None:
+    labels = [item.label for item in window.scene.hazard_items]
+    assert labels and all(label.isVisible() for label in labels)  # the demo at fit
+    window.view.zoom_by(MIN_HAZARD_NAME_CELL_PX / 2 / window.scene.renderer.length(
+        window.view.zoom))
+    assert not any(label.isVisible() for label in labels)
+    window.view.fit_map()
+    assert all(label.isVisible() for label in labels)
 
 
 def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:

@@ -15,7 +15,8 @@ from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for
 from desktop.qt import Qt
-from desktop.tools.shove import ShoveTool
+from desktop.tools.shove import AIM_PROMPT, ShoveTool
+from tests.desktop.conftest import OffThread
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
@@ -179,3 +180,26 @@ def test_a_click_skips_the_push_animation(qtbot: QtBot, window: MainWindow,
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(15, 14))
     assert animation.state() == animation.State.Stopped
     assert item.pos() == end.topLeft()
+
+
+def test_slow_odds_come_from_the_worker_and_follow_an_edit_made_meanwhile(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace, off_thread: OffThread) -> None:
+    """Odds that took a while are worked out off the GUI thread; a bystander steps into the
+    landing cell before they are shown: the odds shown are those of the map as it is."""
+    window = quiet
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    window.select_tool("shove")
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool)
+    said: list[str] = []
+    tool.status.connect(said.append)
+    off_thread(True)
+    with qtbot.waitSignal(tool.status, check_params_cb=lambda text: text == AIM_PROMPT):
+        qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira: shoved west
+        assert said[-1] == "Shove: working out the odds…" and not tool.preview.isVisible()
+        window.document.push(MoveToken("pip", Cell(5, 9)))  # into the landing cell
+    request = ShoveRequest(attacker="ogre", defender="mira", direction="W")
+    odds = shove_odds(window.document.encounter, request)
+    assert tool.preview.isVisible() and tool.preview.odds == odds
+    assert dict(odds.landing) == {Cell(6, 9): 1}  # Pip's cell: Mira cannot be moved into it
