@@ -14,7 +14,8 @@ from core.model.combatant import Abilities, Combatant, Condition, Side
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.melee import HoldKind
-from desktop.cli import main
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture (tests/core/conftest.py)
 
 Make = Callable[..., Encounter]
 
@@ -37,16 +38,10 @@ def room(make_encounter: Make, tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_force_back_json_and_apply(room: Path, tmp_path: Path,
-                                   capsys: pytest.CaptureFixture[str]) -> None:
+                                   cli: Cli) -> None:
     out_file = tmp_path / "after.json"
-    code, out, err = run(capsys, "resolve", "force-back", str(room), "--attacker", "Aldo",
+    code, out, err = cli("resolve", "force-back", str(room), "--attacker", "Aldo",
                          "--target", "Bram", "--follow", "--dice", "15", "--json", "--apply",
                          "--out", str(out_file))
     assert (code, err) == (0, "")
@@ -58,8 +53,8 @@ def test_force_back_json_and_apply(room: Path, tmp_path: Path,
     assert after.token("Bram").cell == Cell(2, 0) and after.log[-1].kind == "force-back"
 
 
-def test_grapple_throw_text(room: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "resolve", "grapple", str(room), "--attacker", "Aldo",
+def test_grapple_throw_text(room: Path, cli: Cli) -> None:
+    code, out, err = cli("resolve", "grapple", str(room), "--attacker", "Aldo",
                          "--target", "Bram", "--attempt", "throw", "--throw-direction", "s",
                          "--dice", "18,4,2,15")
     assert (code, err) == (0, "")
@@ -67,28 +62,28 @@ def test_grapple_throw_text(room: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_grapple_lock_needs_a_martial_artist(room: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "resolve", "grapple", str(room), "--attacker", "Aldo",
+                                             cli: Cli) -> None:
+    code, _, err = cli("resolve", "grapple", str(room), "--attacker", "Aldo",
                        "--target", "Bram", "--attempt", "lock", "--dice", "18,4,2")
     assert code == 2 and err == ("battlemap: only martial artists can attempt a lock "
                                  "(002 Grappling)\n")
 
 
 def test_hold_then_escape_through_files(room: Path, tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+                                        cli: Cli) -> None:
     held = tmp_path / "held.json"
-    run(capsys, "resolve", "grapple", str(room), "--attacker", "Aldo", "--target", "Bram",
+    cli("resolve", "grapple", str(room), "--attacker", "Aldo", "--target", "Bram",
         "--dice", "12,5", "--apply", "--out", str(held))
     assert [h.kind for h in load_encounter(held).timeline.holds] == [HoldKind.HOLD]
-    code, out, _ = run(capsys, "resolve", "evade", str(held), "--mover", "Bram", "--to", "2,1")
+    code, out, _ = cli("resolve", "evade", str(held), "--mover", "Bram", "--to", "2,1")
     assert code == 2
-    code, out, _ = run(capsys, "resolve", "grapple", str(held), "--attacker", "Bram",
+    code, out, _ = cli("resolve", "grapple", str(held), "--attacker", "Bram",
                        "--target", "Aldo", "--attempt", "escape", "--dice", "20,1", "--json")
     assert code == 0 and json.loads(out)["totals"]["hold"] is None
 
 
-def test_charge_with_a_declared_run(room: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "resolve", "charge", str(room), "--attacker", "Aldo",
+def test_charge_with_a_declared_run(room: Path, cli: Cli) -> None:
+    code, out, _ = cli("resolve", "charge", str(room), "--attacker", "Aldo",
                        "--target", "Bram", "--run", "25", "--dice", "10,15,3", "--json")
     totals = json.loads(out)["totals"]
     assert code == 0 and totals["hit"] and totals["run_ft"] == 25
@@ -96,12 +91,12 @@ def test_charge_with_a_declared_run(room: Path, capsys: pytest.CaptureFixture[st
                                                     Condition.PRONE.value])
 
 
-def test_overrun_and_evade(room: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "resolve", "overrun", str(room), "--mover", "Cora", "--target",
+def test_overrun_and_evade(room: Path, cli: Cli) -> None:
+    code, out, _ = cli("resolve", "overrun", str(room), "--mover", "Cora", "--target",
                        "Dusk", "--approach", "1,2", "--dice", "3", "--json")
     totals = json.loads(out)["totals"]
     assert code == 0 and totals["final_cell"] == [3, 2] and totals["defender_prone"]
-    code, out, _ = run(capsys, "resolve", "evade", str(room), "--mover", "Cora", "--to", "3,1",
+    code, out, _ = cli("resolve", "evade", str(room), "--mover", "Cora", "--to", "3,1",
                        "--dice", "4,2", "--json")
     totals = json.loads(out)["totals"]
     assert code == 0 and [c["enemy"] for c in totals["checks"]] == ["Bram"]  # first fails

@@ -13,7 +13,8 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
-from desktop.cli import main
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture (tests/core/conftest.py)
 
 PICTURE = "\n".join(["......", "..T..."] + ["......"] * 9 + ["..A..."])
 
@@ -29,29 +30,23 @@ def field(make_encounter: Callable[..., Encounter], tmp_path: Path) -> Path:
     return path
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cover_prints_the_percentage_the_bonus_and_the_blockers(
-        field: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "cover", str(field), "--from", "Ash", "--to", "Orc")
+        field: Path, cli: Cli) -> None:
+    code, out, err = cli("cover", str(field), "--from", "Ash", "--to", "Orc")
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "Orc's cover from Ash: 50% (+3): wall (2,2)-(2.5,2) 50%"
     assert "  wall (2,2)-(2.5,2): 50.0%" in lines
-    code, out, _ = run(capsys, "cover", str(field), "--from", "A", "--to", "T", "--json")
+    code, out, _ = cli("cover", str(field), "--from", "A", "--to", "T", "--json")
     data = json.loads(out)
     assert (data["percent"], data["bonus"], data["line_of_fire"]) == (50, 3, True)
     assert [b["kind"] for b in data["blockers"]] == ["wall"]
 
 
 def test_resolve_missile_prints_every_roll_and_applies(
-        field: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        field: Path, tmp_path: Path, cli: Cli) -> None:
     out_file = tmp_path / "after.json"
-    code, out, _ = run(capsys, "resolve", "missile", str(field), "--attacker", "Ash",
+    code, out, _ = cli("resolve", "missile", str(field), "--attacker", "Ash",
                        "--target", "Orc", "--dice", "14,6", "--apply", "--out", str(out_file))
     assert code == 0  # 14 vs AC 11 + cover 3 = 14: a hit; d8 6 through AV 0
     lines = out.splitlines()
@@ -61,8 +56,8 @@ def test_resolve_missile_prints_every_roll_and_applies(
 
 
 def test_resolve_missile_json_names_where_a_miss_landed(
-        field: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "resolve", "missile", str(field), "--attacker", "Ash",
+        field: Path, cli: Cli) -> None:
+    code, out, _ = cli("resolve", "missile", str(field), "--attacker", "Ash",
                        "--target", "Orc", "--weapon", "flask of oil", "--cover", "0",
                        "--dice", "5,6", "--json")
     totals = json.loads(out)["totals"]
@@ -73,19 +68,19 @@ def test_resolve_missile_json_names_where_a_miss_landed(
     assert totals["flight_segments"] == 2
 
 
-def test_odds_missile_in_text_and_json(field: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "odds", "missile", str(field), "--attacker", "Ash", "--target",
+def test_odds_missile_in_text_and_json(field: Path, cli: Cli) -> None:
+    code, out, _ = cli("odds", "missile", str(field), "--attacker", "Ash", "--target",
                        "Orc")
     assert code == 0 and "Hit 35.0%; miss 65.0%" in out  # d20 ≥ 14
-    code, out, _ = run(capsys, "odds", "missile", str(field), "--attacker", "Ash", "--target",
+    code, out, _ = cli("odds", "missile", str(field), "--attacker", "Ash", "--target",
                        "Orc", "--json")
     data = json.loads(out)
     assert data["hit"]["exact"] == "7/20" and data["cover_bonus"] == 3
 
 
-def test_refusals_are_one_line(field: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "cover", str(field), "--from", "Ash", "--to", "Nobody")
+def test_refusals_are_one_line(field: Path, cli: Cli) -> None:
+    code, _, err = cli("cover", str(field), "--from", "Ash", "--to", "Nobody")
     assert code == 2 and err.startswith("battlemap: no token named 'Nobody'")
-    code, _, err = run(capsys, "resolve", "missile", str(field), "--attacker", "Ash",
+    code, _, err = cli("resolve", "missile", str(field), "--attacker", "Ash",
                        "--target", "Orc", "--weapon", "Dagger", "--dice", "10")
     assert code == 2 and "beyond the Dagger's long range of 30 ft" in err
