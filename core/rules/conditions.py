@@ -102,6 +102,13 @@ def incapacity(combatant: Combatant) -> str:
     return next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
 
 
+def inactive(combatant: Combatant) -> bool:
+    """Does nothing at all (down, knocked out or down, asleep, waking); a rising, defending
+    or surrendered creature still acts, without attacking."""
+    return combatant.hp <= 0 or bool(combatant.conditions & {
+        Condition.KNOCKED_OUT, Condition.KNOCKDOWN, Condition.ASLEEP, Condition.WAKING})
+
+
 def require_action(combatant: Combatant) -> None:
     """Refuse an attack, missile or manoeuvre by a creature that cannot act now."""
     reason = incapacity(combatant)
@@ -113,11 +120,8 @@ def require_action(combatant: Combatant) -> None:
 def no_action_reason(combatant: Combatant) -> str:
     """Why the combatant takes no action this round, if it does not (at the roll: a Prone
     one spends it getting up)."""
-    if incapacity(combatant):
-        return incapacity(combatant)
-    if gets_up(combatant):
-        return "gets up this round (no attack)"
-    return ""
+    return incapacity(combatant) or ("gets up this round (no attack)" if gets_up(combatant)
+                                     else "")
 
 
 def gets_up(combatant: Combatant) -> bool:

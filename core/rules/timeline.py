@@ -26,7 +26,14 @@ from core.model.mapmodel import Hazard
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
-from core.rules.conditions import gets_up, incapacity, next_stage, no_action_reason, rounds_of
+from core.rules.conditions import (
+    gets_up,
+    inactive,
+    incapacity,
+    next_stage,
+    no_action_reason,
+    rounds_of,
+)
 from core.rules.holds import active_holds
 from core.rules.weapons import melee_reach
 
@@ -41,6 +48,7 @@ class AttackTiming(BaseModel):
     segment: int
     attacks: bool
     reason: str
+    idle: bool = False  # no action at all (down, out, asleep...), not only no attack
 
 
 def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesProfile
@@ -52,7 +60,8 @@ def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesPro
     timing = attack_segment(entry.segment, entry.moved_ft, profile)
     reason = incapacity(combatant) or (entry.no_action if entry.getting_up else "")
     if reason:
-        return timing.model_copy(update={"attacks": False, "reason": reason})
+        return timing.model_copy(update={"attacks": False, "reason": reason,
+                                         "idle": inactive(combatant)})
     return timing
 
 

@@ -353,4 +353,4 @@ def _idle_mark(timing: AttackTiming) -> str:
     who acts without striking (rising, getting up, too far to reach)."""
     if timing.attacks:
         return ""
-    return "(no action)" if "no action" in timing.reason else "(no attack)"
+    return "(no action)" if timing.idle else "(no attack)"
