@@ -49,7 +49,7 @@ def slide(items: Sequence[TokenItem], cells: tuple[Cell, ...], renderer: MapRend
         fraction = value - index
         a, b = points[index], points[index + 1]
         for item in live(items):
-            item.setPos(a + (b - a) * fraction)
+            item.show_at(a + (b - a) * fraction)
 
     def land() -> None:
         for item in live(items):

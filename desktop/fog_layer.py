@@ -11,6 +11,7 @@ import numpy as np
 
 from core.actions.commands import ChangeSet
 from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
+from desktop.cell_image import image_of
 from desktop.document import EncounterDocument
 from desktop.qt import (
     QColor,
@@ -101,9 +102,7 @@ class FogLayer(QGraphicsItem):
         pixels = np.zeros((height, width, 4), dtype=np.uint8)
         pixels[~view.explored] = _bgra(self.look.unseen)
         pixels[view.explored & ~view.visible] = _bgra(self.look.remembered)
-        data = np.ascontiguousarray(pixels)
-        self.image = QImage(data.data, width, height, width * 4,
-                            QImage.Format.Format_ARGB32).copy()
+        self.image = image_of(pixels, QImage.Format.Format_ARGB32)
         self.update()
 
     def cell_colour(self, x: int, y: int) -> QColor:

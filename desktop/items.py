@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from core.model.combatant import Condition, Side
 from core.model.encounter import Token
@@ -32,6 +33,7 @@ Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
 DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
+DOWN_GREY = QColor("#9a948a")
 
 
 class TokenItem(QGraphicsObject):
@@ -40,11 +42,13 @@ class TokenItem(QGraphicsObject):
     cannot be selected, has no tooltip and shows only the party's HP."""
 
     def __init__(self, token: Token, renderer: MapRenderer, for_players: bool = False,
-                 portrait: QPixmap | None = None) -> None:
+                 portrait: QPixmap | None = None,
+                 moved: Callable[[TokenItem], None] | None = None) -> None:
         super().__init__()
         self.token_id = token.id
         self.renderer = renderer
         self.for_players = for_players
+        self.moved = moved  # told when the picture moves (the scene's dots follow it)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, not for_players)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setZValue(Z_TOKEN)
@@ -56,13 +60,28 @@ class TokenItem(QGraphicsObject):
         """Take position and looks from the model."""
         self.prepareGeometryChange()
         self.token = token
-        self.side_px = self.renderer.length(token.footprint.size)
+        self.cells = token.footprint.size  # a side, asked for every token on a zoom step
+        self.side_px = self.renderer.length(self.cells)
         self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
-        self.setPos(self.renderer.footprint_rect(token.footprint).topLeft())
         self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
         if not self.for_players:
             self.setToolTip(_token_tip(token))
+        self.show_at(self.home())
         self.update()
+
+    def home(self) -> QPointF:
+        """Where the model has the token."""
+        return self.renderer.footprint_rect(self.token.footprint).topLeft()
+
+    def at_rest(self) -> bool:
+        return self.pos() == self.home()
+
+    def show_at(self, point: QPointF) -> None:
+        """Draw the token at ``point`` (its home, or on the way somewhere: a drag, a
+        slide)."""
+        self.setPos(point)
+        if self.moved is not None:
+            self.moved(self)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -75,14 +94,14 @@ class TokenItem(QGraphicsObject):
         combatant = self.token.combatant
         ring = style.SIDE_COLOURS[combatant.side]
         if self.side_px * _scale(painter) < DETAIL_PX:
-            self._paint_dot(painter, disc, ring)
+            self._paint_dot(painter, disc)
             return
         if self.isSelected():
             painter.setPen(QPen(style.SELECTION, self.side_px * 0.1))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawEllipse(disc.adjusted(-inset * 0.5, -inset * 0.5, inset * 0.5, inset * 0.5))
         painter.setPen(QPen(ring, self.side_px * 0.08))
-        painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else QColor("#9a948a"))
+        painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else DOWN_GREY)
         painter.drawEllipse(disc)
         portrait = self.portrait
         if portrait is None:
@@ -100,13 +119,13 @@ class TokenItem(QGraphicsObject):
         if self.token.gm_only:
             self._paint_hidden_mark(painter, disc)
 
-    def _paint_dot(self, painter: QPainter, disc: QRectF, ring: QColor) -> None:
+    def _paint_dot(self, painter: QPainter, disc: QRectF) -> None:
         """The token as a few screen pixels (a large map zoomed out): a disc in its side's
         colour, ringed when selected; its initials, HP and badges would not be legible,
         and drawing them for thousands of tokens made every zoom step slow."""
         painter.setPen(QPen(style.SELECTION, self.side_px * 0.12) if self.isSelected()
                        else Qt.PenStyle.NoPen)
-        painter.setBrush(ring if self.token.combatant.hp > 0 else QColor("#9a948a"))
+        painter.setBrush(dot_colour(self.token))
         painter.drawEllipse(disc)
 
     def _badge_side(self, painter: QPainter, count: int) -> float:
@@ -169,6 +188,11 @@ class TokenItem(QGraphicsObject):
             x -= badge * 0.9
 
 
+def dot_colour(token: Token) -> QColor:
+    """A token's colour as a plain disc: its side's, grey once down."""
+    return style.SIDE_COLOURS[token.combatant.side] if token.combatant.hp > 0 else DOWN_GREY
+
+
 def _scale(painter: QPainter) -> float:
     """Screen pixels per scene unit (the view's zoom, whatever the table's turn)."""
     transform = painter.worldTransform()
@@ -190,24 +214,32 @@ def token_initials(name: str) -> str:
     return "".join(w[0] for w in words[:2]).upper() + number
 
 
+WallChunk = tuple[int, int, WallKind, bool]  # chunk column, row; kind; open
+
+
 class WallLayer(QGraphicsItem):
     """All walls and doors as one item, kept as one path per kind in each square chunk of
-    the map, so a paint strokes only the chunks it exposes."""
+    the map, so a paint strokes only the chunks it exposes. Zoomed out, where a frame
+    exposes most of a big map, the chunks are merged four by four a side (a thousand
+    strokes at fit took 5 ms, sixty-odd take 2)."""
 
     CHUNK_CELLS = 16
+    MERGED = 4  # fine chunks a side in a coarse one
+    COARSE_BELOW_PX = 8.0  # a cell smaller than this on screen: coarse chunks
 
     def __init__(self, renderer: MapRenderer) -> None:
         super().__init__()
         self.renderer = renderer
         self.setZValue(Z_WALL)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
-        self._chunks: list[tuple[QRectF, QPen, QPainterPath]] = []
+        self._chunks: dict[WallChunk, tuple[QRectF, QPen, QPainterPath]] = {}
+        self._coarse: list[tuple[QRectF, QPen, QPainterPath]] | None = None
         self._bounds = QRectF()
 
     def set_walls(self, walls: list[WallSegment]) -> None:
         self.prepareGeometryChange()
         width = self.renderer.length(style.WALL_WIDTH_CELLS)
-        groups: dict[tuple[int, int, WallKind, bool], QPainterPath] = {}
+        groups: dict[WallChunk, QPainterPath] = {}
         for wall in dict.fromkeys(walls):  # a wall drawn twice looks the same: stroke it once
             chunk = (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
                      int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
@@ -215,11 +247,12 @@ class WallLayer(QGraphicsItem):
             path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
             path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
         pad = width * 2
-        self._chunks = [(path.boundingRect().adjusted(-pad, -pad, pad, pad),
-                         _wall_pen(kind, opened, width), path)
-                        for (_, _, kind, opened), path in groups.items()]
+        self._chunks = {key: (path.boundingRect().adjusted(-pad, -pad, pad, pad),
+                              _wall_pen(key[2], key[3], width), path)
+                        for key, path in groups.items()}
+        self._coarse = None
         bounds = QRectF()
-        for rect, _, _ in self._chunks:
+        for rect, _, _ in self._chunks.values():
             bounds = bounds.united(rect)
         self._bounds = bounds
         self.update()
@@ -232,10 +265,25 @@ class WallLayer(QGraphicsItem):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         exposed = option.exposedRect  # type: ignore[attr-defined]
-        for rect, pen, path in self._chunks:
+        coarse = self.renderer.length(_scale(painter)) < self.COARSE_BELOW_PX
+        for rect, pen, path in self._coarse_chunks() if coarse else self._chunks.values():
             if rect.intersects(exposed):
                 painter.setPen(pen)
                 painter.drawPath(path)
+
+    def _coarse_chunks(self) -> list[tuple[QRectF, QPen, QPainterPath]]:
+        if self._coarse is None:
+            merged: dict[WallChunk, tuple[QRectF, QPen, QPainterPath]] = {}
+            for (x, y, kind, opened), (rect, pen, path) in self._chunks.items():
+                key = (x // self.MERGED, y // self.MERGED, kind, opened)
+                if key in merged:
+                    bounds, _, whole = merged[key]
+                    whole.addPath(path)
+                    merged[key] = (bounds.united(rect), pen, whole)
+                else:
+                    merged[key] = (QRectF(rect), pen, QPainterPath(path))
+            self._coarse = list(merged.values())
+        return self._coarse
 
 
 def _wall_pen(kind: WallKind, opened: bool, width: float) -> QPen:

@@ -52,7 +52,9 @@ class Ledges:
             colour = style.ELEVATION_UP.darker(160 if cliff else 110)
             painter.setPen(QPen(colour, self.renderer.length(0.08 if cliff else 0.03)))
             for chunk in chunks:
-                painter.drawPath(self._chunk(chunk)[cliff])
+                path = self._chunk(chunk)[cliff]
+                if not path.isEmpty():  # most of a map is flat: no stroke at all
+                    painter.drawPath(path)
 
     def _chunk(self, chunk: Chunk) -> tuple[QPainterPath, QPainterPath]:
         paths = self._paths.get(chunk)

@@ -15,10 +15,20 @@ from core.model.grid import Cell
 from core.model.mapmodel import TERRAIN_BY_CODE, Hazard
 from core.spatial.geometry import geometry_of
 from desktop import style
+from desktop.cell_image import image_of
 from desktop.document import EncounterDocument
-from desktop.items import Z_TOKEN, FocusRing, HazardItem, PathPreview, TokenItem, WallLayer
+from desktop.items import (
+    DETAIL_PX,
+    Z_TOKEN,
+    FocusRing,
+    HazardItem,
+    PathPreview,
+    TokenItem,
+    WallLayer,
+)
 from desktop.labels import ScreenLabel
 from desktop.ledges import Ledges
+from desktop.overview import HazardTint, TokenDots, dot_sizes
 from desktop.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
 from desktop.qt import (
     QColor,
@@ -65,6 +75,11 @@ class MapScene(QGraphicsScene):
         self.addItem(self.path_preview)
         self.focus_ring = FocusRing(self.renderer)
         self.addItem(self.focus_ring)
+        self.dots = TokenDots()
+        self.addItem(self.dots)
+        self.hazard_tint = HazardTint(self.renderer)
+        self.addItem(self.hazard_tint)
+        self._selected: set[str] = set()
         self._cells = QImage()
         self._ledges = Ledges(self.renderer)
         self._background: QPixmap | None = None
@@ -72,6 +87,7 @@ class MapScene(QGraphicsScene):
         self.portraits = PortraitPixmaps()
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
+        self.selectionChanged.connect(self._dots_follow_selection)
         self.rebuild()
 
     @property
@@ -82,8 +98,10 @@ class MapScene(QGraphicsScene):
         """Draw everything afresh (a new or resized map)."""
         enc = self.encounter
         self.focus_ring.hide()
-        self.setSceneRect(self.renderer.map_rect(enc.map.width, enc.map.height)
-                          .adjusted(-100, -100, 100, 100))
+        area = self.renderer.map_rect(enc.map.width, enc.map.height)
+        self.setSceneRect(area.adjusted(-100, -100, 100, 100))
+        self.dots.set_bounds(area)
+        self.hazard_tint.set_bounds(enc.map.width, enc.map.height)
         self._background = _load_background(enc)
         self.portraits = PortraitPixmaps()  # a new encounter: forget the old art
         self._refresh_cells()
@@ -92,6 +110,7 @@ class MapScene(QGraphicsScene):
         for item in self.tokens.values():
             self.removeItem(item)
         self.tokens = {}
+        self.dots.forget()
         for token in enc.tokens:
             if self.shows_token(token.id):
                 self._add_token_item(token.id)
@@ -139,6 +158,18 @@ class MapScene(QGraphicsScene):
             if item is not None:
                 item.setSelected(True)
         blocker.unblock()
+        self._dots_follow_selection()
+
+    def _dots_follow_selection(self) -> None:
+        """Tokens drawn as dots show their selection ring too."""
+        if not isValid(self):
+            return
+        selected = {i.token_id for i in self.selectedItems() if isinstance(i, TokenItem)}
+        for token_id in selected ^ self._selected:
+            token_item = self.tokens.get(token_id)
+            if token_item is not None:
+                self.dots.follow(token_item)
+        self._selected = selected
 
     # --- what is drawn (the players' scene shows less) ------------------------------------
     def shows_token(self, token_id: str) -> bool:
@@ -150,7 +181,8 @@ class MapScene(QGraphicsScene):
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
         token = self.encounter.token(token_id)
-        item = TokenItem(token, self.renderer, self.for_players, self._portrait(token))
+        item = TokenItem(token, self.renderer, self.for_players, self._portrait(token),
+                         moved=self.dots.follow)
         self.tokens[token_id] = item
         self.addItem(item)
         self._stack(token_id, item)
@@ -165,6 +197,7 @@ class MapScene(QGraphicsScene):
         if not present:
             if item is not None:
                 self.removeItem(self.tokens.pop(token_id))
+                self.dots.release(token_id)
             return
         if item is None:
             self._add_token_item(token_id)
@@ -179,6 +212,7 @@ class MapScene(QGraphicsScene):
 
     # --- hazards -------------------------------------------------------------------------
     def _refresh_hazards(self) -> None:
+        self.hazard_tint.hold([])
         for item in self.hazard_items:
             self.removeItem(item)
             self.removeItem(item.label)
@@ -187,17 +221,28 @@ class MapScene(QGraphicsScene):
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
-            item.label.setVisible(self._hazard_names_shown)
+        self._show_hazards_in_detail(self._hazard_names_shown)
 
     def follow_zoom(self, zoom: float) -> None:
-        """Hazard names only while a cell is big enough on screen to tell which hazard a
-        name is for: zoomed out on a big map they covered it (and cost a fifth of each
-        frame)."""
+        """Detail only where it can be seen: tokens smaller than :data:`DETAIL_PX` on
+        screen are drawn as dots by one item; while a cell is too small to tell which
+        hazard a name is for, the names are hidden (zoomed out on a big map they covered
+        it, and cost a fifth of each frame) and the hazards are one tinted area per kind."""
+        sizes = dot_sizes(self.renderer, zoom, DETAIL_PX)
+        changed, self.dots.sizes = sizes ^ self.dots.sizes, sizes
+        if changed:
+            for item in self.tokens.values():
+                if item.cells in changed:
+                    self.dots.follow(item)
         shown = self.renderer.length(zoom) >= MIN_HAZARD_NAME_CELL_PX
         if shown != self._hazard_names_shown:
-            self._hazard_names_shown = shown
-            for item in self.hazard_items:
-                item.label.setVisible(shown)
+            self._show_hazards_in_detail(shown)
+
+    def _show_hazards_in_detail(self, shown: bool) -> None:
+        self._hazard_names_shown = shown
+        for item in self.hazard_items:
+            item.label.setVisible(shown)
+        self.hazard_tint.hold([] if shown else self.hazard_items)
 
     # --- cells ---------------------------------------------------------------------------
     def _refresh_cells(self) -> None:
@@ -319,8 +364,7 @@ def _cells_image(encounter: Encounter, opaque: bool,
         alpha = layer[..., 3:4] / 255.0
         premultiplied = np.concatenate([layer[..., :3] * alpha, layer[..., 3:4]], axis=-1)
         out = premultiplied + out * (1 - alpha)
-    return _image_from(np.rint(out).astype(np.uint8),
-                       QImage.Format.Format_ARGB32_Premultiplied)
+    return image_of(np.rint(out).astype(np.uint8))
 
 
 def _terrain_layer(rows: list[str]) -> np.ndarray:
@@ -340,14 +384,6 @@ def _elevation_layer(feet: np.ndarray) -> np.ndarray:
         pixels[mask] = (colour.blue(), colour.green(), colour.red(), 0)
         pixels[mask, 3] = strength[mask]
     return pixels
-
-
-def _image_from(pixels: np.ndarray, image_format: QImage.Format) -> QImage:
-    """A QImage that owns a copy of ``pixels`` (H, W, 4 bytes in BGRA order)."""
-    height, width = pixels.shape[:2]
-    data = np.ascontiguousarray(pixels)
-    image = QImage(data.data, width, height, width * 4, image_format)
-    return image.copy()
 
 
 def _load_background(encounter: Encounter) -> QPixmap | None:

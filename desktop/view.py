@@ -44,6 +44,8 @@ class MapView(QGraphicsView):
         self.touch = TouchGestures(self)
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
+        self._announced_zoom: float | None = None
+        self.zoom_changed.connect(self._note_zoom)
         self.zoom_changed.connect(scene.follow_zoom)
         self.tool: MapTool | None = None
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -131,7 +133,14 @@ class MapView(QGraphicsView):
             return
         self.zoom_by(WHEEL_STEP ** event.angleDelta().y())
 
+    def _note_zoom(self, zoom: float) -> None:
+        self._announced_zoom = zoom
+
     def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint and self.zoom != self._announced_zoom:
+            # The transform changed without a word (setTransform, resetTransform, a first
+            # show): the scene's level of detail must follow before this frame is drawn.
+            self.zoom_changed.emit(self.zoom)
         if self.touch.handle(event):
             return True
         if (event.type() == QEvent.Type.NativeGesture and isinstance(event, QNativeGestureEvent)

@@ -165,7 +165,7 @@ class SelectTool(MapTool):
     def _place_group(self, drag: _Drag, leader_pos: QPointF) -> None:
         offset = leader_pos - self.renderer.cell_rect(drag.start[drag.leader.token_id]).topLeft()
         for item in drag.group:
-            item.setPos(self.renderer.cell_rect(drag.start[item.token_id]).topLeft() + offset)
+            item.show_at(self.renderer.cell_rect(drag.start[item.token_id]).topLeft() + offset)
 
     def _preview(self, drag: _Drag) -> None:
         """Path and cost for the new cell: computed only when the pointer enters a cell.

@@ -114,7 +114,7 @@ def test_tool_overlays_stay_on_the_gm_map(qtbot: QtBot, window: MainWindow,
                     if item.isVisible()}
     assert "ShovePreview" in gm_kinds
     assert player_kinds <= {"TokenItem", "HazardItem", "ScreenLabel", "WallLayer",
-                            "FogLayer"}
+                            "FogLayer", "TokenDots", "HazardTint"}
 
 
 def test_a_shove_slides_the_token_on_both_maps(qtbot: QtBot, window: MainWindow,

@@ -1,0 +1,180 @@
+"""Level of detail zoomed out (desktop.overview): tokens too small on screen are drawn as
+dots by one item, hazards as one tinted image, and everything still behaves as on a map
+drawn item by item: what the GM sees, selection, drags, edits, undo."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import MoveToken, RemoveToken
+from core.model.grid import Cell
+from desktop import style
+from desktop.items import DETAIL_PX, TokenItem
+from desktop.mainwindow import MainWindow
+from desktop.overview import NO_CONTENTS
+from desktop.qt import QColor, QImage, Qt
+from tests.desktop.conftest import cell_point
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+def zoom_to(window: MainWindow, cell_px: float) -> None:
+    """Zoom so that a cell is ``cell_px`` screen pixels across, and paint."""
+    renderer = window.scene.renderer
+    window.view.zoom_by(cell_px / renderer.length(window.view.zoom))
+    window.view.viewport().repaint()
+
+
+def shown(window: MainWindow) -> QImage:
+    return window.view.viewport().grab().toImage()
+
+
+def colour_at(window: MainWindow, image: QImage, x: float, y: float) -> QColor:
+    """The colour on screen at grid point (x, y)."""
+    scene_point = window.scene.renderer.to_scene(x, y)
+    point = window.view.mapFromScene(scene_point)
+    return image.pixelColor(point)
+
+
+def near(a: QColor, b: QColor, tolerance: int = 12) -> bool:
+    return all(abs(p - q) <= tolerance for p, q in
+               ((a.red(), b.red()), (a.green(), b.green()), (a.blue(), b.blue())))
+
+
+def drawn_by_dots(item: TokenItem) -> bool:
+    return bool(item.flags() & NO_CONTENTS)
+
+
+def test_tokens_small_on_screen_are_dots_in_their_sides_colour(window: MainWindow) -> None:
+    scene = window.scene
+    assert not any(drawn_by_dots(item) for item in scene.tokens.values())  # the demo at fit
+    zoom_to(window, 4)  # a Huge giant: 12 px, under DETAIL_PX
+    assert all(drawn_by_dots(item) for item in scene.tokens.values())
+    image = shown(window)
+    party, opposition = style.SIDE_COLOURS.values()
+    assert near(colour_at(window, image, 6.5, 9.5), party)  # Mira, Medium
+    assert near(colour_at(window, image, 8, 9), opposition)  # the ogre, Large
+    zoom_to(window, 3 * DETAIL_PX)
+    assert not any(drawn_by_dots(item) for item in scene.tokens.values())
+    assert not near(colour_at(window, shown(window), 6.5, 9.5), party)  # initials on cream
+
+
+def test_a_big_token_keeps_its_detail_while_small_ones_are_dots(window: MainWindow) -> None:
+    zoom_to(window, DETAIL_PX / 2.5)  # a Medium token 5.6 px, the Huge giant 16.8 px
+    tokens = window.scene.tokens
+    assert drawn_by_dots(tokens["mira"]) and drawn_by_dots(tokens["ogre"])
+    assert not drawn_by_dots(tokens["giant"])
+
+
+def test_a_selected_dot_is_ringed(window: MainWindow) -> None:
+    zoom_to(window, 6)
+    mira = window.scene.tokens["mira"]
+    mira.setSelected(True)
+    window.view.viewport().repaint()
+    assert drawn_by_dots(mira)
+    image = shown(window)
+    assert near(colour_at(window, image, 6.5, 9.5), style.SIDE_COLOURS[mira.token.combatant.side])
+    ring = colour_at(window, image, 6.5, 9.5 - 3.6 / 6)  # the disc is 5.3 px across
+    assert near(ring, style.SELECTION, 40)
+
+
+def test_a_rubber_band_at_low_zoom_selects_the_dots(qtbot: QtBot, window: MainWindow) -> None:
+    zoom_to(window, 5)
+    viewport = window.view.viewport()
+    start, end = cell_point(window, 3, 3), cell_point(window, 12, 12)
+    qtbot.mousePress(viewport, LEFT, NONE, start)
+    for step in range(1, 6):
+        qtbot.mouseMove(viewport, start + (end - start) * step / 5)
+    qtbot.mouseRelease(viewport, LEFT, NONE, end)
+    selected = {i.token_id for i in window.scene.selectedItems() if isinstance(i, TokenItem)}
+    assert {"mira", "ogre", "pip", "kobold"} <= selected
+
+
+def test_a_dragged_dot_draws_itself_on_the_way_and_lands_among_the_dots(
+        qtbot: QtBot, window: MainWindow, drag: Callable[..., None]) -> None:
+    zoom_to(window, 8)
+    mira = window.scene.tokens["mira"]
+    viewport = window.view.viewport()
+    qtbot.mousePress(viewport, LEFT, NONE, cell_point(window, 6, 9))
+    qtbot.mouseMove(viewport, cell_point(window, 6, 12))
+    assert not drawn_by_dots(mira)  # on the way: it draws itself where the pointer is
+    qtbot.mouseRelease(viewport, LEFT, NONE, cell_point(window, 6, 12))
+    mira.setSelected(False)
+    assert window.document.encounter.token("mira").cell == Cell(6, 12)
+    assert drawn_by_dots(mira)
+    window.view.viewport().repaint()
+    image = shown(window)
+    party = style.SIDE_COLOURS[mira.token.combatant.side]
+    assert near(colour_at(window, image, 6.5, 12.5), party)
+    assert not near(colour_at(window, image, 6.5, 9.5), party)
+
+
+def test_edits_and_undo_move_and_remove_dots(window: MainWindow) -> None:
+    zoom_to(window, 8)
+    party = style.SIDE_COLOURS[window.scene.tokens["mira"].token.combatant.side]
+    window.document.push(MoveToken("mira", Cell(1, 14)))
+    window.view.viewport().repaint()
+    assert near(colour_at(window, shown(window), 1.5, 14.5), party)
+    window.document.undo()
+    window.document.push(RemoveToken("mira"))
+    window.view.viewport().repaint()
+    image = shown(window)
+    assert not near(colour_at(window, image, 1.5, 14.5), party)
+    assert not near(colour_at(window, image, 6.5, 9.5), party)
+    window.document.undo()
+    window.view.viewport().repaint()
+    assert near(colour_at(window, shown(window), 6.5, 9.5), party)
+
+
+def test_hazards_are_one_tint_zoomed_out(window: MainWindow) -> None:
+    scene = window.scene
+    fire = next(i for i in scene.hazard_items if i.hazard.name == "Brazier fire")
+    zoom_to(window, 6)
+    assert scene.hazard_tint.holding and fire.flags() & NO_CONTENTS
+    assert not fire.label.isVisible()
+    image = shown(window)
+    tinted, bare = colour_at(window, image, 3.5, 3.5), colour_at(window, image, 2.5, 3.5)
+    assert tinted.red() > bare.red() and tinted.blue() < bare.blue()  # fire: orange
+    zoom_to(window, 40)
+    assert not scene.hazard_tint.holding and not fire.flags() & NO_CONTENTS
+
+
+def test_the_scene_follows_a_zoom_set_without_a_word(window: MainWindow) -> None:
+    """A transform set directly (not through the view's zoom methods) still changes what
+    is drawn as dots before the next frame is painted."""
+    zoom_to(window, 5)
+    window.view.resetTransform()  # zoom 1: a cell is 50 px
+    window.view.viewport().repaint()
+    assert not any(drawn_by_dots(item) for item in window.scene.tokens.values())
+    assert window.scene.dots.sizes == frozenset()
+
+
+def test_the_players_map_draws_dots_too(window: MainWindow) -> None:
+    window.table.show_player_window(True)
+    players = window.table.player_window
+    assert players is not None
+    try:
+        view, scene = players.view, players.scene
+        view.zoom_by(4 / scene.renderer.length(view.zoom))
+        view.centre_on_cell(Cell(6, 9))
+        view.viewport().repaint()
+        assert all(drawn_by_dots(item) for item in scene.tokens.values())
+        point = view.mapFromScene(scene.renderer.to_scene(6.5, 9.5))
+        image = view.viewport().grab().toImage()
+        mira = scene.tokens["mira"].token.combatant
+        assert near(image.pixelColor(point), style.SIDE_COLOURS[mira.side])
+    finally:
+        players.close()
+
+
+def test_a_dot_is_where_the_token_is(window: MainWindow) -> None:
+    """The dot's middle is the token's middle (a Large token, two cells)."""
+    zoom_to(window, 6.5)
+    image = shown(window)
+    ogre = window.scene.tokens["ogre"]
+    opposition = style.SIDE_COLOURS[ogre.token.combatant.side]
+    for x, y in ((8, 9), (7.5, 9), (8.5, 9), (8, 8.5), (8, 9.5)):
+        assert near(colour_at(window, image, x, y), opposition), (x, y)
+    assert not near(colour_at(window, image, 7.03, 8.03), opposition)  # the corner
