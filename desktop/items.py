@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -60,6 +61,7 @@ class TokenItem(QGraphicsObject):
         """Take position and looks from the model."""
         self.prepareGeometryChange()
         self.token = token
+        self.initials = token_initials(token.combatant.name)
         self.cells = token.footprint.size  # a side, asked for every token on a zoom step
         self.side_px = self.renderer.length(self.cells)
         self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
@@ -96,13 +98,16 @@ class TokenItem(QGraphicsObject):
         if self.side_px * _scale(painter) < DETAIL_PX:
             self._paint_dot(painter, disc)
             return
+        # Rings as filled discs one over another: stroking a wide pen costs twice as much.
+        painter.setPen(Qt.PenStyle.NoPen)
         if self.isSelected():
-            painter.setPen(QPen(style.SELECTION, self.side_px * 0.1))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawEllipse(disc.adjusted(-inset * 0.5, -inset * 0.5, inset * 0.5, inset * 0.5))
-        painter.setPen(QPen(ring, self.side_px * 0.08))
+            painter.setBrush(style.SELECTION)
+            painter.drawEllipse(disc.adjusted(-inset, -inset, inset, inset))
+        ring_half = self.side_px * 0.04
+        painter.setBrush(ring)
+        painter.drawEllipse(disc.adjusted(-ring_half, -ring_half, ring_half, ring_half))
         painter.setBrush(style.TOKEN_FILL if combatant.hp > 0 else DOWN_GREY)
-        painter.drawEllipse(disc)
+        painter.drawEllipse(disc.adjusted(ring_half, ring_half, -ring_half, -ring_half))
         portrait = self.portrait
         if portrait is None:
             self._paint_initials(painter, disc, ring)
@@ -145,12 +150,9 @@ class TokenItem(QGraphicsObject):
         painter.drawEllipse(disc.adjusted(-inset, -inset, inset, inset))
 
     def _paint_initials(self, painter: QPainter, disc: QRectF, colour: QColor) -> None:
-        initials = token_initials(self.token.combatant.name)
-        font = QFont()
-        font.setBold(True)
+        initials = self.initials
         fit = 2 / max(2, len(initials))  # three characters or more: smaller, still inside
-        font.setPixelSize(max(6, int(disc.height() * 0.36 * fit)))
-        painter.setFont(font)
+        painter.setFont(bold_font(max(6, int(disc.height() * 0.36 * fit))))
         painter.setPen(colour.darker(130))
         painter.drawText(disc.adjusted(0, -disc.height() * 0.08, 0, 0),
                          Qt.AlignmentFlag.AlignCenter, initials)
@@ -173,10 +175,7 @@ class TokenItem(QGraphicsObject):
         if not conditions:
             return
         badge = self._badge_side(painter, len(conditions))
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(max(6, int(badge * 0.55)))
-        painter.setFont(font)
+        painter.setFont(bold_font(max(6, int(badge * 0.55))))
         x = self.side_px - badge
         for condition in conditions:
             text, colour = style.CONDITION_BADGES[Condition(condition)]
@@ -191,6 +190,15 @@ class TokenItem(QGraphicsObject):
 def dot_colour(token: Token) -> QColor:
     """A token's colour as a plain disc: its side's, grey once down."""
     return style.SIDE_COLOURS[token.combatant.side] if token.combatant.hp > 0 else DOWN_GREY
+
+
+@functools.cache
+def bold_font(pixel_size: int) -> QFont:
+    """A bold font of ``pixel_size`` pixels (made once: a token paints many times)."""
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(pixel_size)
+    return font
 
 
 def _scale(painter: QPainter) -> float:
