@@ -14,6 +14,7 @@ from desktop.qt import (
     QFont,
     QFontMetricsF,
     QGraphicsItem,
+    QGraphicsRectItem,
     QGraphicsView,
     QPainter,
     QPen,
@@ -29,13 +30,16 @@ PAD_PX = 4.0
 LABEL_PX = 13
 
 
-class ScreenLabel(QGraphicsItem):
-    """One line of text at a constant size on screen."""
+class ScreenLabel(QGraphicsRectItem):
+    """One line of text at a constant size on screen. Its bounds are the rectangle item's,
+    kept in C++: Qt asks every label that ignores the view's scale for its bounds on every
+    frame, and a thousand Python answers cost 1–2 ms a frame on a big map."""
 
     def __init__(self, text: str = "", colour: QColor | None = None,
                  parent: QGraphicsItem | None = None, size_px: int = LABEL_PX,
                  bold: bool = True) -> None:
         super().__init__(parent)
+        self.setPen(Qt.PenStyle.NoPen)  # the bounds are the rectangle, nothing added
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         # The same pixels at every zoom (the view only moves it): painted once, not on
         # every repaint and zoom step (a big map has a label per hazard).
@@ -76,7 +80,7 @@ class ScreenLabel(QGraphicsItem):
         height = metrics.height() + PAD_PX
         left = self.offset.x() - (width / 2 if self.centred else 0)
         self._rect = QRectF(left, self.offset.y() - height / 2, width, height)
-        self._bounds = self._rect.adjusted(-1, -1, 1, 1)  # asked several times a frame
+        self.setRect(self._rect.adjusted(-1, -1, 1, 1))
         self.update()
 
     def place(self, anchor: QPointF, offset_px: QPointF, centred: bool = False) -> None:
@@ -112,9 +116,6 @@ class ScreenLabel(QGraphicsItem):
     def screen_rect(self) -> QRectF:
         """The plate in screen pixels relative to the anchor (for tests and layout)."""
         return QRectF(self._rect)
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
