@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from core.model.combatant import Condition, Side
 from core.model.encounter import Token
@@ -222,12 +222,13 @@ def token_initials(name: str) -> str:
     return "".join(w[0] for w in words[:2]).upper() + number
 
 
-WallChunk = tuple[int, int, WallKind, bool]  # chunk column, row; kind; open
+WallStroke = tuple[QRectF, QPen, QPainterPath]  # bounds, pen, the walls of one kind
 
 
 class WallLayer(QGraphicsItem):
     """All walls and doors as one item, kept as one path per kind in each square chunk of
-    the map, so a paint strokes only the chunks it exposes. Zoomed out, where a frame
+    the map, so a paint strokes only the chunks it exposes (looked up by position: a
+    frame at zoom 1 touches a dozen of a big map's thousand). Zoomed out, where a frame
     exposes most of a big map, the chunks are merged four by four a side (a thousand
     strokes at fit took 5 ms, sixty-odd take 2)."""
 
@@ -240,29 +241,29 @@ class WallLayer(QGraphicsItem):
         self.renderer = renderer
         self.setZValue(Z_WALL)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
-        self._chunks: dict[WallChunk, tuple[QRectF, QPen, QPainterPath]] = {}
-        self._coarse: list[tuple[QRectF, QPen, QPainterPath]] | None = None
+        self._fine = _Chunks(renderer.length(self.CHUNK_CELLS))
+        self._coarse: _Chunks | None = None
         self._bounds = QRectF()
 
     def set_walls(self, walls: list[WallSegment]) -> None:
         self.prepareGeometryChange()
         width = self.renderer.length(style.WALL_WIDTH_CELLS)
-        groups: dict[WallChunk, QPainterPath] = {}
+        paths: dict[tuple[int, int, WallKind, bool], QPainterPath] = {}
         for wall in dict.fromkeys(walls):  # a wall drawn twice looks the same: stroke it once
             chunk = (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
                      int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
-            path = groups.setdefault((*chunk, wall.kind, wall.open), QPainterPath())
+            path = paths.setdefault((*chunk, wall.kind, wall.open), QPainterPath())
             path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
             path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
         pad = width * 2
-        self._chunks = {key: (path.boundingRect().adjusted(-pad, -pad, pad, pad),
-                              _wall_pen(key[2], key[3], width), path)
-                        for key, path in groups.items()}
+        pens = {(kind, opened): _wall_pen(kind, opened, width)
+                for _, _, kind, opened in paths}  # shared: merged chunks group by pen
+        self._fine = _Chunks(self.renderer.length(self.CHUNK_CELLS))
+        for (x, y, kind, opened), path in paths.items():
+            self._fine.add((x, y), (path.boundingRect().adjusted(-pad, -pad, pad, pad),
+                                    pens[kind, opened], path))
         self._coarse = None
-        bounds = QRectF()
-        for rect, _, _ in self._chunks.values():
-            bounds = bounds.united(rect)
-        self._bounds = bounds
+        self._bounds = self._fine.bounds
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -272,26 +273,64 @@ class WallLayer(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        exposed = option.exposedRect  # type: ignore[attr-defined]
         coarse = self.renderer.length(_scale(painter)) < self.COARSE_BELOW_PX
-        for rect, pen, path in self._coarse_chunks() if coarse else self._chunks.values():
-            if rect.intersects(exposed):
-                painter.setPen(pen)
-                painter.drawPath(path)
+        chunks = self._merged() if coarse else self._fine
+        for pen, path in chunks.exposed(option.exposedRect):  # type: ignore[attr-defined]
+            painter.setPen(pen)
+            painter.drawPath(path)
 
-    def _coarse_chunks(self) -> list[tuple[QRectF, QPen, QPainterPath]]:
+    def _merged(self) -> _Chunks:
         if self._coarse is None:
-            merged: dict[WallChunk, tuple[QRectF, QPen, QPainterPath]] = {}
-            for (x, y, kind, opened), (rect, pen, path) in self._chunks.items():
-                key = (x // self.MERGED, y // self.MERGED, kind, opened)
-                if key in merged:
-                    bounds, _, whole = merged[key]
-                    whole.addPath(path)
-                    merged[key] = (bounds.united(rect), pen, whole)
-                else:
-                    merged[key] = (QRectF(rect), pen, QPainterPath(path))
-            self._coarse = list(merged.values())
+            self._coarse = self._fine.merged(self.MERGED)
         return self._coarse
+
+
+class _Chunks:
+    """Wall strokes by square chunk of the scene, ``side`` scene pixels a side."""
+
+    def __init__(self, side: float) -> None:
+        self.side = side
+        self.strokes: dict[tuple[int, int], list[WallStroke]] = {}
+        self.bounds = QRectF()
+        self.reach = 0  # chunks a stroke may stick out of its own (a long wall)
+
+    def add(self, chunk: tuple[int, int], stroke: WallStroke) -> None:
+        self.strokes.setdefault(chunk, []).append(stroke)
+        rect = stroke[0]
+        self.bounds = self.bounds.united(rect)
+        x, y = chunk
+        self.reach = max(self.reach, x - math.floor(rect.left() / self.side),
+                         math.floor(rect.right() / self.side) - x,
+                         y - math.floor(rect.top() / self.side),
+                         math.floor(rect.bottom() / self.side) - y)
+
+    def exposed(self, area: QRectF) -> Iterator[tuple[QPen, QPainterPath]]:
+        """The strokes whose bounds meet ``area``."""
+        reach = self.reach
+        for x in range(math.floor(area.left() / self.side) - reach,
+                       math.floor(area.right() / self.side) + reach + 1):
+            for y in range(math.floor(area.top() / self.side) - reach,
+                           math.floor(area.bottom() / self.side) + reach + 1):
+                for rect, pen, path in self.strokes.get((x, y), ()):
+                    if rect.intersects(area):
+                        yield pen, path
+
+    def merged(self, factor: int) -> _Chunks:
+        """The same strokes in chunks ``factor`` times as big, one path per pen."""
+        coarse = _Chunks(self.side * factor)
+        paths: dict[tuple[int, int, int], WallStroke] = {}
+        for (x, y), strokes in self.strokes.items():
+            for rect, pen, path in strokes:
+                key = (x // factor, y // factor, id(pen))
+                if key in paths:
+                    bounds, _, whole = paths[key]
+                    whole.addPath(path)
+                    paths[key] = (bounds.united(rect), pen, whole)
+                else:
+                    paths[key] = (QRectF(rect), pen, QPainterPath(path))
+        for (x, y, _), stroke in paths.items():
+            coarse.add((x, y), stroke)
+        return coarse
 
 
 def _wall_pen(kind: WallKind, opened: bool, width: float) -> QPen:

@@ -41,6 +41,7 @@ MIN_RING_PX = 2.0  # but never thinner on screen: a selected dot must stand out
 
 MAX_STAMPS = 256
 DotGroup = tuple[int, float, bool, bool]  # colour (rgba), footprint px, hidden, selected
+Dot = tuple[DotGroup, tuple[float, float]]  # and its centre in the scene
 
 
 class TokenDots(QGraphicsItem):
@@ -54,7 +55,7 @@ class TokenDots(QGraphicsItem):
         self.setZValue(Z_TOKEN)
         self.sizes: frozenset[int] = frozenset()
         self._bounds = QRectF()
-        self._members: dict[str, DotGroup] = {}
+        self._members: dict[str, Dot] = {}
         self._groups: dict[DotGroup, dict[str, tuple[float, float]]] = {}
         self._centres: dict[DotGroup, np.ndarray] = {}  # built when first drawn
         self._stamps: dict[tuple[DotGroup, float], QPixmap] = {}
@@ -72,32 +73,31 @@ class TokenDots(QGraphicsItem):
 
     def follow(self, item: TokenItem) -> None:
         """Draw ``item`` here if it is small on screen and at rest, else let it draw
-        itself."""
-        self._drop(item.token_id)
+        itself. Only the area around a dot that changed is repainted."""
         here = item.cells in self.sizes and item.at_rest()
         item.setFlag(NO_CONTENTS, here)
+        dot: Dot | None = None
         if here:
-            group = (dot_colour(item.token).rgba(), item.side_px, item.token.gm_only,
-                     item.isSelected())
             centre = item.pos() + QPointF(item.side_px / 2, item.side_px / 2)
-            self._members[item.token_id] = group
-            self._groups.setdefault(group, {})[item.token_id] = (centre.x(), centre.y())
+            dot = ((dot_colour(item.token).rgba(), item.side_px, item.token.gm_only,
+                    item.isSelected()), (centre.x(), centre.y()))
+        if dot == self._members.get(item.token_id):
+            return
+        self.release(item.token_id)
+        if dot is not None:
+            group, centre_xy = dot
+            self._members[item.token_id] = dot
+            self._groups.setdefault(group, {})[item.token_id] = centre_xy
             self._centres.pop(group, None)
-        self.update()
+            self.update(_around(dot))
 
     def release(self, token_id: str) -> None:
-        """A token removed from the scene."""
-        self._drop(token_id)
-        self.update()
-
-    def _drop(self, token_id: str) -> None:
-        group = self._members.pop(token_id, None)
-        if group is not None:
-            del self._groups[group][token_id]
-            self._centres.pop(group, None)
-
-    def holds(self, token_id: str) -> bool:
-        return token_id in self._members
+        """Stop drawing a token (it draws itself, or it left the scene)."""
+        dot = self._members.pop(token_id, None)
+        if dot is not None:
+            del self._groups[dot[0]][token_id]
+            self._centres.pop(dot[0], None)
+            self.update(_around(dot))
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -136,6 +136,13 @@ class TokenDots(QGraphicsItem):
                 self._stamps.clear()  # a zoom level left behind
             stamp = self._stamps[key] = _disc(group, scale, ratio)
         return stamp
+
+
+def _around(dot: Dot) -> QRectF:
+    """The scene area a dot may cover: its disc, its ring (two screen pixels, however far
+    out the view is zoomed) and antialiasing."""
+    (_, side_px, _, _), (x, y) = dot
+    return QRectF(x - 2 * side_px, y - 2 * side_px, 4 * side_px, 4 * side_px)
 
 
 def _disc(group: DotGroup, scale: float, ratio: float) -> QPixmap:

@@ -258,9 +258,10 @@ class CombatantForm(QWidget):
         self.refresh()
 
     def token(self) -> Token | None:
-        if self.token_id is None:
+        encounter = self.document.encounter
+        if self.token_id is None or not encounter.has_token(self.token_id):
             return None
-        return next((t for t in self.document.encounter.tokens if t.id == self.token_id), None)
+        return encounter.token(self.token_id)
 
     def refresh(self) -> None:
         """Show the model's values; an undo or an outside edit also ends the typing session."""

@@ -20,7 +20,16 @@ from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
 from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath, movement_graph
 from desktop.items import TokenItem
-from desktop.qt import QGraphicsView, QKeyEvent, QLabel, QPointF, QSpinBox, Qt, QWidget
+from desktop.qt import (
+    QGraphicsView,
+    QKeyEvent,
+    QLabel,
+    QPointF,
+    QSignalBlocker,
+    QSpinBox,
+    Qt,
+    QWidget,
+)
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
@@ -105,9 +114,7 @@ class SelectTool(MapTool):
                 return True
             return False  # the view starts a rubber band
         if not item.isSelected():
-            if not event.modifiers & Qt.KeyboardModifier.ControlModifier:
-                self.scene.clearSelection()
-            item.setSelected(True)
+            self._select(item, alone=not event.modifiers & Qt.KeyboardModifier.ControlModifier)
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
         if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
             group = self._alone(item)
@@ -119,11 +126,24 @@ class SelectTool(MapTool):
     def _alone(self, item: TokenItem) -> list[TokenItem]:
         """During a round each creature moves in its own segments, rolling its own evade
         checks: a plain drag takes only the token under the pointer (Alt places a group)."""
-        self.scene.clearSelection()
-        item.setSelected(True)
+        self._select(item, alone=True)
         self.say("During a round tokens move one at a time (each rolls its own evade "
                  "checks); Alt-drag places a whole selection")
         return [item]
+
+    def _select(self, item: TokenItem, alone: bool) -> None:
+        """Select ``item`` (and only it when ``alone``) as one change: the panels follow
+        the selection once, not once for the emptied selection and again."""
+        if alone:
+            blocker = QSignalBlocker(self.scene)
+            for other in self.scene.selectedItems():
+                if other is not item:
+                    other.setSelected(False)
+            blocker.unblock()
+        if item.isSelected():
+            self.scene.selectionChanged.emit()  # what was cleared unannounced
+        else:
+            item.setSelected(True)
 
     def _token_item_at(self, cell: Cell) -> TokenItem | None:
         """The token at the pointer, from the encounter's cell index: a scene query at a

@@ -4,17 +4,20 @@ drawn item by item: what the GM sees, selection, drags, edits, undo."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import MoveToken, RemoveToken
+from core.model.encounter import Encounter
 from core.model.grid import Cell
+from core.model.mapmodel import BattleMap, WallSegment
 from desktop import style
 from desktop.items import DETAIL_PX, TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.overview import NO_CONTENTS
-from desktop.qt import QColor, QImage, Qt
+from desktop.qt import QColor, QImage, QPainter, QStyleOptionGraphicsItem, Qt
 from tests.desktop.conftest import cell_point
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
@@ -178,3 +181,42 @@ def test_a_dot_is_where_the_token_is(window: MainWindow) -> None:
     for x, y in ((8, 9), (7.5, 9), (8.5, 9), (8, 8.5), (8, 9.5)):
         assert near(colour_at(window, image, x, y), opposition), (x, y)
     assert not near(colour_at(window, image, 7.03, 8.03), opposition)  # the corner
+
+
+def wall_image(window: MainWindow, zoom: float, coarse: bool) -> QImage:
+    """The wall layer over the whole map at ``zoom``, from fine or merged chunks."""
+    walls = window.scene.walls
+    area = walls.boundingRect()
+    image = QImage(int(area.width() * zoom) + 1, int(area.height() * zoom) + 1,
+                   QImage.Format.Format_ARGB32)
+    image.fill(0)
+    painter = QPainter(image)
+    painter.scale(zoom, zoom)
+    painter.translate(-area.topLeft())
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = area  # type: ignore[attr-defined]
+    walls.COARSE_BELOW_PX = math.inf if coarse else 0.0
+    walls.paint(painter, option, None)
+    painter.end()
+    return image
+
+
+def test_merged_wall_chunks_draw_the_same_walls(window: MainWindow) -> None:
+    fine, coarse = wall_image(window, 0.1, False), wall_image(window, 0.1, True)
+    pixels = [(x, y) for x in range(fine.width()) for y in range(fine.height())]
+    differ = sum(fine.pixel(x, y) != coarse.pixel(x, y) for x, y in pixels)
+    assert any(fine.pixel(x, y) for x, y in pixels)
+    assert differ <= len(pixels) // 100  # antialiasing where two strokes meet
+
+
+def test_a_long_wall_shows_where_its_middle_is_off_screen(window: MainWindow) -> None:
+    """Walls are kept in the chunk of their middle: one crossing the view from far
+    away must still be drawn."""
+    long_wall = WallSegment(x1=0, y1=1, x2=60, y2=1)  # its middle: cell 30, a chunk on
+    window.document.replace(Encounter(map=BattleMap(width=60, height=8, walls=[long_wall])),
+                            None, saved=False)
+    window.view.resetTransform()
+    window.view.centre_on_cell(Cell(1, 3))
+    window.view.viewport().repaint()
+    wall_colour = style.WALL_COLOURS[long_wall.kind]
+    assert near(colour_at(window, shown(window), 0.5, 1), wall_colour, 30)
