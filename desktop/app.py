@@ -5,17 +5,21 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+import threading
 from datetime import datetime
 from pathlib import Path
 
 from core.io.fileio import EncounterFileError, load_encounter
 from core.model.encounter import Encounter
+from core.spatial.pathing import libtcod_path
 from desktop.autosave import orphaned_recoveries
 from desktop.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
 from desktop.runtime import application, data_dir
+
+WARM_UP_AFTER_MS = 300  # after the first frame is on screen
 
 
 def open_window(path: Path, demo: Path) -> MainWindow:
@@ -82,4 +86,11 @@ def run_app(path: Path) -> int:
     window.show()
     offer_recovery(window, orphaned_recoveries(data_dir()))
     QTimer.singleShot(0, window.view.fit_map)
+    QTimer.singleShot(WARM_UP_AFTER_MS, warm_up)
     return app.exec()
+
+
+def warm_up() -> None:
+    """Import what the first drag needs and the first frame did not (libtcod, for paths)
+    off the GUI thread, while the GM looks at the map."""
+    threading.Thread(target=libtcod_path, name="warm-up", daemon=True).start()

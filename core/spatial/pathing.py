@@ -18,10 +18,11 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import tcod.path
 
 from core.model.combatant import Side
 from core.model.encounter import Encounter, Token
@@ -30,8 +31,20 @@ from core.model.profile import DiagonalRule
 from core.spatial.footprints import footprint_layers, window_any
 from core.spatial.geometry import DIRECTIONS, BoolArray, geometry_of
 
+if TYPE_CHECKING:
+    import tcod.path
+
 UNREACHABLE = np.iinfo(np.int32).max
 POCKET_RADIUS = 12
+
+def libtcod_path() -> ModuleType:
+    """tcod's path module, imported when first needed: importing tcod loads its SDL
+    bindings too (~75 ms, a tenth of the app's start-up) and a window's first frame needs no
+    path. The app imports it in the background once the window is up."""
+    import tcod.path
+
+    return tcod.path
+
 
 # Edge weights per diagonal rule: (orthogonal, diagonal, feet per unit).
 _WEIGHTS = {
@@ -135,14 +148,14 @@ class MovementGraph:
         if finder is None:
             orth, diag, _ = _WEIGHTS[self.rule]
             cost = _padded(self.cost)
-            graph = tcod.path.CustomGraph(cost.shape)
+            graph = libtcod_path().CustomGraph(cost.shape)
             for index, direction in enumerate(DIRECTIONS):
                 dx, dy = direction.delta
                 weight = diag if direction.diagonal else orth
                 graph.add_edge((dy, dx), weight, cost=cost,
                                condition=_padded(self.conditions[index]))
             graph.set_heuristic(cardinal=orth, diagonal=diag)
-            finder = tcod.path.Pathfinder(graph)
+            finder = libtcod_path().Pathfinder(graph)
             finder.add_root((self.token.y, self.token.x))
             self._finders.finder = finder
         return finder
@@ -217,13 +230,13 @@ class MovementGraph:
         height, width = self.cost.shape
         y0, x0 = max(centre.y - radius, 0), max(centre.x - radius, 0)
         y1, x1 = min(centre.y + radius + 1, height), min(centre.x + radius + 1, width)
-        graph = tcod.path.CustomGraph((y1 - y0, x1 - x0))
+        graph = libtcod_path().CustomGraph((y1 - y0, x1 - x0))
         cost = self.cost[y0:y1, x0:x1]
         for index, direction in enumerate(DIRECTIONS):
             dx, dy = direction.delta
             graph.add_edge((dy, dx), diag if direction.diagonal else orth, cost=cost,
                            condition=self.conditions[index][y0:y1, x0:x1])
-        finder = tcod.path.Pathfinder(graph)
+        finder = libtcod_path().Pathfinder(graph)
         finder.add_root((centre.y - y0, centre.x - x0))
         finder.resolve()
         distance: npt.NDArray[np.int32] = finder.distance
