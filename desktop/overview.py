@@ -53,6 +53,7 @@ class TokenDots(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(Z_TOKEN)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self.sizes: frozenset[int] = frozenset()
         self._bounds = QRectF()
         self._members: dict[str, Dot] = {}
@@ -109,6 +110,7 @@ class TokenDots(QGraphicsItem):
         affine = np.array([[transform.m11(), transform.m21(), transform.dx()],
                            [transform.m12(), transform.m22(), transform.dy()]])
         ratio = painter.device().devicePixelRatioF()
+        exposed = option.exposedRect  # type: ignore[attr-defined]
         painter.save()
         painter.resetTransform()
         for group, members in self._groups.items():
@@ -116,7 +118,8 @@ class TokenDots(QGraphicsItem):
                 stamp = self._stamp(group, scale, ratio)
                 half = stamp.width() / ratio / 2
                 painter.setOpacity(GM_ONLY_OPACITY if group[2] else 1.0)
-                screen = self._centres_of(group) @ affine[:, :2].T + affine[:, 2] - half
+                centres = _inside(self._centres_of(group), exposed, half / scale)
+                screen = centres @ affine[:, :2].T + affine[:, 2] - half
                 for x, y in np.rint(screen).astype(int).tolist():
                     painter.drawPixmap(x, y, stamp)
         painter.restore()
@@ -136,6 +139,15 @@ class TokenDots(QGraphicsItem):
                 self._stamps.clear()  # a zoom level left behind
             stamp = self._stamps[key] = _disc(group, scale, ratio)
         return stamp
+
+
+def _inside(centres: np.ndarray, area: QRectF, margin: float) -> np.ndarray:
+    """The centres of discs ``margin`` in radius that reach into ``area`` (a drag's frame
+    repaints a few cells, not every dot on the map)."""
+    x, y = centres[:, 0], centres[:, 1]
+    keep = ((x >= area.left() - margin) & (x <= area.right() + margin)
+            & (y >= area.top() - margin) & (y <= area.bottom() + margin))
+    return centres[keep]
 
 
 def _around(dot: Dot) -> QRectF:
