@@ -37,6 +37,7 @@ from desktop.qt import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     Qt,
     QTreeWidget,
     QTreeWidgetItem,
@@ -186,7 +187,7 @@ class TokenPanel(QWidget):
         self.form = CombatantForm(document)
         self.ratings = RatingsView()
         self.placeholder = QLabel()
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.placeholder.setStyleSheet("color: palette(mid); padding: 12px;")
         self.message = QLabel()
         self.message.setStyleSheet(f"color: {DOWN};")
@@ -233,8 +234,12 @@ class TokenPanel(QWidget):
         editor = QWidget()
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.placeholder)
-        column.addWidget(self.form)
+        # One page or the other: switching pages keeps the pane's size, where showing and
+        # hiding them laid the whole dock out again on every first selection (4 ms a click).
+        self.editor_pages = QStackedWidget()
+        self.editor_pages.addWidget(self.placeholder)
+        self.editor_pages.addWidget(self.form)
+        column.addWidget(self.editor_pages)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -317,8 +322,7 @@ class TokenPanel(QWidget):
         else:
             self.form.refresh()
         token = self.form.token()
-        self.form.setVisible(token is not None)
-        self.placeholder.setVisible(token is None)
+        self.editor_pages.setCurrentWidget(self.placeholder if token is None else self.form)
         self.placeholder.setText(f"{len(ids)} combatants selected" if len(ids) > 1 else
                                  "Select a combatant in the list or on the map to edit it")
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
