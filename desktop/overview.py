@@ -18,7 +18,15 @@ import numpy as np
 from core.model.tables import SIZES
 from desktop import style
 from desktop.cell_image import image_of
-from desktop.items import GM_ONLY_OPACITY, Z_HAZARD, Z_TOKEN, HazardItem, TokenItem, dot_colour
+from desktop.items import (
+    GM_ONLY_OPACITY,
+    Z_HAZARD,
+    Z_TOKEN,
+    HazardItem,
+    TokenItem,
+    dot_colour,
+    scale_of,
+)
 from desktop.qt import (
     QColor,
     QGraphicsItem,
@@ -106,7 +114,7 @@ class TokenDots(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         transform = painter.worldTransform()
-        scale = max(math.hypot(transform.m11(), transform.m12()), 1e-6)
+        scale = scale_of(painter)
         affine = np.array([[transform.m11(), transform.m21(), transform.dx()],
                            [transform.m12(), transform.m22(), transform.dy()]])
         ratio = painter.device().devicePixelRatioF()

@@ -24,7 +24,6 @@ from desktop.items import (
     HazardItem,
     PathPreview,
     TokenItem,
-    WallLayer,
 )
 from desktop.labels import ScreenLabel
 from desktop.ledges import Ledges
@@ -46,6 +45,7 @@ from desktop.qt import (
 )
 from desktop.renderer import MapRenderer
 from desktop.selection import SelectionModel
+from desktop.wall_layer import WallLayer
 
 MIN_LABEL_PX = 28
 TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5
