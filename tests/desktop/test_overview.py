@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
-from core.actions.commands import MoveToken, RemoveToken
+from core.actions.commands import MoveToken, RemoveToken, UpdateCombatant
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, WallSegment
@@ -220,3 +220,21 @@ def test_a_long_wall_shows_where_its_middle_is_off_screen(window: MainWindow) ->
     window.view.viewport().repaint()
     wall_colour = style.WALL_COLOURS[long_wall.kind]
     assert near(colour_at(window, shown(window), 0.5, 1), wall_colour, 30)
+
+
+def test_a_token_picture_follows_its_hit_points(window: MainWindow) -> None:
+    """A token's picture is kept per zoom step; an edit draws it anew (the HP bar of the
+    Large ogre turns from green to red), and the zoom step after shows the edit too."""
+    window.view.resetTransform()
+    window.view.centre_on_cell(Cell(8, 9))
+    window.view.viewport().repaint()
+    bar = (7.6, 9.5)  # inside the HP bar of the ogre at (7, 8), at any HP above a tenth
+    assert near(colour_at(window, shown(window), *bar), QColor("#2ea043"), 30)
+    ogre = window.document.encounter.token("ogre").combatant
+    window.document.push(UpdateCombatant("ogre", ogre.model_copy(update={"hp": 6})))
+    window.view.viewport().repaint()
+    assert near(colour_at(window, shown(window), *bar), QColor("#d7263d"), 30)
+    window.view.zoom_by(1.6)
+    window.view.centre_on_cell(Cell(8, 9))
+    window.view.viewport().repaint()
+    assert near(colour_at(window, shown(window), *bar), QColor("#d7263d"), 30)
