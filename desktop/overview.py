@@ -202,6 +202,7 @@ class HazardTint(QGraphicsItem):
         self.renderer = renderer
         self.setZValue(Z_HAZARD)
         self._bounds = QRectF()
+        self._cells = (0, 0)  # the map's width and height
         self._items: list[HazardItem] = []
         self._image: QImage | None = None
 
