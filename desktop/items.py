@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable
 
@@ -23,6 +24,7 @@ from desktop.qt import (
     QPainterPath,
     QPen,
     QPixmap,
+    QPixmapCache,
     QPointF,
     QRectF,
     QStyleOptionGraphicsItem,
@@ -37,7 +39,8 @@ DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
 DOWN_GREY = QColor("#9a948a")
 FACE_STEP = math.sqrt(2)  # a token's picture is redrawn when the zoom passes a power of √2
-MAX_FACES = 4  # zoom steps a token keeps pictures for
+BADGE_PEN = 1.5  # a badge's white outline, kept inside the token's bounds
+_FACE_KEYS = itertools.count()  # a token's looks, numbered anew at each sync
 
 
 class TokenItem(QGraphicsObject):
@@ -57,23 +60,29 @@ class TokenItem(QGraphicsObject):
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
         self.portrait = portrait  # decoded by the scene (desktop.portraits), kept across syncs
-        self._faces: dict[float, QPixmap] = {}  # by zoom step: see _face
+        self._looks = 0  # see _face
         self.sync(token)
 
     def sync(self, token: Token) -> None:
         """Take position and looks from the model."""
+        scene = self.scene()  # none yet when the item is made
+        old_area = self.sceneBoundingRect() if scene is not None else QRectF()
         self.prepareGeometryChange()
         self.token = token
         self.initials = token_initials(token.combatant.name)
         self.cells = token.footprint.size  # a side, asked for every token on a zoom step
         self.side_px = self.renderer.length(self.cells)
-        self._faces.clear()  # its looks may have changed
+        self._looks = next(_FACE_KEYS)  # they may have changed: pictures drawn anew
         self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
         self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
         if not self.for_players:
             self.setToolTip(_token_tip(token))
         self.show_at(self.home())
         self.update()
+        if scene is not None:
+            # Qt does not repaint where an item now drawn as a dot was (a Huge token
+            # shrunk to Medium zoomed out left its ring on screen).
+            scene.update(old_area)
 
     def home(self) -> QPointF:
         """Where the model has the token."""
@@ -118,21 +127,22 @@ class TokenItem(QGraphicsObject):
         """The token without its selection and badges (ring, fill, initials or portrait,
         HP, the hidden mark), drawn once per zoom step of √2 at the step's resolution and
         scaled down by Qt: a zoom through a big map repaints hundreds of tokens, and
-        drawing each afresh took 40 µs where scaling its picture takes a few. Badges are
-        drawn live: their least size is in screen pixels."""
-        step = FACE_STEP ** math.ceil(math.log(max(scale, 1e-3), FACE_STEP))
-        face = self._faces.get(step)
+        drawing each afresh took 40 µs where scaling its picture takes a few. The pictures
+        live in Qt's pixmap cache, whose limit bounds them all. Badges are drawn live:
+        their least size is in screen pixels."""
+        step = math.ceil(math.log(max(scale, 1e-3), FACE_STEP))
+        key = f"token-face:{self._looks}:{step}"
+        face = QPixmapCache.find(key)
         if face is None:
-            if len(self._faces) >= MAX_FACES:
-                self._faces.clear()
-            side = max(1, math.ceil(self.side_px * step))
-            face = self._faces[step] = QPixmap(side, side)
+            side = max(1, math.ceil(self.side_px * FACE_STEP ** step))
+            face = QPixmap(side, side)
             face.fill(Qt.GlobalColor.transparent)
             painter = QPainter(face)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.scale(side / self.side_px, side / self.side_px)
             self._paint_face(painter, self._disc())
             painter.end()
+            QPixmapCache.insert(key, face)
         return face
 
     def _paint_face(self, painter: QPainter, disc: QRectF) -> None:
@@ -176,7 +186,8 @@ class TokenItem(QGraphicsObject):
         enough for ``count`` of them, overlapping a little, to fit across the token."""
         wanted = max(self.renderer.length(0.3 * min(self.token.footprint.size, 2)),
                      MIN_BADGE_PX / scale_of(painter))
-        return min(wanted, self.side_px * 0.45, self.side_px / (1 + 0.9 * (count - 1)))
+        room = self.side_px - BADGE_PEN
+        return min(wanted, room * 0.45, room / (1 + 0.9 * (count - 1)))
 
     def _paint_hidden_mark(self, painter: QPainter, disc: QRectF) -> None:
         """A dashed outer ring: the players do not see this token."""
@@ -213,11 +224,14 @@ class TokenItem(QGraphicsObject):
             return
         badge = self._badge_side(painter, len(conditions))
         painter.setFont(bold_font(max(6, int(badge * 0.55))))
-        x = self.side_px - badge
+        # Inside the bounds, outline included: nothing clips a token's paint (a sliver of
+        # outline left behind would stay on screen when the token moves).
+        edge = BADGE_PEN / 2
+        x = self.side_px - edge - badge
         for condition in conditions:
             text, colour = style.CONDITION_BADGES[Condition(condition)]
-            rect = QRectF(x, 0, badge, badge)
-            painter.setPen(QPen(QColor("white"), 1.5))
+            rect = QRectF(x, edge, badge, badge)
+            painter.setPen(QPen(QColor("white"), BADGE_PEN))
             painter.setBrush(colour)
             painter.drawEllipse(rect)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)

@@ -36,6 +36,7 @@ from desktop.qt import (
     QMenu,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     Qt,
@@ -234,8 +235,8 @@ class TokenPanel(QWidget):
         editor = QWidget()
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
-        # One page or the other: switching pages keeps the pane's size, where showing and
-        # hiding them laid the whole dock out again on every first selection (4 ms a click).
+        # One page or the other, as tall as the page shown (the other's height ignored):
+        # showing one widget and hiding the other laid the whole dock out twice.
         self.editor_pages = QStackedWidget()
         self.editor_pages.addWidget(self.placeholder)
         self.editor_pages.addWidget(self.form)
@@ -322,12 +323,20 @@ class TokenPanel(QWidget):
         else:
             self.form.refresh()
         token = self.form.token()
-        self.editor_pages.setCurrentWidget(self.placeholder if token is None else self.form)
+        self._show_page(self.placeholder if token is None else self.form)
         self.placeholder.setText(f"{len(ids)} combatants selected" if len(ids) > 1 else
                                  "Select a combatant in the list or on the map to edit it")
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
+
+    def _show_page(self, page: QWidget) -> None:
+        for widget in (self.placeholder, self.form):
+            policy = widget.sizePolicy()
+            policy.setVerticalPolicy(QSizePolicy.Policy.Preferred if widget is page
+                                     else QSizePolicy.Policy.Ignored)
+            widget.setSizePolicy(policy)
+        self.editor_pages.setCurrentWidget(page)
 
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         token_id = item.data(0, TOKEN_ROLE)

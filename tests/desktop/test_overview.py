@@ -10,14 +10,24 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import MoveToken, RemoveToken, UpdateCombatant
+from core.model.combatant import Condition
 from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, WallSegment
+from core.model.tables import Size
 from desktop import style
 from desktop.items import DETAIL_PX, TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.overview import NO_CONTENTS
-from desktop.qt import QColor, QImage, QPainter, QStyleOptionGraphicsItem, Qt
+from desktop.qt import (
+    QApplication,
+    QColor,
+    QImage,
+    QPainter,
+    QPoint,
+    QStyleOptionGraphicsItem,
+    Qt,
+)
 from tests.desktop.conftest import cell_point
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
@@ -238,3 +248,52 @@ def test_a_token_picture_follows_its_hit_points(window: MainWindow) -> None:
     window.view.centre_on_cell(Cell(8, 9))
     window.view.viewport().repaint()
     assert near(colour_at(window, shown(window), *bar), QColor("#d7263d"), 30)
+
+
+def on_screen(window: MainWindow) -> QImage:
+    """What the screen shows of the map (Qt's partial repaints included), unlike
+    ``shown``, which paints the whole view afresh."""
+    viewport = window.view.viewport()
+    for _ in range(5):
+        QApplication.processEvents()
+    top = viewport.window()
+    grabbed = top.screen().grabWindow(top.winId()).toImage()
+    corner = viewport.mapTo(top, QPoint(0, 0))
+    return grabbed.copy(corner.x(), corner.y(), viewport.width(), viewport.height())
+
+
+def trail_pixels(window: MainWindow) -> int:
+    """Pixels where the screen differs from a fresh full repaint (a trail, a hole)."""
+    screen = on_screen(window).convertToFormat(QImage.Format.Format_RGB32)
+    fresh = shown(window).convertToFormat(QImage.Format.Format_RGB32)
+    return sum(not near(screen.pixelColor(x, y), fresh.pixelColor(x, y), 24)
+               for y in range(screen.height()) for x in range(screen.width()))
+
+
+def test_a_token_shrunk_to_a_dot_leaves_no_ring_behind(window: MainWindow) -> None:
+    """A review found a Huge token turned Medium zoomed out left arcs of its ring on
+    screen: Qt skipped its old area once it was drawn as a dot."""
+    window.document.push(MoveToken("mira", Cell(2, 12)))
+    zoom_to(window, 10)
+    window.view.centre_on_cell(Cell(3, 12))
+    window.view.viewport().update()
+    mira = window.document.encounter.token("mira").combatant
+    window.document.push(UpdateCombatant("mira", mira.model_copy(update={"size": Size.HUGE})))
+    assert trail_pixels(window) == 0
+    window.document.undo()
+    assert trail_pixels(window) == 0
+
+
+def test_condition_badges_stay_inside_the_token_zoomed_in(window: MainWindow) -> None:
+    """Nothing clips a token's paint: a badge's outline past its bounds stayed on screen
+    as a sliver when the token moved."""
+    pip = window.document.encounter.token("pip").combatant
+    window.document.push(UpdateCombatant("pip", pip.model_copy(
+        update={"conditions": frozenset({Condition.PRONE})})))
+    window.view.resetTransform()
+    window.view.zoom_by(4)
+    window.view.centre_on_cell(Cell(4, 3))
+    window.view.viewport().update()
+    assert trail_pixels(window) == 0  # painted, settled
+    window.document.push(MoveToken("pip", Cell(3, 3)))  # up and left: off its old top edge
+    assert trail_pixels(window) == 0

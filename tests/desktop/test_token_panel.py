@@ -20,7 +20,7 @@ from core.model.mapmodel import BattleMap
 from desktop.document import EncounterDocument
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
-from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
+from desktop.qt import QAction, QLineEdit, QScrollArea, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.style import CONDITION_BADGES
@@ -398,3 +398,18 @@ def test_wound_points_read_as_wound_points_beside_hp(demo: Setup) -> None:
     brannoc = demo.encounter.token("brannoc").combatant
     demo.document.push(UpdateCombatant("brannoc", brannoc.model_copy(update={"wounds": 2})))
     assert demo.panel.list.rows["brannoc"].text(1) == "42/42 · 2 wp"
+
+
+def test_with_nothing_selected_the_pane_is_as_tall_as_its_message(demo: Setup,
+                                                                   qtbot: object) -> None:
+    """The placeholder and the form are pages of one stack: the page not shown must not
+    make the pane scroll over blank space (a review found a 505 px scroll of nothing)."""
+    panel = demo.panel
+    panel.resize(380, 700)
+    scroll = panel.findChild(QScrollArea)
+    assert scroll is not None
+    demo.selection.set({"mira"})
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)  # type: ignore[attr-defined]
+    demo.selection.set(set())
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() == 0)  # type: ignore[attr-defined]
+    assert panel.placeholder.isVisible() and not panel.form.isVisible()
