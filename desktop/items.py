@@ -36,6 +36,7 @@ from desktop.renderer import MapRenderer
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
 DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
+DISC_INSET = 0.06  # of a token's side, all round: the disc; the selection ring fills it
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
 DOWN_GREY = QColor("#9a948a")
 FACE_STEP = math.sqrt(2)  # a token's picture is redrawn when the zoom passes a power of √2
@@ -74,6 +75,8 @@ class TokenItem(QGraphicsObject):
         self.side_px = self.renderer.length(self.cells)
         self._looks = next(_FACE_KEYS)  # they may have changed: pictures drawn anew
         self._bounds = QRectF(0, 0, self.side_px, self.side_px)  # asked for many times a frame
+        inset = self.side_px * DISC_INSET
+        self.disc = self._bounds.adjusted(inset, inset, -inset, -inset)
         self.setOpacity(GM_ONLY_OPACITY if token.gm_only else 1.0)
         if not self.for_players:
             self.setToolTip(_token_tip(token))
@@ -104,24 +107,18 @@ class TokenItem(QGraphicsObject):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        disc = self._disc()
         scale = scale_of(painter)
         if self.side_px * scale < DETAIL_PX:
-            self._paint_dot(painter, disc)
+            self._paint_dot(painter)
             return
         if self.isSelected():
-            inset = self.side_px * 0.06
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.SELECTION)
-            painter.drawEllipse(disc.adjusted(-inset, -inset, inset, inset))
+            painter.drawEllipse(self._bounds)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         face = self._face(scale * painter.device().devicePixelRatioF())
         painter.drawPixmap(self._bounds, face, QRectF(face.rect()))
         self._paint_badges(painter)
-
-    def _disc(self) -> QRectF:
-        inset = self.side_px * 0.06
-        return QRectF(inset, inset, self.side_px - 2 * inset, self.side_px - 2 * inset)
 
     def _face(self, scale: float) -> QPixmap:
         """The token without its selection and badges (ring, fill, initials or portrait,
@@ -140,7 +137,7 @@ class TokenItem(QGraphicsObject):
             painter = QPainter(face)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.scale(side / self.side_px, side / self.side_px)
-            self._paint_face(painter, self._disc())
+            self._paint_face(painter, self.disc)
             painter.end()
             QPixmapCache.insert(key, face)
         return face
@@ -159,7 +156,7 @@ class TokenItem(QGraphicsObject):
         if portrait is None:
             self._paint_initials(painter, disc, ring)
         else:
-            inset = self.side_px * 0.06
+            inset = self.side_px * DISC_INSET
             clip = QPainterPath()
             clip.addEllipse(disc.adjusted(inset, inset, -inset, -inset))
             painter.save()
@@ -171,14 +168,14 @@ class TokenItem(QGraphicsObject):
         if self.token.gm_only:
             self._paint_hidden_mark(painter, disc)
 
-    def _paint_dot(self, painter: QPainter, disc: QRectF) -> None:
+    def _paint_dot(self, painter: QPainter) -> None:
         """The token as a few screen pixels (a large map zoomed out): a disc in its side's
         colour, ringed when selected; its initials, HP and badges would not be legible,
         and drawing them for thousands of tokens made every zoom step slow."""
-        painter.setPen(QPen(style.SELECTION, self.side_px * 0.12) if self.isSelected()
+        painter.setPen(QPen(style.SELECTION, self.side_px * 2 * DISC_INSET) if self.isSelected()
                        else Qt.PenStyle.NoPen)
         painter.setBrush(dot_colour(self.token))
-        painter.drawEllipse(disc)
+        painter.drawEllipse(self.disc)
 
     def _badge_side(self, painter: QPainter, count: int) -> float:
         """A badge a third of a cell per cell of the token (up to two), never under
@@ -254,8 +251,7 @@ def bold_font(pixel_size: int) -> QFont:
 
 def scale_of(painter: QPainter) -> float:
     """Screen pixels per scene unit (the view's zoom, whatever the table's turn)."""
-    transform = painter.worldTransform()
-    return max(math.hypot(transform.m11(), transform.m12()), 1e-6)
+    return max(MapRenderer.zoom_of(painter.worldTransform()), 1e-6)
 
 
 def _token_tip(token: Token) -> str:

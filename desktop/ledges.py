@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from desktop import style
-from desktop.items import scale_of
 from desktop.qt import QPainter, QPainterPath, QPen
 from desktop.renderer import MapRenderer
 
@@ -51,13 +50,12 @@ class Ledges:
         x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
         chunks = [(cx, cy) for cy in range(y0 // CHUNK, (y1 - 1) // CHUNK + 1)
                   for cx in range(x0 // CHUNK, (x1 - 1) // CHUNK + 1)]
-        scale = scale_of(painter)
         for cliff in (False, True):
-            width = self.renderer.length(CLIFF_CELLS if cliff else STEP_CELLS)
-            if width * scale < MIN_LINE_PX:
+            cells = CLIFF_CELLS if cliff else STEP_CELLS
+            if self.renderer.on_screen(cells, painter.worldTransform()) < MIN_LINE_PX:
                 continue  # zoomed out: a hair of a line, and the tint shows the heights
             colour = style.ELEVATION_UP.darker(160 if cliff else 110)
-            painter.setPen(QPen(colour, width))
+            painter.setPen(QPen(colour, self.renderer.length(cells)))
             for chunk in chunks:
                 path = self._chunk(chunk)[cliff]
                 if not path.isEmpty():  # most of a map is flat: no stroke at all

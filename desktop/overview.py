@@ -19,6 +19,7 @@ from core.model.tables import SIZES
 from desktop import style
 from desktop.cell_image import image_of
 from desktop.items import (
+    DISC_INSET,
     GM_ONLY_OPACITY,
     Z_HAZARD,
     Z_TOKEN,
@@ -33,6 +34,7 @@ from desktop.qt import (
     QImage,
     QPainter,
     QPixmap,
+    QPixmapCache,
     QPointF,
     QRectF,
     QStyleOptionGraphicsItem,
@@ -43,11 +45,9 @@ from desktop.renderer import MapRenderer
 
 NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 FOOTPRINTS = sorted({spec.footprint for spec in SIZES.values()})
-DISC_SHARE = 0.88  # of the footprint: the disc TokenItem draws inside its 6 % inset
-RING_SHARE = 0.12  # the selection ring, both sides together (as TokenItem's)
+DISC_SHARE = 1 - 2 * DISC_INSET  # of the footprint, as TokenItem's disc
+RING_SHARE = 2 * DISC_INSET  # the selection ring, both sides together (as TokenItem's)
 MIN_RING_PX = 2.0  # but never thinner on screen: a selected dot must stand out
-
-MAX_STAMPS = 256
 DotGroup = tuple[int, float, bool, bool]  # colour (rgba), footprint px, hidden, selected
 Dot = tuple[DotGroup, tuple[float, float]]  # and its centre in the scene
 
@@ -67,7 +67,6 @@ class TokenDots(QGraphicsItem):
         self._members: dict[str, Dot] = {}
         self._groups: dict[DotGroup, dict[str, tuple[float, float]]] = {}
         self._centres: dict[DotGroup, np.ndarray] = {}  # built when first drawn
-        self._stamps: dict[tuple[DotGroup, float], QPixmap] = {}
 
     def set_bounds(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -123,7 +122,7 @@ class TokenDots(QGraphicsItem):
         painter.resetTransform()
         for group, members in self._groups.items():
             if members:
-                stamp = self._stamp(group, scale, ratio)
+                stamp = _stamp(group, scale, ratio)
                 half = stamp.width() / ratio / 2
                 painter.setOpacity(GM_ONLY_OPACITY if group[2] else 1.0)
                 centres = _inside(self._centres_of(group), exposed, half / scale)
@@ -137,17 +136,6 @@ class TokenDots(QGraphicsItem):
         if centres is None:
             centres = self._centres[group] = np.array(list(self._groups[group].values()))
         return centres
-
-    def _stamp(self, group: DotGroup, scale: float, ratio: float) -> QPixmap:
-        """The disc of ``group`` as seen at ``scale`` (screen pixels per scene pixel)."""
-        key = (group, round(scale * ratio, 4))
-        stamp = self._stamps.get(key)
-        if stamp is None:
-            if len(self._stamps) > MAX_STAMPS:
-                self._stamps.clear()  # a zoom level left behind
-            stamp = self._stamps[key] = _disc(group, scale, ratio)
-        return stamp
-
 
 def _inside(centres: np.ndarray, area: QRectF, margin: float) -> np.ndarray:
     """The centres of discs ``margin`` in radius that reach into ``area`` (a drag's frame
@@ -163,6 +151,17 @@ def _around(dot: Dot) -> QRectF:
     out the view is zoomed) and antialiasing."""
     (_, side_px, _, _), (x, y) = dot
     return QRectF(x - 2 * side_px, y - 2 * side_px, 4 * side_px, 4 * side_px)
+
+
+def _stamp(group: DotGroup, scale: float, ratio: float) -> QPixmap:
+    """The disc of ``group`` as seen at ``scale`` (screen pixels per scene pixel), kept in
+    Qt's pixmap cache."""
+    key = f"token-dot:{group}:{scale * ratio:.4f}"
+    stamp = QPixmapCache.find(key)
+    if stamp is None:
+        stamp = _disc(group, scale, ratio)
+        QPixmapCache.insert(key, stamp)
+    return stamp
 
 
 def _disc(group: DotGroup, scale: float, ratio: float) -> QPixmap:

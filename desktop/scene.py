@@ -212,7 +212,6 @@ class MapScene(QGraphicsScene):
 
     # --- hazards -------------------------------------------------------------------------
     def _refresh_hazards(self) -> None:
-        self.hazard_tint.hold([])
         for item in self.hazard_items:
             self.removeItem(item)
             self.removeItem(item.label)

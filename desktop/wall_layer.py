@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from core.model.mapmodel import WallKind, WallSegment
 from desktop import style
-from desktop.items import Z_WALL, scale_of
+from desktop.items import Z_WALL
 from desktop.qt import (
     QGraphicsItem,
     QPainter,
@@ -72,7 +72,7 @@ class WallLayer(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        coarse = self.renderer.length(scale_of(painter)) < self.COARSE_BELOW_PX
+        coarse = self.renderer.on_screen(1, painter.worldTransform()) < self.COARSE_BELOW_PX
         chunks = self._merged() if coarse else self._fine
         for pen, path in chunks.exposed(option.exposedRect):  # type: ignore[attr-defined]
             painter.setPen(pen)

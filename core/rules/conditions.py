@@ -105,8 +105,7 @@ def incapacity(combatant: Combatant) -> str:
 def inactive(combatant: Combatant) -> bool:
     """Does nothing at all (down, knocked out or down, asleep, waking); a rising, defending
     or surrendered creature still acts, without attacking."""
-    return combatant.hp <= 0 or bool(combatant.conditions & {
-        Condition.KNOCKED_OUT, Condition.KNOCKDOWN, Condition.ASLEEP, Condition.WAKING})
+    return combatant.hp <= 0 or combatant.has(Condition.KNOCKDOWN) or helpless(combatant)
 
 
 def require_action(combatant: Combatant) -> None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 UNREACHABLE = np.iinfo(np.int32).max
 POCKET_RADIUS = 12
 
+
 def libtcod_path() -> ModuleType:
     """tcod's path module, imported when first needed: importing tcod loads its SDL
     bindings too (~75 ms, a tenth of the app's start-up) and a window's first frame needs no
