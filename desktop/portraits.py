@@ -146,13 +146,15 @@ class PortraitRow(QWidget):
             row.addWidget(widget)
         row.addStretch(1)
 
-    def show_combatant(self, token_id: str, combatant: Combatant) -> None:
+    def show_combatant(self, token_id: str | None, combatant: Combatant | None) -> None:
+        """The combatant's portrait, or an empty row when there is none to edit."""
         self.token_id = token_id
-        pixmap = PortraitPixmaps().for_combatant(self.document.encounter, combatant)
+        pixmap = (PortraitPixmaps().for_combatant(self.document.encounter, combatant)
+                  if combatant else None)
         self.thumbnail.setPixmap(pixmap.scaled(
             self.THUMB_PX, self.THUMB_PX, Qt.AspectRatioMode.KeepAspectRatio,
             Qt.TransformationMode.SmoothTransformation) if pixmap else QPixmap())
-        self.thumbnail.setText("" if pixmap else "none")
+        self.thumbnail.setText("" if pixmap or combatant is None else "none")
         self.remove.setEnabled(pixmap is not None)
 
     def _choose(self) -> None:

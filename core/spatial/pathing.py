@@ -136,10 +136,11 @@ class MovementGraph:
         for other in Side:
             if other is not side:
                 enemies |= self.encounter.occupancy(other) > 0
-        own = self.encounter.occupancy(side).copy()
+        counts = self.encounter.occupancy(side)
+        own = counts > 0
         x, y, size = self.token.footprint
-        own[y:y + size, x:x + size] -= 1
-        return enemies, own > 0
+        own[y:y + size, x:x + size] = counts[y:y + size, x:x + size] > 1  # not this token
+        return enemies, own
 
     def pathfinder(self) -> tcod.path.Pathfinder:
         """This thread's pathfinder rooted at the token's cell (resumed for each new goal).

@@ -254,7 +254,7 @@ class CombatantForm(QWidget):
     def show_token(self, token_id: str | None) -> None:
         self.token_id = token_id
         self._session = None
-        self.error.clear()
+        self._clear_error()
         self.refresh()
 
     def token(self) -> Token | None:
@@ -270,15 +270,31 @@ class CombatantForm(QWidget):
         token = self.token()
         self.setEnabled(token is not None)
         self._clear_marks()
-        self.error.clear()
-        if token is None:
-            return
+        self._clear_error()
         self._loading = True
         try:
-            self._load(token.combatant)
-            self.portrait.show_combatant(token.id, token.combatant)
+            if token is None:
+                self._blank()
+            else:
+                self._load(token.combatant)
+            self.portrait.show_combatant(self.token_id if token else None,
+                                         token.combatant if token else None)
         finally:
             self._loading = False
+
+    def _blank(self) -> None:
+        """Nothing to edit: every field empty. The form stays where it is, disabled, so a
+        click on a token fills it in place instead of showing a page of a hundred widgets
+        (which laid out and painted the dock twice)."""
+        for edit in self.edits.values():
+            edit.setText("")
+            edit.setPlaceholderText("")
+        for combo in self.combos.values():
+            combo.setCurrentIndex(-1)
+        for box in self.checks.values():
+            box.setChecked(False)
+        self._carried = ()
+        self.weapons.setText("")
 
     def _load(self, c: Combatant) -> None:
         for key, edit in self.edits.items():
@@ -356,6 +372,11 @@ class CombatantForm(QWidget):
         if problem:
             raise ValueError(f"{FIELD_LABELS['size']}: {problem}")
 
+    def _clear_error(self) -> None:
+        # setText("") does nothing when the line is already empty, where clear() would lay
+        # out the whole dock (and the window around it) again on every click on a token.
+        self.error.setText("")
+
     def _refuse(self, key: str, message: str) -> None:
         self._clear_marks()
         self.error.setText(message)
@@ -363,7 +384,7 @@ class CombatantForm(QWidget):
 
     def _apply(self, token: Token, key: str, combatant: Combatant) -> None:
         self._clear_marks()
-        self.error.clear()
+        self._clear_error()
         if combatant == token.combatant:
             return
         if self._session != key:

@@ -27,7 +27,9 @@ from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
 from desktop.qt import (
     QAbstractItemView,
+    QApplication,
     QColor,
+    QEvent,
     QFont,
     QFrame,
     QHBoxLayout,
@@ -38,7 +40,6 @@ from desktop.qt import (
     QScrollArea,
     QSizePolicy,
     QSplitter,
-    QStackedWidget,
     Qt,
     QTreeWidget,
     QTreeWidgetItem,
@@ -187,9 +188,10 @@ class TokenPanel(QWidget):
         self.list = CombatantList()
         self.form = CombatantForm(document)
         self.ratings = RatingsView()
-        self.placeholder = QLabel()
-        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.placeholder.setStyleSheet("color: palette(mid); padding: 12px;")
+        self.editing = QLabel()  # whom the form edits, or why it is empty
+        self.editing.setStyleSheet("color: palette(mid); padding: 4px 4px 0px 4px;")
+        # One line whatever the name: a new text never moves the form below it.
+        self.editing.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.message = QLabel()
         self.message.setStyleSheet(f"color: {DOWN};")
         self.message.setWordWrap(True)
@@ -218,8 +220,11 @@ class TokenPanel(QWidget):
             buttons.addWidget(button)
         buttons.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Vertical)
+        # In a scroll area, a new text in the specials' line lays out only the ratings,
+        # not the dock and the window around them (most clicks on a token change it).
+        ratings = _scrolled(self.ratings)
         for index, (widget, stretch) in enumerate(((self.list, 2), (self._editor_pane(), 3),
-                                                   (self.ratings, 2))):
+                                                   (ratings, 2))):
             splitter.addWidget(widget)
             splitter.setStretchFactor(index, stretch)
         splitter.setChildrenCollapsible(False)
@@ -231,20 +236,15 @@ class TokenPanel(QWidget):
         layout.addWidget(splitter, 1)
 
     def _editor_pane(self) -> QWidget:
-        """The form (or a placeholder) in a scroll area, its error line always in sight."""
+        """The form under a line saying whom it edits, in a scroll area, its error line
+        always in sight."""
         editor = QWidget()
         column = QVBoxLayout(editor)
         column.setContentsMargins(0, 0, 0, 0)
-        # One page or the other, as tall as the page shown (the other's height ignored):
-        # showing one widget and hiding the other laid the whole dock out twice.
-        self.editor_pages = QStackedWidget()
-        self.editor_pages.addWidget(self.placeholder)
-        self.editor_pages.addWidget(self.form)
-        column.addWidget(self.editor_pages)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(editor)
+        column.setSpacing(0)
+        column.addWidget(self.editing)
+        column.addWidget(self.form)
+        scroll = _scrolled(editor)
         # The form never scrolls sideways: the dock is kept at least as wide as the form.
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(editor.minimumSizeHint().width()
@@ -323,20 +323,14 @@ class TokenPanel(QWidget):
         else:
             self.form.refresh()
         token = self.form.token()
-        self._show_page(self.placeholder if token is None else self.form)
-        self.placeholder.setText(f"{len(ids)} combatants selected" if len(ids) > 1 else
-                                 "Select a combatant in the list or on the map to edit it")
+        self.editing.setText(f"Editing {token.name}" if token else
+                             f"{len(ids)} combatants selected: select one to edit it"
+                             if len(ids) > 1 else
+                             "Select a combatant in the list or on the map to edit it")
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
-
-    def _show_page(self, page: QWidget) -> None:
-        for widget in (self.placeholder, self.form):
-            policy = widget.sizePolicy()
-            policy.setVerticalPolicy(QSizePolicy.Policy.Preferred if widget is page
-                                     else QSizePolicy.Policy.Ignored)
-            widget.setSizePolicy(policy)
-        self.editor_pages.setCurrentWidget(page)
+        _lay_out_now()
 
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         token_id = item.data(0, TOKEN_ROLE)
@@ -380,3 +374,21 @@ def _button(text: str, tip: str) -> QPushButton:
     button = QPushButton(text)
     button.setToolTip(tip)
     return button
+
+
+def _lay_out_now() -> None:
+    """Lay out what new texts changed before the next paint: a layout request queued behind
+    the map's repaint moved the form's widgets after the first paint, and the form was
+    painted twice per click. Each round delivers the requests the last one posted (a
+    widget's, its form's, the scroll area's)."""
+    for _ in range(3):
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area that sizes it to the area."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setWidget(widget)
+    return scroll

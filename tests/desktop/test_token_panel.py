@@ -20,7 +20,7 @@ from core.model.mapmodel import BattleMap
 from desktop.document import EncounterDocument
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
-from desktop.qt import QAction, QLineEdit, QScrollArea, Qt, QTreeWidgetItem
+from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.style import CONDITION_BADGES
@@ -288,7 +288,7 @@ def test_selecting_a_row_selects_the_token_and_back(demo: Setup) -> None:
     demo.scene.tokens["kobold"].setSelected(True)
     assert sorted(demo.panel.list.selected_ids()) == ["kobold", "ogre"]
     assert demo.panel.form.token_id is None  # several: nothing to edit
-    assert demo.panel.form.isHidden()
+    assert not demo.panel.form.isEnabled() and demo.panel.form.edits["name"].text() == ""
 
 
 def test_double_click_asks_to_centre_on_the_token(demo: Setup, qtbot: object) -> None:
@@ -369,7 +369,7 @@ def test_opening_another_encounter_rebuilds_the_list(demo: Setup) -> None:
 def test_remove_takes_every_selected_combatant_in_one_step(demo: Setup) -> None:
     demo.select("kobold")
     demo.panel.list.rows["orc"].setSelected(True)
-    assert demo.panel.placeholder.text() == "2 combatants selected"
+    assert demo.panel.editing.text() == "2 combatants selected: select one to edit it"
     steps = demo.document.history.index
     demo.panel.remove_selected()
     assert {"kobold", "orc"}.isdisjoint(demo.panel.list.rows)
@@ -400,16 +400,25 @@ def test_wound_points_read_as_wound_points_beside_hp(demo: Setup) -> None:
     assert demo.panel.list.rows["brannoc"].text(1) == "42/42 · 2 wp"
 
 
-def test_with_nothing_selected_the_pane_is_as_tall_as_its_message(demo: Setup,
-                                                                   qtbot: object) -> None:
-    """The placeholder and the form are pages of one stack: the page not shown must not
-    make the pane scroll over blank space (a review found a 505 px scroll of nothing)."""
+def test_with_nothing_selected_the_form_stays_in_place_empty_and_disabled(
+        demo: Setup, qtbot: object) -> None:
+    """A click on a token fills the form where it stands: no page of a hundred widgets is
+    shown (that laid out and painted the dock twice per click), and nothing stale is left
+    in the fields when the selection goes."""
     panel = demo.panel
     panel.resize(380, 700)
-    scroll = panel.findChild(QScrollArea)
-    assert scroll is not None
+    panel.show()
+    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
     demo.selection.set({"mira"})
-    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)  # type: ignore[attr-defined]
+    where = panel.form.geometry()
+    assert panel.editing.text() == "Editing Mira" and panel.form.isEnabled()
+    assert panel.form.edits["name"].text() == "Mira"
     demo.selection.set(set())
-    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() == 0)  # type: ignore[attr-defined]
-    assert panel.placeholder.isVisible() and not panel.form.isVisible()
+    assert panel.form.isVisible() and not panel.form.isEnabled()
+    assert panel.editing.text() == "Select a combatant in the list or on the map to edit it"
+    assert {e.text() for e in panel.form.edits.values()} == {""}
+    assert {c.currentIndex() for c in panel.form.combos.values()} == {-1}
+    assert not any(box.isChecked() for box in panel.form.checks.values())
+    assert panel.form.portrait.thumbnail.text() == ""
+    demo.selection.set({"mira"})
+    assert panel.form.geometry() == where
