@@ -30,8 +30,10 @@ from desktop.qt import (
     QStyleOptionGraphicsItem,
     Qt,
     QWidget,
+    isValid,
 )
 from desktop.renderer import MapRenderer
+from desktop.token_faces import FACE_STEP, FaceBook
 
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
@@ -39,7 +41,6 @@ DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
 DISC_INSET = 0.06  # of a token's side, all round: the disc; the selection ring fills it
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
 DOWN_GREY = QColor("#9a948a")
-FACE_STEP = math.sqrt(2)  # a token's picture is redrawn when the zoom passes a power of √2
 BADGE_PEN = 1.5  # a badge's white outline, kept inside the token's bounds
 _FACE_KEYS = itertools.count()  # a token's looks, numbered anew at each sync
 
@@ -49,19 +50,20 @@ class TokenItem(QGraphicsObject):
     The GM sees a token hidden from the players faded; the players' copy (``for_players``)
     cannot be selected, has no tooltip and shows only the party's HP."""
 
-    def __init__(self, token: Token, renderer: MapRenderer, for_players: bool = False,
-                 portrait: QPixmap | None = None,
+    def __init__(self, token: Token, renderer: MapRenderer, faces: FaceBook, *,
+                 for_players: bool = False, portrait: QPixmap | None = None,
                  moved: Callable[[TokenItem], None] | None = None) -> None:
         super().__init__()
         self.token_id = token.id
         self.renderer = renderer
+        self.faces = faces  # the scene's pictures of its tokens, per zoom step
         self.for_players = for_players
         self.moved = moved  # told when the picture moves (the scene's dots follow it)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, not for_players)
         self.setZValue(Z_TOKEN)
         self.setAcceptHoverEvents(True)
         self.portrait = portrait  # decoded by the scene (desktop.portraits), kept across syncs
-        self._looks = 0  # see _face
+        self._looks = 0  # see face_key
         self.sync(token)
 
     def sync(self, token: Token) -> None:
@@ -115,31 +117,36 @@ class TokenItem(QGraphicsObject):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.SELECTION)
             painter.drawEllipse(self._bounds)
+        face = self.faces.face(self, scale * painter.device().devicePixelRatioF())
+        if face is None:  # zooming, and no picture near this size yet
+            self._paint_dot(painter)
+            return
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        face = self._face(scale * painter.device().devicePixelRatioF())
         painter.drawPixmap(self._bounds, face, QRectF(face.rect()))
         self._paint_badges(painter)
 
-    def _face(self, scale: float) -> QPixmap:
-        """The token without its selection and badges (ring, fill, initials or portrait,
-        HP, the hidden mark), drawn once per zoom step of √2 at the step's resolution and
-        scaled down by Qt: a zoom through a big map repaints hundreds of tokens, and
-        drawing each afresh took 40 µs where scaling its picture takes a few. The pictures
-        live in Qt's pixmap cache, whose limit bounds them all. Badges are drawn live:
-        their least size is in screen pixels."""
-        step = math.ceil(math.log(max(scale, 1e-3), FACE_STEP))
-        key = f"token-face:{self._looks}:{step}"
-        face = QPixmapCache.find(key)
-        if face is None:
-            side = max(1, math.ceil(self.side_px * FACE_STEP ** step))
-            face = QPixmap(side, side)
-            face.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(face)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            painter.scale(side / self.side_px, side / self.side_px)
-            self._paint_face(painter, self.disc)
-            painter.end()
-            QPixmapCache.insert(key, face)
+    def in_scene(self) -> bool:
+        """Still shown (a face owed to a token since removed is not drawn)."""
+        return isValid(self) and self.scene() is not None
+
+    def face_key(self, step: int) -> str:
+        """The pixmap cache's key for this token's face at a zoom step (its looks are
+        numbered anew at each sync, so an old picture is never found again)."""
+        return f"token-face:{self._looks}:{step}"
+
+    def draw_face(self, step: int) -> QPixmap:
+        """Draw the token without its selection and badges at the resolution of a zoom
+        step, and keep it (desktop.token_faces). Badges are drawn live: their least size is
+        in screen pixels."""
+        side = max(1, math.ceil(self.side_px * FACE_STEP ** step))
+        face = QPixmap(side, side)
+        face.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(face)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.scale(side / self.side_px, side / self.side_px)
+        self._paint_face(painter, self.disc)
+        painter.end()
+        QPixmapCache.insert(self.face_key(step), face)
         return face
 
     def _paint_face(self, painter: QPainter, disc: QRectF) -> None:

@@ -45,6 +45,7 @@ from desktop.qt import (
 )
 from desktop.renderer import MapRenderer
 from desktop.selection import SelectionModel
+from desktop.token_faces import FaceBook
 from desktop.wall_layer import WallLayer
 
 MIN_LABEL_PX = 28
@@ -75,6 +76,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.path_preview)
         self.focus_ring = FocusRing(self.renderer)
         self.addItem(self.focus_ring)
+        self.faces = FaceBook()
         self.dots = TokenDots()
         self.addItem(self.dots)
         self.hazard_tint = HazardTint(self.renderer)
@@ -181,8 +183,8 @@ class MapScene(QGraphicsScene):
     # --- tokens --------------------------------------------------------------------------
     def _add_token_item(self, token_id: str) -> None:
         token = self.encounter.token(token_id)
-        item = TokenItem(token, self.renderer, self.for_players, self._portrait(token),
-                         moved=self.dots.follow)
+        item = TokenItem(token, self.renderer, self.faces, for_players=self.for_players,
+                         portrait=self._portrait(token), moved=self.dots.follow)
         self.tokens[token_id] = item
         self.addItem(item)
         self._stack(token_id, item)

@@ -90,6 +90,7 @@ class MapView(QGraphicsView):
         middle of a pinch), which stays over the same spot of the map."""
         target = max(MIN_ZOOM, min(MAX_ZOOM, self.zoom * factor))
         factor = target / self.zoom
+        self.map_scene.faces.zoom_moved()  # tokens borrow pictures until the zoom rests
         if anchor is None:
             self.scale(factor, factor)
         else:

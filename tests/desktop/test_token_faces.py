@@ -1,0 +1,76 @@
+"""Token pictures per zoom step (desktop.token_faces): borrowed while the GM zooms, drawn
+exactly once the zoom rests, drawn at once everywhere else."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import RemoveToken
+from desktop.items import TokenItem
+from desktop.mainwindow import MainWindow
+from desktop.qt import QImage, QPixmapCache
+from desktop.token_faces import FACE_STEP, REST_MS, face_step
+
+
+def drawn(item: TokenItem, step: int) -> bool:
+    return QPixmapCache.find(item.face_key(step)) is not None
+
+
+def step_now(window: MainWindow) -> int:
+    return face_step(window.view.zoom * window.view.devicePixelRatioF())
+
+
+def token_image(window: MainWindow, token_id: str) -> QImage:
+    item = window.scene.tokens[token_id]
+    area = window.view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+    return window.view.viewport().grab(area).toImage()
+
+
+def test_a_fit_or_a_first_show_draws_every_face_at_once(window: MainWindow) -> None:
+    QPixmapCache.clear()
+    window.view.fit_map()
+    window.view.viewport().repaint()
+    step = step_now(window)
+    assert all(drawn(item, step) for item in window.scene.tokens.values())
+    assert window.scene.faces.owed == 0
+
+
+def test_while_zooming_a_token_borrows_the_nearest_face_and_gets_its_own_at_rest(
+        qtbot: QtBot, window: MainWindow) -> None:
+    window.view.viewport().repaint()
+    mira = window.scene.tokens["mira"]
+    before = step_now(window)
+    assert drawn(mira, before)
+    window.view.zoom_by(FACE_STEP)  # one step in, as a wheel notch or two
+    window.view.viewport().repaint()
+    assert step_now(window) == before + 1
+    assert not drawn(mira, before + 1)  # the frame used the face of the step before
+    assert window.scene.faces.owed >= 1
+    qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
+    assert drawn(mira, before + 1)
+
+
+def test_with_no_face_near_a_zooming_token_is_a_plain_disc_until_the_zoom_rests(
+        qtbot: QtBot, window: MainWindow) -> None:
+    window.view.viewport().repaint()
+    sharp = token_image(window, "mira")
+    QPixmapCache.clear()
+    window.view.zoom_by(1.0)  # the same zoom, but as the GM zooms
+    window.view.viewport().repaint()
+    plain = token_image(window, "mira")
+    assert plain != sharp  # no initials, no HP bar: the dot's disc
+    qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
+    window.view.viewport().repaint()
+    assert token_image(window, "mira") == sharp
+
+
+def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWindow) -> None:
+    window.view.viewport().repaint()
+    mira = window.scene.tokens["mira"]
+    window.view.zoom_by(FACE_STEP)
+    window.view.viewport().repaint()
+    step = step_now(window)
+    window.document.push(RemoveToken("mira"))
+    qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
+    assert not drawn(mira, step)
+    assert drawn(window.scene.tokens["brannoc"], step)
