@@ -183,6 +183,8 @@ class PlayerWindow(QWidget):
         if not self.following or not self.isVisible():
             return
         gm = self.gm_view
+        if gm.map_scene.faces.zooming:  # the players' tokens borrow pictures too
+            self.view.map_scene.faces.zoom_moved()
         area = gm.mapToScene(gm.viewport().rect()).boundingRect()
         self.show_area(area)
 

@@ -8,8 +8,9 @@ fit on a big map drew hundreds at once and made that wheel notch 25 ms.
 So while the GM zooms, a token whose face for the new step is not drawn yet borrows the
 nearest step's face (scaled: for a moment a little soft) or, with none, is a plain disc;
 once the zoom has rested :data:`REST_MS` the owed faces are drawn, a few milliseconds at a
-time, and those tokens repainted. Everywhere else (a first show, a fit, an edit) faces are
-drawn at once, exactly.
+time, and those tokens repainted. Outside a zoom (a first show, a fit, an edit at rest)
+faces are drawn at once, exactly; a token edited while the wheel turns is a plain disc
+until the zoom rests. The players' window borrows while the GM's view it follows zooms.
 """
 
 from __future__ import annotations

@@ -220,11 +220,8 @@ class TokenPanel(QWidget):
             buttons.addWidget(button)
         buttons.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        # In a scroll area, a new text in the specials' line lays out only the ratings,
-        # not the dock and the window around them (most clicks on a token change it).
-        ratings = _scrolled(self.ratings)
         for index, (widget, stretch) in enumerate(((self.list, 2), (self._editor_pane(), 3),
-                                                   (ratings, 2))):
+                                                   (self.ratings, 2))):
             splitter.addWidget(widget)
             splitter.setStretchFactor(index, stretch)
         splitter.setChildrenCollapsible(False)
@@ -244,7 +241,10 @@ class TokenPanel(QWidget):
         column.setSpacing(0)
         column.addWidget(self.editing)
         column.addWidget(self.form)
-        scroll = _scrolled(editor)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(editor)
         # The form never scrolls sideways: the dock is kept at least as wide as the form.
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setMinimumWidth(editor.minimumSizeHint().width()
@@ -384,11 +384,3 @@ def _lay_out_now() -> None:
     for _ in range(3):
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
 
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    """``widget`` in a frameless scroll area that sizes it to the area."""
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setFrameShape(QFrame.Shape.NoFrame)
-    scroll.setWidget(widget)
-    return scroll

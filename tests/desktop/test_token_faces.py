@@ -8,7 +8,7 @@ from pytestqt.qtbot import QtBot
 from core.actions.commands import RemoveToken
 from desktop.items import TokenItem
 from desktop.mainwindow import MainWindow
-from desktop.qt import QImage, QPixmapCache
+from desktop.qt import QImage, QPixmapCache, QPointF, QRectF
 from desktop.token_faces import FACE_STEP, REST_MS, face_step
 
 
@@ -46,8 +46,12 @@ def test_while_zooming_a_token_borrows_the_nearest_face_and_gets_its_own_at_rest
     assert step_now(window) == before + 1
     assert not drawn(mira, before + 1)  # the frame used the face of the step before
     assert window.scene.faces.owed >= 1
-    qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
-    assert drawn(mira, before + 1)
+    repainted: list[QRectF] = []  # what the scene asks the views to repaint, unforced
+    window.scene.changed.connect(repainted.extend)
+    where = mira.sceneBoundingRect()
+    qtbot.waitUntil(lambda: any(r.intersects(where) for r in repainted),
+                    timeout=REST_MS * 20)
+    assert window.scene.faces.owed == 0 and drawn(mira, before + 1)
 
 
 def test_with_no_face_near_a_zooming_token_is_a_plain_disc_until_the_zoom_rests(
@@ -74,3 +78,20 @@ def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWi
     qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
     assert not drawn(mira, step)
     assert drawn(window.scene.tokens["brannoc"], step)
+
+
+def test_the_players_window_borrows_while_the_gm_zooms(qtbot: QtBot, window: MainWindow) -> None:
+    window.table.show_player_window(True)
+    players = window.table.player_window
+    assert players is not None
+    try:
+        players.view.viewport().grab()  # painted (not on screen here)
+        mira = window.scene.tokens["mira"].sceneBoundingRect().center()
+        window.view.zoom_by(FACE_STEP, QPointF(window.view.mapFromScene(mira)))
+        assert players.scene.faces.zooming
+        players.view.viewport().grab()  # painted (not on screen here)
+        assert players.scene.faces.owed >= 1
+        qtbot.waitUntil(lambda: players.scene.faces.owed == 0, timeout=REST_MS * 20)
+        assert not players.scene.faces.zooming
+    finally:
+        players.close()

@@ -422,3 +422,16 @@ def test_with_nothing_selected_the_form_stays_in_place_empty_and_disabled(
     assert panel.form.portrait.thumbnail.text() == ""
     demo.selection.set({"mira"})
     assert panel.form.geometry() == where
+
+
+def test_the_armour_specials_stay_in_sight_in_a_short_panel(demo: Setup, qtbot: object) -> None:
+    """The ratings tree shrinks (it scrolls) so the specials under it are read whole."""
+    panel = demo.panel
+    panel.resize(380, 600)
+    panel.show()
+    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
+    demo.selection.set({"brannoc"})
+    specials = panel.ratings.specials
+    qtbot.waitUntil(lambda: specials.height() > 0)  # type: ignore[attr-defined]
+    assert specials.text()
+    assert specials.visibleRegion().boundingRect().height() == specials.height()
