@@ -98,8 +98,12 @@ class FaceBook(QObject):
         deadline = self._clock() + CHUNK_S
         while self._owed and self._clock() < deadline:
             item, step = self._owed.popitem()
-            if item.in_scene() and QPixmapCache.find(item.face_key(step)) is None:
+            if not item.in_scene():
+                continue
+            if QPixmapCache.find(item.face_key(step)) is None:
                 item.draw_face(step)
-                item.update()
+            # Repainted whole even when its face is drawn already: a neighbour's repaint
+            # since the zoom rested may have drawn it only where the two overlap.
+            item.update()
         if self._owed:
             QTimer.singleShot(0, self, self._draw_some)

@@ -68,6 +68,21 @@ def test_with_no_face_near_a_zooming_token_is_a_plain_disc_until_the_zoom_rests(
     assert token_image(window, "mira") == sharp
 
 
+def test_a_face_drawn_meanwhile_is_still_repainted_whole(qtbot: QtBot,
+                                                         window: MainWindow) -> None:
+    """A neighbour's repaint after the zoom rests can draw a token's face in part (only
+    where their areas overlap): the owed repaint of the whole token must still come."""
+    window.view.viewport().repaint()
+    mira = window.scene.tokens["mira"]
+    window.view.zoom_by(FACE_STEP)
+    window.view.viewport().repaint()  # mira is owed its face
+    mira.draw_face(step_now(window))  # drawn meanwhile, as by a partial repaint
+    repainted: list[QRectF] = []
+    window.scene.changed.connect(repainted.extend)
+    where = mira.sceneBoundingRect()
+    qtbot.waitUntil(lambda: any(r.contains(where) for r in repainted), timeout=REST_MS * 20)
+
+
 def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWindow) -> None:
     window.view.viewport().repaint()
     mira = window.scene.tokens["mira"]
