@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from typing import Protocol
 
 from desktop.qt import QObject, QPixmap, QPixmapCache, QTimer
@@ -48,11 +47,10 @@ class HasFace(Protocol):
 class FaceBook(QObject):
     """One scene's token faces: found, lent or drawn, and the owed ones drawn at rest."""
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self) -> None:
         super().__init__()
         self.zooming = False
         self._owed: dict[HasFace, int] = {}  # token item → the step it should show
-        self._clock = clock
         self._rest = QTimer(self)
         self._rest.setSingleShot(True)
         self._rest.setInterval(REST_MS)
@@ -68,14 +66,14 @@ class FaceBook(QObject):
         """The item's face for ``scale``: drawn now unless the GM is zooming, then the
         nearest drawn step's, or None (the item draws a plain disc) until the zoom rests."""
         step = face_step(scale)
-        exact = QPixmapCache.find(item.face_key(step))
+        exact = _drawn(item, step)
         if exact is not None:
             return exact
         if not self.zooming:
             return item.draw_face(step)
         self._owed[item] = step
         for offset in BORROW_FROM:
-            lent = QPixmapCache.find(item.face_key(step + offset))
+            lent = _drawn(item, step + offset)
             if lent is not None:
                 return lent
         return None
@@ -95,15 +93,20 @@ class FaceBook(QObject):
         the repaint of those done) and go on; a new zoom stops it until it rests again."""
         if self.zooming:
             return
-        deadline = self._clock() + CHUNK_S
-        while self._owed and self._clock() < deadline:
+        deadline = time.perf_counter() + CHUNK_S
+        while self._owed and time.perf_counter() < deadline:
             item, step = self._owed.popitem()
             if not item.in_scene():
                 continue
-            if QPixmapCache.find(item.face_key(step)) is None:
+            if _drawn(item, step) is None:
                 item.draw_face(step)
             # Repainted whole even when its face is drawn already: a neighbour's repaint
             # since the zoom rested may have drawn it only where the two overlap.
             item.update()
         if self._owed:
             QTimer.singleShot(0, self, self._draw_some)
+
+
+def _drawn(item: HasFace, step: int) -> QPixmap | None:
+    """The item's face at ``step`` if it is drawn (and still in Qt's pixmap cache)."""
+    return QPixmapCache.find(item.face_key(step))

@@ -275,10 +275,10 @@ class CombatantForm(QWidget):
         try:
             if token is None:
                 self._blank()
+                self.portrait.show_combatant(None, None)
             else:
                 self._load(token.combatant)
-            self.portrait.show_combatant(self.token_id if token else None,
-                                         token.combatant if token else None)
+                self.portrait.show_combatant(token.id, token.combatant)
         finally:
             self._loading = False
 

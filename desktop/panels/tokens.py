@@ -323,10 +323,7 @@ class TokenPanel(QWidget):
         else:
             self.form.refresh()
         token = self.form.token()
-        self.editing.setText(f"Editing {token.name}" if token else
-                             f"{len(ids)} combatants selected: select one to edit it"
-                             if len(ids) > 1 else
-                             "Select a combatant in the list or on the map to edit it")
+        self.editing.setText(_editing_line(token, len(ids)))
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
@@ -374,6 +371,15 @@ def _button(text: str, tip: str) -> QPushButton:
     button = QPushButton(text)
     button.setToolTip(tip)
     return button
+
+
+def _editing_line(token: Token | None, selected: int) -> str:
+    """Whom the form edits, or why it is empty."""
+    if token is not None:
+        return f"Editing {token.name}"
+    if selected > 1:
+        return f"{selected} combatants selected: select one to edit it"
+    return "Select a combatant in the list or on the map to edit it"
 
 
 def _lay_out_now() -> None:

@@ -3,6 +3,8 @@ exactly once the zoom rests, drawn at once everywhere else."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import RemoveToken
@@ -26,6 +28,16 @@ def token_image(window: MainWindow, token_id: str) -> QImage:
     return window.view.viewport().grab(area).toImage()
 
 
+def wait_for_repaint(qtbot: QtBot, window: MainWindow, item: TokenItem,
+                     covers: Callable[[QRectF, QRectF], bool]) -> None:
+    """Wait until the scene itself (no repaint forced here) asks the views to repaint an
+    area that ``covers`` the item."""
+    repainted: list[QRectF] = []
+    window.scene.changed.connect(repainted.extend)
+    where = item.sceneBoundingRect()
+    qtbot.waitUntil(lambda: any(covers(r, where) for r in repainted), timeout=REST_MS * 20)
+
+
 def test_a_fit_or_a_first_show_draws_every_face_at_once(window: MainWindow) -> None:
     QPixmapCache.clear()
     window.view.fit_map()
@@ -46,11 +58,7 @@ def test_while_zooming_a_token_borrows_the_nearest_face_and_gets_its_own_at_rest
     assert step_now(window) == before + 1
     assert not drawn(mira, before + 1)  # the frame used the face of the step before
     assert window.scene.faces.owed >= 1
-    repainted: list[QRectF] = []  # what the scene asks the views to repaint, unforced
-    window.scene.changed.connect(repainted.extend)
-    where = mira.sceneBoundingRect()
-    qtbot.waitUntil(lambda: any(r.intersects(where) for r in repainted),
-                    timeout=REST_MS * 20)
+    wait_for_repaint(qtbot, window, mira, QRectF.intersects)
     assert window.scene.faces.owed == 0 and drawn(mira, before + 1)
 
 
@@ -77,10 +85,7 @@ def test_a_face_drawn_meanwhile_is_still_repainted_whole(qtbot: QtBot,
     window.view.zoom_by(FACE_STEP)
     window.view.viewport().repaint()  # mira is owed its face
     mira.draw_face(step_now(window))  # drawn meanwhile, as by a partial repaint
-    repainted: list[QRectF] = []
-    window.scene.changed.connect(repainted.extend)
-    where = mira.sceneBoundingRect()
-    qtbot.waitUntil(lambda: any(r.contains(where) for r in repainted), timeout=REST_MS * 20)
+    wait_for_repaint(qtbot, window, mira, QRectF.contains)
 
 
 def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWindow) -> None:
