@@ -13,6 +13,7 @@ from core.io.fileio import EncounterFileError, load_encounter
 from core.model.encounter import Encounter
 from core.spatial.pathing import libtcod_path
 from desktop.autosave import orphaned_recoveries
+from desktop.collector import QuietCollector
 from desktop.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
 from desktop.platform_check import hint, missing_packages, uses_xcb
@@ -84,6 +85,7 @@ def run_app(path: Path) -> int:
     app = application()
     window = open_window(path, DEMO)
     window.show()
+    QuietCollector(window.document)
     offer_recovery(window, orphaned_recoveries(data_dir()))
     QTimer.singleShot(0, window.view.fit_map)
     QTimer.singleShot(WARM_UP_AFTER_MS, warm_up)

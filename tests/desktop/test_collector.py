@@ -1,0 +1,86 @@
+"""The quiet collector: an encounter's objects frozen once it is open, a pause's leftovers
+frozen after it, everything collected again when another encounter opens."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import MoveToken
+from core.io.fileio import load_encounter
+from core.model.grid import Cell
+from desktop.cli import DEMO
+from desktop.collector import QuietCollector, collect_everything
+from desktop.document import EncounterDocument
+
+
+class Cycle:
+    """Two objects that hold each other: only the cyclic collector frees them."""
+
+    def __init__(self) -> None:
+        self.partner = Partner(self)
+
+
+class Partner:
+    def __init__(self, owner: Cycle) -> None:
+        self.owner = owner
+
+
+@pytest.fixture
+def document() -> Iterator[EncounterDocument]:
+    yield EncounterDocument(load_encounter(DEMO))
+    gc.unfreeze()  # other tests meet an ordinary heap
+
+
+def test_the_open_encounter_is_frozen_soon_after_it_opens(qtbot: QtBot,
+                                                         document: EncounterDocument) -> None:
+    gc.unfreeze()
+    collector = QuietCollector(document)
+    assert _collectable(document.encounter)
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        pass
+    assert not _collectable(document.encounter)
+
+
+def _collectable(thing: object) -> bool:
+    """Whether a collection would look at ``thing`` (frozen objects are not listed)."""
+    return any(o is thing for o in gc.get_objects())
+
+
+def test_a_pause_after_an_edit_freezes_what_it_made(qtbot: QtBot,
+                                                    document: EncounterDocument) -> None:
+    collector = _opened(qtbot, QuietCollector(document, idle_ms=50))
+    token = document.encounter.tokens[0]
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        assert document.push(MoveToken(token.id, Cell(token.x + 1, token.y)))
+        moved = document.encounter.token(token.id)  # a new object, made by the edit
+        assert _collectable(moved)
+    assert not _collectable(moved)
+
+
+def test_cycles_frozen_and_dropped_are_freed_when_another_encounter_opens(
+        qtbot: QtBot, document: EncounterDocument) -> None:
+    collector = _opened(qtbot, QuietCollector(document))
+    cycle = _dropped_cycle_kept_frozen()
+    gc.collect()
+    assert cycle() is not None  # frozen: no collection of the young looks at it
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        document.replace(load_encounter(DEMO), None)
+    assert cycle() is None
+
+
+def _opened(qtbot: QtBot, collector: QuietCollector) -> QuietCollector:
+    """``collector`` once its collection after the encounter opened is over."""
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        pass
+    return collector
+
+
+def _dropped_cycle_kept_frozen() -> weakref.ref[Cycle]:
+    cycle = Cycle()
+    collect_everything()
+    return weakref.ref(cycle)
