@@ -36,14 +36,19 @@ class QuietCollector(QObject):
 
     def __init__(self, document: EncounterDocument, idle_ms: int = IDLE_MS) -> None:
         super().__init__(document)
-        self._opened = _single_shot(self, AFTER_OPEN_MS, lambda: self._run(collect_everything))
-        self._paused = _single_shot(self, idle_ms, lambda: self._run(collect_recent))
+        # Bound methods, not lambdas: Qt drops their connections when this object goes.
+        self._opened = _single_shot(self, AFTER_OPEN_MS, self._collect_everything)
+        self._paused = _single_shot(self, idle_ms, self._collect_recent)
         document.replaced.connect(self._opened.start)
         document.history_changed.connect(self._paused.start)
         self._opened.start()
 
-    def _run(self, collection: Callable[[], None]) -> None:
-        collection()
+    def _collect_everything(self) -> None:
+        collect_everything()
+        self.collected.emit()
+
+    def _collect_recent(self) -> None:
+        collect_recent()
         self.collected.emit()
 
 

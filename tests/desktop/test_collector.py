@@ -31,8 +31,12 @@ class Partner:
 
 
 @pytest.fixture
-def document() -> Iterator[EncounterDocument]:
-    yield EncounterDocument(load_encounter(DEMO))
+def document(qtbot: QtBot) -> Iterator[EncounterDocument]:
+    document = EncounterDocument(load_encounter(DEMO))
+    yield document
+    # Gone now, with its collector's timers: not at some later collection, in a later test.
+    with qtbot.waitSignal(document.destroyed):
+        document.deleteLater()
     gc.unfreeze()  # other tests meet an ordinary heap
 
 
