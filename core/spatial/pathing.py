@@ -210,19 +210,22 @@ class MovementGraph:
     def _exact_cost(self, anchors: npt.NDArray[np.intc]) -> float:
         """Feet along a path: the diagonal rule's exact count (5-10-5: every second diagonal
         costs double, :func:`core.model.grid.step_costs_ft`), doubled into difficult cells.
-        Summed in order, as the step-by-step count does."""
+        Whole cells are counted in integers (exact in any order); Euclidean feet are
+        summed in order, as the step-by-step count does."""
         step = np.diff(anchors, axis=0)
         if not len(step):
             return 0
         diagonal = (step[:, 0] != 0) & (step[:, 1] != 0)
-        base = np.full(len(step), float(self.cell_ft))
+        width = self.cost.shape[1]
+        entered = self.cost.ravel().take(anchors[1:, 1] * width + anchors[1:, 0])
         if self.rule is DiagonalRule.EUCLIDEAN:
-            base[diagonal] = self.cell_ft * math.sqrt(2)
-        elif self.rule is DiagonalRule.FIVE_TEN_FIVE:
-            base[diagonal & (np.cumsum(diagonal) % 2 == 0)] = self.cell_ft * 2
-        entered = self.cost[anchors[1:, 1], anchors[1:, 0]]
-        total = float(np.cumsum(base * entered)[-1])
-        return int(total) if total.is_integer() else round(total, 2)
+            base = np.where(diagonal, self.cell_ft * math.sqrt(2), float(self.cell_ft))
+            total = float(np.cumsum(base * entered)[-1])
+            return int(total) if total.is_integer() else round(total, 2)
+        cells = np.ones(len(step), dtype=np.int64)
+        if self.rule is DiagonalRule.FIVE_TEN_FIVE:
+            cells[diagonal & (np.cumsum(diagonal) % 2 == 0)] = 2
+        return int(cells @ entered.astype(np.int64)) * self.cell_ft
 
     def _flood(self, centre: Cell, radius: int
                ) -> tuple[npt.NDArray[np.int32], tuple[int, int]]:
