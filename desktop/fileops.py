@@ -78,13 +78,13 @@ class FileController(QObject):
         job = self._worker.submit(import_uvtt_file, path)
         while not job.done():
             QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        try:
-            imported = job.result()
-        except UvttImportError as error:
+        refusal = job.exception()  # not raised here: its traceback would hold this frame
+        if isinstance(refusal, UvttImportError):
             progress.close()
             QMessageBox.warning(self.window, "Cannot import map",
-                                f"{error}\n\nThe open encounter was left as it was.")
+                                f"{refusal}\n\nThe open encounter was left as it was.")
             return False
+        imported = job.result()
         self.document.replace(imported.encounter, None, saved=False)
         progress.close()
         notes = "; ".join(imported.warnings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,22 @@ def test_a_broken_map_is_refused_and_changes_nothing(window: MainWindow, tmp_pat
     assert not window.files.open_path(broken)
     assert window.document.encounter.model_dump() == before
     assert answer_dialogs and "Cannot import map" in answer_dialogs[0]
+
+
+def test_a_refused_map_leaves_no_cycle_behind(window: MainWindow, tmp_path: Path,
+                                              answer_dialogs: list[str]) -> None:
+    """The refused file and its error are freed when the refusal has been shown, not at
+    some later collection (one that froze them would keep them: desktop.collector)."""
+    broken = tmp_path / "broken.dd2vtt"
+    broken.write_bytes(SAMPLE.read_bytes()[:5000])
+    gc.collect()
+    gc.disable()
+    try:
+        assert not window.files.open_path(broken)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert answer_dialogs
 
 
 @pytest.mark.parametrize("cell", [(2, 3), (5, 5), (8, 1)])
