@@ -13,7 +13,9 @@ made since. When the GM pauses (no edit for a second), what the last edits made 
 collected and frozen too, so that stays small.
 
 The price: a cycle among frozen objects that becomes garbage is freed only when another
-encounter opens (everything is collected then).
+encounter opens (everything is collected then). So nothing is frozen while a dialog or a
+menu is open: the code that opened it still holds what it was working on (a refused
+import's file and error), which would be kept long after it is dropped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import gc
 from collections.abc import Callable
 
 from desktop.document import EncounterDocument
-from desktop.qt import QObject, QTimer, Signal
+from desktop.qt import QApplication, QObject, QTimer, Signal
 
 AFTER_OPEN_MS = 300  # the new encounter's first frame is on screen by then
 IDLE_MS = 1000  # no edit for this long: the GM is thinking, not dragging
@@ -44,10 +46,16 @@ class QuietCollector(QObject):
         self._opened.start()
 
     def _collect_everything(self) -> None:
+        if _busy():
+            self._opened.start()
+            return
         collect_everything()
         self.collected.emit()
 
     def _collect_recent(self) -> None:
+        if _busy():
+            self._paused.start()
+            return
         collect_recent()
         self.collected.emit()
 
@@ -64,6 +72,11 @@ def collect_recent() -> None:
     """Collect what was made since the last freeze, and freeze what survives (quick)."""
     gc.collect()
     gc.freeze()
+
+
+def _busy() -> bool:
+    """A dialog or a menu is open: the code that opened it waits for it."""
+    return bool(QApplication.activeModalWidget() or QApplication.activePopupWidget())
 
 
 def _single_shot(parent: QObject, interval_ms: int, slot: Callable[[], None]) -> QTimer:

@@ -108,3 +108,23 @@ def test_the_first_window_needs_no_path_library_and_gets_it_in_the_background(
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, check=True, env=env, timeout=60)
     assert done.stdout.split()[-2:] == ["False", "True"]
+
+
+def test_the_app_freezes_the_open_encounter_soon_after_its_first_frame(tmp_path: Path) -> None:
+    """``battlemap`` runs the quiet collector (desktop.collector) on its window."""
+    code = ("import gc, sys\n"
+            "from pathlib import Path\n"
+            "import desktop.app as app_module\n"
+            "from desktop.qt import QTimer\n"
+            "make = app_module.application\n"
+            "def application():\n"
+            "    app = make()\n"
+            "    QTimer.singleShot(1500, lambda: (print(gc.get_freeze_count() > 0), app.quit()))\n"
+            "    return app\n"
+            "app_module.application = application\n"
+            f"sys.exit(app_module.run_app(Path({str(DEMO)!r})))\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=True, env=env, timeout=60)
+    assert done.stdout.split()[-1] == "True"

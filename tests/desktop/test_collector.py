@@ -16,6 +16,7 @@ from core.model.grid import Cell
 from desktop.cli import DEMO
 from desktop.collector import QuietCollector, collect_everything
 from desktop.document import EncounterDocument
+from desktop.qt import QDialog
 
 
 class Cycle:
@@ -64,6 +65,34 @@ def test_a_pause_after_an_edit_freezes_what_it_made(qtbot: QtBot,
         moved = document.encounter.token(token.id)  # a new object, made by the edit
         assert _collectable(moved)
     assert not _collectable(moved)
+
+
+def test_a_pause_frees_new_cycles_and_leaves_frozen_ones(qtbot: QtBot,
+                                                         document: EncounterDocument) -> None:
+    collector = _opened(qtbot, QuietCollector(document, idle_ms=50))
+    frozen = _dropped_cycle_kept_frozen()
+    young = weakref.ref(Cycle())  # dropped at once, in a cycle: only a collection frees it
+    assert young() is not None
+    token = document.encounter.tokens[0]
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        assert document.push(MoveToken(token.id, Cell(token.x + 1, token.y)))
+    assert young() is None
+    assert frozen() is not None  # the price: kept until another encounter opens
+
+
+def test_nothing_is_collected_while_a_dialog_is_open(qtbot: QtBot,
+                                                     document: EncounterDocument) -> None:
+    """The code that opened a dialog still holds what it works on: frozen then, it would
+    be kept after it is dropped."""
+    collector = _opened(qtbot, QuietCollector(document, idle_ms=50))
+    dialog = QDialog()
+    dialog.setModal(True)
+    dialog.show()
+    token = document.encounter.tokens[0]
+    with qtbot.assertNotEmitted(collector.collected, wait=400):
+        assert document.push(MoveToken(token.id, Cell(token.x + 1, token.y)))
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        dialog.close()
 
 
 def test_cycles_frozen_and_dropped_are_freed_when_another_encounter_opens(
