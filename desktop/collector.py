@@ -46,17 +46,17 @@ class QuietCollector(QObject):
         self._opened.start()
 
     def _collect_everything(self) -> None:
-        if _busy():
-            self._opened.start()
-            return
-        collect_everything()
-        self.collected.emit()
+        self._collect(self._opened, collect_everything)
 
     def _collect_recent(self) -> None:
+        self._collect(self._paused, collect_recent)
+
+    def _collect(self, timer: QTimer, collection: Callable[[], None]) -> None:
+        """Run ``collection`` now, or once no dialog is open (``timer`` comes round again)."""
         if _busy():
-            self._paused.start()
+            timer.start()
             return
-        collect_recent()
+        collection()
         self.collected.emit()
 
 
