@@ -18,6 +18,7 @@ from __future__ import annotations
 import compileall
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -62,17 +63,20 @@ def time_command(command: list[str], env: dict[str, str]) -> float:
 def first_frame(env: dict[str, str]) -> tuple[float, float, float]:
     """Seconds from starting the process to its first painted frame, the CPU seconds the
     process used, and the zoom then."""
+    cpu_before = _children_cpu()
     start = time.monotonic()
-    probe = subprocess.Popen([sys.executable, str(ROOT / "benchmarks" / "first_frame_probe.py")],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                             env=env, cwd=ROOT)
-    assert probe.stdout is not None
-    output = probe.stdout.read()
-    _, status, usage = os.wait4(probe.pid, 0)
-    if status != 0:
-        raise RuntimeError(f"the first-frame probe failed (wait status {status})")
-    report = json.loads(output.strip().splitlines()[-1])
-    return report["painted_at"] - start, usage.ru_utime + usage.ru_stime, report["zoom"]
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "first_frame_probe.py")],
+                          check=True, capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=60)
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return report["painted_at"] - start, _children_cpu() - cpu_before, report["zoom"]
+
+
+def _children_cpu() -> float:
+    """CPU seconds used by the child processes waited for so far (the probes run one by
+    one, so a difference is one probe's)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def compile_sources() -> None:

@@ -225,7 +225,7 @@ class MovementGraph:
         cells = np.ones(len(step), dtype=np.int64)
         if self.rule is DiagonalRule.FIVE_TEN_FIVE:
             cells[diagonal & (np.cumsum(diagonal) % 2 == 0)] = 2
-        return int(cells @ entered.astype(np.int64)) * self.cell_ft
+        return int(cells @ entered) * self.cell_ft
 
     def _flood(self, centre: Cell, radius: int
                ) -> tuple[npt.NDArray[np.int32], tuple[int, int]]:

@@ -254,7 +254,6 @@ class CombatantForm(QWidget):
     def show_token(self, token_id: str | None) -> None:
         self.token_id = token_id
         self._session = None
-        self._clear_error()
         self.refresh()
 
     def token(self) -> Token | None:
