@@ -155,6 +155,7 @@ class PortraitRow(QWidget):
             self.THUMB_PX, self.THUMB_PX, Qt.AspectRatioMode.KeepAspectRatio,
             Qt.TransformationMode.SmoothTransformation) if pixmap else QPixmap())
         self.thumbnail.setText("" if pixmap or combatant is None else "none")
+        self.choose.setEnabled(combatant is not None)
         self.remove.setEnabled(pixmap is not None)
 
     def _choose(self) -> None:

@@ -267,7 +267,10 @@ class CombatantForm(QWidget):
         if not self._pushing:
             self._session = None
         token = self.token()
-        self.setEnabled(token is not None)
+        for widget in self._inputs():
+            # The inputs, not the whole form: disabling the form greyed (and repainted)
+            # its forty labels and headings too on every click on a token.
+            widget.setEnabled(token is not None)
         self._clear_marks()
         self._clear_error()
         self._loading = True
@@ -293,7 +296,9 @@ class CombatantForm(QWidget):
         for box in self.checks.values():
             box.setChecked(False)
         self._carried = ()
-        self.weapons.setText("")
+        # Not "": an empty tool button is two pixels taller than one with text, and that
+        # moved every field below it, laying out and painting the whole dock on each click.
+        self.weapons.setText("—")
 
     def _load(self, c: Combatant) -> None:
         for key, edit in self.edits.items():
@@ -427,9 +432,13 @@ class CombatantForm(QWidget):
     def is_marked(self, key: str) -> bool:
         return bool(self._widget(key).styleSheet())
 
+    def _inputs(self) -> tuple[QWidget, ...]:
+        """Every widget the GM edits with (the portrait row has its own buttons)."""
+        return (*self.edits.values(), *self.combos.values(), *self.checks.values(),
+                self.weapons)
+
     def _clear_marks(self) -> None:
-        for widget in (*self.edits.values(), *self.combos.values(), *self.checks.values(),
-                       self.weapons):
+        for widget in self._inputs():
             if widget.styleSheet():
                 widget.setStyleSheet("")
 

@@ -89,6 +89,10 @@ class RatingsView(QWidget):
             item.setToolTip(0, _tooltip(row, breakdown))
             item.setToolTip(1, item.toolTip(0))
             _set_terms(item, breakdown)
+        # With nothing to show the specials keep their room: a label that shrank and grew
+        # on every click moved the tree and laid out and repainted the whole panel.
+        keep = not ratings and self.specials.isVisible()
+        self.specials.setMinimumHeight(self.specials.height() if keep else 0)
         specials = ratings.specials if ratings else ()
         self.specials.setText("<br>".join(f"• {escape(s)}" for s in specials)
                               if specials else "")
