@@ -54,6 +54,11 @@ class MapView(QGraphicsView):
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # Always there: scroll bars that came and went as the zoom passed the map's size
+        # resized the viewport in that wheel notch (the map jumped sideways by a bar's
+        # width, and the notch laid out and painted the window twice).
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._pan_from: QPointF | None = None
         self._right_press: QPointF | None = None
         self._space_down = False

@@ -171,6 +171,19 @@ def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWind
     assert all(label.isVisible() for label in labels)
 
 
+def test_zooming_past_the_map_size_keeps_the_viewport_size(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """Scroll bars that appeared in the notch that zoomed past the map's size resized the
+    viewport: the map jumped by a bar's width and the window was laid out mid-zoom."""
+    viewport = window.view.viewport()
+    qtbot.waitExposed(window)
+    size = viewport.size()
+    for factor in (1.5, 1.5, 1 / 1.5, 1 / 1.5, 1 / 1.5):
+        window.view.zoom_by(factor)
+        qtbot.wait(1)
+        assert viewport.size() == size
+
+
 def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
     point = points.corner(12, 8)
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, point)
