@@ -11,7 +11,11 @@ from core.rules.ratings import Ratings
 from desktop.qt import (
     QFont,
     QHeaderView,
-    QLabel,
+    QPainter,
+    QPaintEvent,
+    QRect,
+    QResizeEvent,
+    QSizePolicy,
     Qt,
     QTreeWidget,
     QTreeWidgetItem,
@@ -72,8 +76,7 @@ class RatingsView(QWidget):
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight)
             self.items[row.key] = item
         self.tree.addTopLevelItems(list(self.items.values()))
-        self.specials = QLabel()
-        self.specials.setWordWrap(True)
+        self.specials = WrappedNote()
         self.specials.setToolTip("Named properties of the armour and shield worn")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -81,7 +84,9 @@ class RatingsView(QWidget):
         layout.addWidget(self.specials)
 
     def show_ratings(self, ratings: Ratings | None) -> None:
-        self.setEnabled(ratings is not None)
+        """Show ``ratings``; None (nothing selected) blanks the values and their terms.
+        Nothing is disabled and no row is removed then: greying the view and rebuilding
+        the term rows after every empty selection cost a click 1.5 ms (issue 18)."""
         for row in ROWS:
             item = self.items[row.key]
             breakdown: Breakdown | None = getattr(ratings, row.key) if ratings else None
@@ -89,18 +94,53 @@ class RatingsView(QWidget):
             item.setToolTip(0, _tooltip(row, breakdown))
             item.setToolTip(1, item.toolTip(0))
             _set_terms(item, breakdown)
-        # With nothing to show the specials keep their room: a label that shrank and grew
-        # on every click moved the tree and laid out and repainted the whole panel.
-        keep = not ratings and self.specials.isVisible()
-        self.specials.setMinimumHeight(self.specials.height() if keep else 0)
         specials = ratings.specials if ratings else ()
-        self.specials.setText("<br>".join(f"• {escape(s)}" for s in specials)
-                              if specials else "")
+        self.specials.setText("\n".join(f"• {s}" for s in specials))
 
     def value_text(self, key: str) -> str:
         """The row as a GM reads it, e.g. ``"FD 16"``."""
         item = self.items[key]
         return f"{item.text(0)} {item.text(1)}"
+
+
+class WrappedNote(QWidget):
+    """Word-wrapped plain text that asks for a new height only when a text needs one, and
+    keeps its room while blank: a QLabel lays out its parents up to the window on every
+    new text, and the specials changed on most clicks on a token (a millisecond a click,
+    issue 18; shrinking to nothing when the selection went moved the tree too)."""
+
+    FLAGS = Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(0)
+
+    def text(self) -> str:
+        return self._text
+
+    def setText(self, text: str) -> None:
+        self._text = text
+        self._fit()
+        self.update()
+
+    def _fit(self) -> None:
+        if not self._text:
+            return
+        bounds = QRect(0, 0, max(self.width(), 1), 1 << 20)
+        needed = self.fontMetrics().boundingRect(bounds, self.FLAGS, self._text).height()
+        if needed != self.height():
+            self.setFixedHeight(needed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if event.size().width() != event.oldSize().width():
+            self._fit()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.drawText(self.rect(), self.FLAGS, self._text)
+        painter.end()
 
 
 def _number(value: int, signed: bool) -> str:
@@ -118,8 +158,16 @@ def _tooltip(row: RatingRow, breakdown: Breakdown | None) -> str:
 
 def _set_terms(item: QTreeWidgetItem, breakdown: Breakdown | None) -> None:
     """Reuse child rows (only the tail is added or removed) so the parent keeps its
-    expanded state."""
-    terms = breakdown.terms if breakdown else ()
+    expanded state; with no breakdown the rows stay, blank, for the next token."""
+    if breakdown is None:
+        for index in range(item.childCount()):
+            child = item.child(index)
+            assert child is not None
+            for column in range(3):
+                child.setText(column, "")
+                child.setToolTip(column, "")
+        return
+    terms = breakdown.terms
     while item.childCount() > len(terms):
         item.takeChild(item.childCount() - 1)
     while item.childCount() < len(terms):

@@ -21,7 +21,7 @@ from desktop.document import EncounterDocument
 from desktop.panels.combatant_form import CombatantForm
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
-from desktop.qt import QAction, QLineEdit, Qt, QTreeWidgetItem, QWidget
+from desktop.qt import QAction, QEvent, QLineEdit, QObject, Qt, QTreeWidgetItem, QWidget
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.style import CONDITION_BADGES
@@ -442,6 +442,38 @@ def test_with_nothing_selected_the_form_stays_in_place_empty_and_disabled(
     demo.selection.set({"brannoc"})
     qtbot.wait(1)  # type: ignore[attr-defined]
     assert _geometries(panel) == where
+
+
+class _LayoutRequests(QObject):
+    """Counts the layout requests a widget receives."""
+
+    def __init__(self, watched: QWidget) -> None:
+        super().__init__()
+        self.count = 0
+        watched.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        self.count += event.type() == QEvent.Type.LayoutRequest
+        return False
+
+
+def test_new_armour_specials_of_the_same_height_lay_out_nothing_above_the_ratings(
+        demo: Setup, qtbot: object) -> None:
+    """Clicking from one token to another with other specials only repaints them: a label
+    laid out the splitter, the panel and the dock up to the window on each new text."""
+    panel = demo.panel
+    panel.resize(380, 700)
+    panel.show()
+    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
+    demo.selection.set({"mira"})
+    qtbot.wait(1)  # type: ignore[attr-defined]
+    requests = _LayoutRequests(panel.ratings)
+    demo.selection.set({"pip"})
+    qtbot.wait(1)  # type: ignore[attr-defined]
+    assert panel.ratings.specials.text() == "• Slippery: +2 to Escape rolls"
+    assert requests.count == 0
+    demo.selection.set({"brannoc"})  # two lines: there the ratings make room
+    qtbot.waitUntil(lambda: requests.count > 0)  # type: ignore[attr-defined]
 
 
 def test_the_armour_specials_stay_in_sight_in_a_short_panel(demo: Setup, qtbot: object) -> None:
