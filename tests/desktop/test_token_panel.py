@@ -457,23 +457,25 @@ class _LayoutRequests(QObject):
         return False
 
 
-def test_new_armour_specials_of_the_same_height_lay_out_nothing_above_the_ratings(
+def test_clicking_from_token_to_token_lays_out_neither_the_form_nor_the_ratings(
         demo: Setup, qtbot: object) -> None:
-    """Clicking from one token to another with other specials only repaints them: a label
-    laid out the splitter, the panel and the dock up to the window on each new text."""
+    """Another token's values, weapons and armour specials only repaint what shows them: a
+    button's new text (the weapons) laid out the whole form, and a label's (the specials)
+    the splitter, the panel and the dock up to the window, on every click."""
     panel = demo.panel
     panel.resize(380, 700)
     panel.show()
     qtbot.waitExposed(panel)  # type: ignore[attr-defined]
     demo.selection.set({"mira"})
     qtbot.wait(1)  # type: ignore[attr-defined]
-    requests = _LayoutRequests(panel.ratings)
+    form, ratings = _LayoutRequests(panel.form), _LayoutRequests(panel.ratings)
     demo.selection.set({"pip"})
     qtbot.wait(1)  # type: ignore[attr-defined]
+    assert panel.form.weapons.listed == "Dagger, Flask of oil"
     assert panel.ratings.specials.text() == "• Slippery: +2 to Escape rolls"
-    assert requests.count == 0
-    demo.selection.set({"brannoc"})  # two lines: there the ratings make room
-    qtbot.waitUntil(lambda: requests.count > 0)  # type: ignore[attr-defined]
+    assert (form.count, ratings.count) == (0, 0)
+    demo.selection.set({"brannoc"})  # two lines of specials: there the ratings make room
+    qtbot.waitUntil(lambda: ratings.count > 0)  # type: ignore[attr-defined]
 
 
 def test_the_armour_specials_stay_in_sight_in_a_short_panel(demo: Setup, qtbot: object) -> None:
