@@ -411,6 +411,17 @@ def _geometries(panel: QWidget) -> dict[int, tuple[int, int, int, int]]:
     return {id(widget): widget.geometry().getRect() for widget in panel.findChildren(QWidget)}
 
 
+def _shown_with(demo: Setup, qtbot: object, token_id: str) -> TokenPanel:
+    """The panel shown at a dock's size, editing ``token_id``."""
+    panel = demo.panel
+    panel.resize(380, 700)
+    panel.show()
+    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
+    demo.selection.set({token_id})
+    qtbot.wait(1)  # type: ignore[attr-defined]
+    return panel
+
+
 def test_with_nothing_selected_the_form_stays_in_place_empty_and_disabled(
         demo: Setup, qtbot: object) -> None:
     """A click on a token fills the form where it stands: no page of a hundred widgets is
@@ -418,12 +429,7 @@ def test_with_nothing_selected_the_form_stays_in_place_empty_and_disabled(
     weapons button was taller, and the specials under the ratings shrank: each moved what
     was below and repainted the panel), and nothing stale is left in the fields when the
     selection goes."""
-    panel = demo.panel
-    panel.resize(380, 700)
-    panel.show()
-    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
-    demo.selection.set({"brannoc"})
-    qtbot.wait(1)  # type: ignore[attr-defined]
+    panel = _shown_with(demo, qtbot, "brannoc")
     where = _geometries(panel)
     assert panel.editing.text() == "Editing Brannoc"
     assert all(widget.isEnabled() for widget in _inputs(panel.form))
@@ -462,12 +468,7 @@ def test_clicking_from_token_to_token_lays_out_neither_the_form_nor_the_ratings(
     """Another token's values, weapons and armour specials only repaint what shows them: a
     button's new text (the weapons) laid out the whole form, and a label's (the specials)
     the splitter, the panel and the dock up to the window, on every click."""
-    panel = demo.panel
-    panel.resize(380, 700)
-    panel.show()
-    qtbot.waitExposed(panel)  # type: ignore[attr-defined]
-    demo.selection.set({"mira"})
-    qtbot.wait(1)  # type: ignore[attr-defined]
+    panel = _shown_with(demo, qtbot, "mira")
     form, ratings = _LayoutRequests(panel.form), _LayoutRequests(panel.ratings)
     demo.selection.set({"pip"})
     qtbot.wait(1)  # type: ignore[attr-defined]
