@@ -65,6 +65,18 @@ CONDITION_BADGES: dict[Condition, tuple[str, QColor]] = {
     Condition.RISING: ("Up", QColor("#6f86c4")),
     Condition.DEFENDING: ("Df", QColor("#8aa0d6")),
 }
+# The map view's scroll bars: flat, in the map's surround, no step arrows. Fusion's bars
+# took 0.9 and 3.0 ms to repaint, and every wheel notch repaints both (their range
+# changes). No width here: Fusion's applies, or table mode's touch-sized one.
+MAP_SCROLL_BARS = f"""
+    QScrollBar {{ background: {BACKGROUND.name()}; border: none; }}
+    QScrollBar::handle {{ background: #7a756c; border-radius: 3px; margin: 3px;
+                         min-width: 32px; min-height: 32px; }}
+    QScrollBar::handle:hover {{ background: #a8a297; }}
+    QScrollBar::handle:pressed {{ background: {SELECTION.name()}; }}
+    QScrollBar::add-line, QScrollBar::sub-line {{ width: 0; height: 0; border: none; }}
+    QScrollBar::add-page, QScrollBar::sub-page {{ background: none; }}
+"""
 PATH_OK = QColor("#1f9d55")
 PATH_BAD = QColor("#d7263d")
 ELEVATION_UP = QColor(120, 80, 30)

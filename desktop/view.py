@@ -5,6 +5,7 @@ events go to the active tool (touch through :class:`desktop.touch.TouchGestures`
 from __future__ import annotations
 
 from core.model.grid import Cell
+from desktop import style
 from desktop.qt import (
     QContextMenuEvent,
     QEvent,
@@ -18,6 +19,7 @@ from desktop.qt import (
     QResizeEvent,
     Qt,
     QWheelEvent,
+    QWidget,
     Signal,
 )
 from desktop.scene import MapScene
@@ -59,6 +61,11 @@ class MapView(QGraphicsView):
         # width, and the notch laid out and painted the window twice).
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
             policy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.setStyleSheet(style.MAP_SCROLL_BARS)
+        corner = QWidget()  # where the bars meet, in their colour
+        corner.setStyleSheet(f"background: {style.BACKGROUND.name()}")
+        self.setCornerWidget(corner)
         self._pan_from: QPointF | None = None
         self._right_press: QPointF | None = None
         self._space_down = False
