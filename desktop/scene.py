@@ -229,12 +229,7 @@ class MapScene(QGraphicsScene):
         screen are drawn as dots by one item; while a cell is too small to tell which
         hazard a name is for, the names are hidden (zoomed out on a big map they covered
         it, and cost a fifth of each frame) and the hazards are one tinted area per kind."""
-        sizes = dot_sizes(self.renderer, zoom, DETAIL_PX)
-        changed, self.dots.sizes = sizes ^ self.dots.sizes, sizes
-        if changed:
-            for item in self.tokens.values():
-                if item.cells in changed:
-                    self.dots.follow(item)
+        self.dots.show_sizes(dot_sizes(self.renderer, zoom, DETAIL_PX), self.tokens.values())
         shown = self.renderer.length(zoom) >= MIN_HAZARD_NAME_CELL_PX
         if shown != self._hazard_names_shown:
             self._show_hazards_in_detail(shown)

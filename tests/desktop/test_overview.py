@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import MoveToken, RemoveToken, UpdateCombatant
@@ -16,7 +17,7 @@ from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, WallSegment
 from core.model.tables import Size
 from desktop import style
-from desktop.items import DETAIL_PX, TokenItem
+from desktop.items import DETAIL_PX, DOWN_GREY, TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.overview import NO_CONTENTS
 from desktop.qt import (
@@ -139,6 +140,37 @@ def test_edits_and_undo_move_and_remove_dots(window: MainWindow) -> None:
     window.document.undo()
     window.view.viewport().repaint()
     assert near(colour_at(window, shown(window), 6.5, 9.5), party)
+
+
+def test_what_changed_zoomed_in_is_what_the_dots_show_zoomed_out(window: MainWindow) -> None:
+    """Every resting token keeps its dot while it draws itself, so a move, a token down
+    and a selection made zoomed in are what the dots show after zooming out."""
+    zoom_to(window, 3 * DETAIL_PX)
+    window.document.push(MoveToken("mira", Cell(1, 14)))
+    orc = window.document.encounter.token("orc").combatant
+    window.document.push(UpdateCombatant("orc", orc.model_copy(update={"hp": 0})))
+    window.scene.tokens["brannoc"].setSelected(True)
+    zoom_to(window, 6)
+    image = shown(window)
+    party = style.SIDE_COLOURS[window.scene.tokens["mira"].token.combatant.side]
+    assert near(colour_at(window, image, 1.5, 14.5), party)
+    assert not near(colour_at(window, image, 6.5, 9.5), party)
+    assert near(colour_at(window, image, 9.5, 5.5), DOWN_GREY)
+    assert near(colour_at(window, image, 10.5, 5.5 - 3.6 / 6), style.SELECTION, 40)
+
+
+def test_a_zoom_step_past_a_size_threshold_recomputes_no_dot(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Crossing a size's threshold flags that size's items and nothing more: recomputing
+    245 Huge tokens' dots there made the wheel notch 2–5 ms longer on a big map."""
+    zoom_to(window, 3 * DETAIL_PX)
+    asked: list[str] = []
+    at_rest = TokenItem.at_rest
+    monkeypatch.setattr(TokenItem, "at_rest", lambda item: asked.append(item.token_id)
+                        or at_rest(item))
+    zoom_to(window, 4)  # every size a dot, the Huge giant too
+    assert all(drawn_by_dots(item) for item in window.scene.tokens.values())
+    assert asked == []
 
 
 def test_hazards_are_one_tint_zoomed_out(window: MainWindow) -> None:
