@@ -164,9 +164,10 @@ def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, lis
     strikes after moving); within one, "longer weapons striking first, similar weapons
     strike simultaneously" (002) — equal reach is one group. Entries of tokens no longer on
     the map are left out."""
-    reach = {t.id: melee_reach(encounter, t.combatant) for t in encounter.tokens}
+    present = [e for e in state.entries if encounter.has_token(e.token_id)]
+    reach = {e.token_id: melee_reach(encounter, encounter.token(e.token_id).combatant)
+             for e in present}  # the round's, not every token's (3,000 on a big map)
     profile = encounter.profile
-    present = [e for e in state.entries if e.token_id in reach]
     keyed = sorted(present, key=lambda e: (strike_segment(e, profile), -reach[e.token_id]))
     order = []
     for segment, in_segment in groupby(keyed, key=lambda e: strike_segment(e, profile)):

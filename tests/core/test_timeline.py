@@ -23,6 +23,7 @@ from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
+from core.rules import timeline
 from core.rules.critical import (
     CRITICAL_EVENTS,
     AffectedSide,
@@ -86,6 +87,21 @@ def test_ties_broken_by_reach_equal_reach_simultaneous(make_encounter: Make) -> 
     enc = make_encounter("A B C . X", {"A": spear, "X": foe("X")})
     state = roll_initiative(enc, ScriptedDice([5, 5, 5, 3]))
     assert acting_order(state, enc) == [(3, [["X"]]), (5, [["A"], ["B", "C"]])]
+
+
+def test_the_order_reads_the_reach_of_the_rounds_combatants_only(
+        make_encounter: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tokens added after the roll are not in the round, and their reach is not asked for
+    (the timeline is redrawn on every edit; a big map has 3,000 tokens)."""
+    enc = make_encounter("A B . X", {"X": foe("X")})
+    state = roll_initiative(enc, ScriptedDice([5, 5, 3]))
+    enc.add_token(Token(id="late", combatant=Combatant(name="Late"), x=2, y=0))
+    asked: list[str] = []
+    reach = timeline.melee_reach
+    monkeypatch.setattr(timeline, "melee_reach", lambda encounter, combatant: asked.append(
+        combatant.name) or reach(encounter, combatant))
+    assert acting_order(state, enc) == [(3, [["X"]]), (5, [["A", "B"]])]
+    assert sorted(asked) == ["A", "B", "X"]
 
 
 # --- movement, scarper, aiming, spoiling --------------------------------------------------
