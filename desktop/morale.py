@@ -71,6 +71,7 @@ class MoraleBar(QFrame):
         self.buttons: dict[Side, tuple[QPushButton, QPushButton]] = {}
         self.texts: dict[Side, QLabel] = {}
         self.checking: Side | None = None  # the side whose check waits in the Resolve panel
+        self._shown: tuple[list[MoraleTrigger], dict[str, str]] = ([], {})
         self.hide()
 
     def attach(self, view: MapView) -> None:
@@ -90,7 +91,11 @@ class MoraleBar(QFrame):
 
     def show_triggers(self, triggers: list[MoraleTrigger], names: dict[str, str]) -> None:
         """Offer ``triggers``, a row per side (hidden when there are none); ``names`` are
-        the tokens' names by id (a fallen leader's)."""
+        the fallen leaders' names by id. The same again leaves the rows as they are (the
+        bar is asked after every edit)."""
+        if (triggers, names) == self._shown:
+            return
+        self._shown = (triggers, names)
         while self.rows.count():
             item = self.rows.takeAt(0)
             if item is not None and item.layout() is not None:
@@ -163,8 +168,10 @@ class MoraleController(QObject):
 
     def refresh(self) -> None:
         encounter = self.document.encounter
-        self.bar.show_triggers(pending_triggers(encounter),
-                               {t.id: t.name for t in encounter.tokens})
+        triggers = pending_triggers(encounter)
+        self.bar.show_triggers(triggers, {t.leader: encounter.token(t.leader).name
+                                          for t in triggers if t.leader is not None
+                                          and encounter.has_token(t.leader)})
 
     # --- the check ----------------------------------------------------------------------
     def begin_check(self, side: Side) -> None:

@@ -27,6 +27,8 @@ triggers read off the encounter, the 2d10 check and what a failure does on the m
 
 from __future__ import annotations
 
+import operator
+from dataclasses import dataclass
 from fractions import Fraction
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -117,11 +119,38 @@ def morale_score(encounter: Encounter, token: Token) -> Breakdown:
 
 # --- triggers ------------------------------------------------------------------------------
 def detect_triggers(encounter: Encounter) -> list[MoraleTrigger]:
-    """Every trigger true of the encounter now, side by side."""
-    found: list[MoraleTrigger] = []
-    for side in Side:
-        found += _side_triggers(encounter, side)
-    return found
+    """Every trigger true of the encounter now, side by side.
+
+    Kept until a combatant, the tokens or the profile change, compared by identity (all
+    are frozen: a move keeps its token's combatant, an edit makes a new one), so a move on
+    a map of 3,000 tokens does not count them all again (5 ms, twice per move)."""
+    return list(_triggers(encounter).found)
+
+
+@dataclass
+class _Triggers:
+    """The triggers true now and the sides with someone who checks, and what they were
+    read from."""
+
+    combatants: tuple[Combatant, ...] = ()
+    profile: RulesProfile | None = None
+    found: tuple[MoraleTrigger, ...] = ()
+    checking: frozenset[Side] = frozenset()
+
+
+def _triggers(encounter: Encounter) -> _Triggers:
+    seen = encounter.derived(_Triggers, _Triggers)
+    combatants = tuple(t.combatant for t in encounter.tokens)
+    if seen.profile is not encounter.profile or not _same(combatants, seen.combatants):
+        seen.combatants, seen.profile = combatants, encounter.profile
+        seen.found = tuple(t for side in Side for t in _side_triggers(encounter, side))
+        seen.checking = frozenset(side for side in Side if checkers(encounter, side))
+    return seen
+
+
+def _same(these: tuple[object, ...], those: tuple[object, ...]) -> bool:
+    """The same objects in the same order."""
+    return len(these) == len(those) and all(map(operator.is_, these, those))
 
 
 def _side_triggers(encounter: Encounter, side: Side) -> list[MoraleTrigger]:
@@ -147,9 +176,9 @@ def pending_triggers(encounter: Encounter, side: Side | None = None) -> list[Mor
     """The triggers to offer the GM now: true, not yet answered, on a side with someone who
     checks morale."""
     answered = set(encounter.timeline.morale_answered)
-    return [t for t in detect_triggers(encounter)
-            if t not in answered and (side is None or t.side is side)
-            and checkers(encounter, t.side)]
+    seen = _triggers(encounter)
+    return [t for t in seen.found if t not in answered and (side is None or t.side is side)
+            and t.side in seen.checking]
 
 
 # --- the check -------------------------------------------------------------------------------

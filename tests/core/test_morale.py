@@ -16,9 +16,10 @@ from core.actions.round import NextRound, StartRound
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
-from core.model.grid import Footprint, distance_ft
+from core.model.grid import Cell, Footprint, distance_ft
 from core.model.morale import MoraleTrigger, TriggerKind
 from core.model.profile import MoraleResult, RulesProfile
+from core.rules import morale
 from core.rules.morale import (
     IllegalMoraleError,
     MoraleRequest,
@@ -206,6 +207,29 @@ def test_triggers_outnumbered_casualties_and_leader(make_encounter) -> None:
     encounter.put_token(encounter.token("O").with_combatant(foe("Ogre", hp=0)))
     assert "opposition/casualties-75" in {t.key for t in detect_triggers(encounter)}
     assert not pending_triggers(encounter)  # nobody left standing to check
+
+
+def test_triggers_are_kept_across_a_move_and_follow_every_other_change(
+        make_encounter, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A move keeps its token's combatant, so the triggers are not counted again (5 ms a
+    move, twice, on a map of 3,000 tokens); a new combatant or profile recounts them."""
+    encounter = camp(make_encounter)
+    assert [t.key for t in detect_triggers(encounter)] == ["opposition/casualties-50"]
+    counted: list[Side] = []
+    count = morale._side_triggers
+    monkeypatch.setattr(morale, "_side_triggers",
+                        lambda enc, side: counted.append(side) or count(enc, side))
+    encounter.put_token(encounter.token("O").at(Cell(2, 1)))
+    assert [t.key for t in detect_triggers(encounter)] == ["opposition/casualties-50"]
+    assert counted == []
+    for token_id, name in (("G", "Goblin"), ("K", "Kobold")):
+        encounter.put_token(encounter.token(token_id).with_combatant(foe(name, hp=0)))
+    assert [t.key for t in detect_triggers(encounter)] == [  # one Orc against two
+        "opposition/outnumbered", "opposition/casualties-50", "opposition/casualties-75"]
+    encounter.profile = encounter.profile.model_copy(update={"casualty_percents": (25,)})
+    assert [t.key for t in detect_triggers(encounter)] == ["opposition/outnumbered",
+                                                           "opposition/casualties-25"]
+    assert counted == list(Side) * 2
 
 
 def test_no_losses_no_trigger_however_outnumbered(make_encounter) -> None:
