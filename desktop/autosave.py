@@ -6,8 +6,10 @@ At start-up the files whose process has gone are offered for restoring, newest f
 
 Autosave follows the document's content revision, which every applied, undone, redone or
 merged edit bumps (a typed name or a brush stroke merged into one undo step still autosaves).
-The JSON is made on the GUI thread (a few ms even for a 200×200 map, see benchmarks); the
-check that it loads again and the atomic write run on a worker thread. A failure (a full
+The JSON is made on the GUI thread (35-60 ms for the 300×300 benchmark map, a frame or
+three), so a write that falls due while the GM is busy (an edit in the last second, a
+mouse button held: a drag, a brush stroke) waits for the pause; the check that it loads
+again and the atomic write run on a worker thread. A failure (a full
 disk, a value no file can hold) is shown in the status bar and retried every
 :data:`RETRY_MS` until a write succeeds.
 """
@@ -18,6 +20,7 @@ import itertools
 import json
 import os
 import re
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -31,10 +34,11 @@ from core.io.fileio import (
 )
 from core.model.encounter import Encounter
 from desktop.document import EncounterDocument
-from desktop.qt import QObject, QTimer, Signal
+from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
 
 AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000
+QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
 _window_numbers = itertools.count(1)
@@ -106,10 +110,26 @@ class Autosaver(QObject):
         self._submitted: tuple[int, int] | None = None  # being written
         self._pending: Future[None] | None = None
         self._finished.connect(self._on_finished)
+        self._edited = time.monotonic()
+        document.history_changed.connect(self._note_edit)
         self.timer = QTimer(self)
         self.timer.setInterval(AUTOSAVE_MS)
-        self.timer.timeout.connect(self.autosave)
+        self.timer.timeout.connect(self._when_quiet)
         self.timer.start()
+
+    def _note_edit(self) -> None:
+        self._edited = time.monotonic()
+
+    def _when_quiet(self) -> None:
+        """The timer is up: autosave, unless the GM is busy; then look again when a pause
+        may have come."""
+        busy = (time.monotonic() - self._edited < QUIET_MS / 1000
+                or QApplication.mouseButtons() != Qt.MouseButton.NoButton)
+        if busy:
+            self.timer.setInterval(QUIET_MS)
+            return
+        self.timer.setInterval(AUTOSAVE_MS)  # a failure sets the retry interval
+        self.autosave()
 
     def _state(self) -> tuple[int, int]:
         """Which encounter and which revision of it."""

@@ -19,10 +19,10 @@ from core.actions.commands import MoveToken, UpdateCombatant
 from core.io.fileio import load_encounter
 from core.model.grid import Cell
 from desktop.app import offer_recovery
-from desktop.autosave import RETRY_MS, orphaned_recoveries
+from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries
 from desktop.document import EncounterDocument
 from desktop.mainwindow import MainWindow
-from desktop.qt import QMessageBox, QSettings
+from desktop.qt import QApplication, QMessageBox, QSettings, Qt
 
 from .conftest import DEMO
 
@@ -167,6 +167,7 @@ def test_a_failed_autosave_is_shown_and_retried(window: MainWindow, qtbot: QtBot
     assert "Autosave failed: cannot write the recovery file" in failed.args[0]
     assert saver.timer.interval() == RETRY_MS
     saver.path.parent.unlink()
+    qtbot.wait(QUIET_MS + 200)  # a retry, as any write, waits for a pause in the edits
     with qtbot.waitSignal(saver.status, timeout=10_000) as recovered:
         saver.timer.timeout.emit()  # the retry
     assert recovered.args == ["Autosave works again"]
@@ -185,6 +186,24 @@ def test_content_no_file_can_hold_waits_for_the_next_edit(window: MainWindow,
     window.document.encounter.name = "Crypt"
     window.document.push(MoveToken("mira", Cell(8, 12)))
     assert autosaved(window)["name"] == "Crypt"
+
+
+def test_an_autosave_due_while_the_gm_is_busy_waits_for_a_pause(window: MainWindow,
+                                                               qtbot: QtBot) -> None:
+    """Making the JSON takes the GUI thread 35-60 ms on a big map: not in the middle of a
+    brush stroke (edits a moment ago) or a drag (a button held)."""
+    saver = window.files.autosaver
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    saver.timer.timeout.emit()  # due a moment after the edit
+    assert not saver.path.exists() and saver.timer.interval() == QUIET_MS
+    viewport = window.view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.MiddleButton)  # a pan, held
+    assert QApplication.mouseButtons() == Qt.MouseButton.MiddleButton
+    qtbot.wait(2 * QUIET_MS + 200)  # the edit is long past; the button is still down
+    assert not saver.path.exists()
+    qtbot.mouseRelease(viewport, Qt.MouseButton.MiddleButton)
+    qtbot.waitUntil(saver.path.exists, timeout=3 * QUIET_MS)
+    assert saver.timer.interval() == AUTOSAVE_MS
 
 
 class FinishedAtOnce(ThreadPoolExecutor):
