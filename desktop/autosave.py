@@ -8,10 +8,11 @@ Autosave follows the document's content revision, which every applied, undone, r
 merged edit bumps (a typed name or a brush stroke merged into one undo step still autosaves).
 The JSON is made on the GUI thread (35-60 ms for the 300×300 benchmark map, a frame or
 three), so a write that falls due while the GM is busy (an edit in the last second, a
-mouse button held: a drag, a brush stroke) waits for the pause; the check that it loads
-again and the atomic write run on a worker thread. A failure (a full
-disk, a value no file can hold) is shown in the status bar and retried every
-:data:`RETRY_MS` until a write succeeds.
+mouse button held: a drag, a brush stroke) waits for the pause. The check that it loads
+again and the atomic write run on a worker thread (which still holds the GIL while it
+parses: repaints of that map during the check take 25-130 ms). A failure (a full disk, a
+value no file can hold) is shown in the status bar and retried every :data:`RETRY_MS`
+until a write succeeds.
 """
 
 from __future__ import annotations
