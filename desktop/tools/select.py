@@ -35,6 +35,7 @@ from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
+    from core.model.encounter import Encounter
     from desktop.view import MapView
 
 DOOR_PICK_CELLS = 0.25
@@ -44,13 +45,23 @@ class _Drag:
     """One token drag in progress."""
 
     def __init__(self, leader: TokenItem, group: list[TokenItem], grab: QPointF,
-                 graph: MovementGraph) -> None:
-        self.leader, self.group, self.grab, self.graph = leader, group, grab, graph
+                 encounter: Encounter) -> None:
+        self.leader, self.group, self.grab = leader, group, grab
+        self.encounter = encounter
+        self._graph: MovementGraph | None = None
         self.start = {item.token_id: item.token.cell for item in group}
         self.target: Cell = leader.token.cell
         self.path: MovePath | None = None
         self.free = False
         self.around = False  # Shift: walk around an enemy in the way, no overrun
+
+    @property
+    def graph(self) -> MovementGraph:
+        """The leader's movement graph, built at the first move: a click that only selects
+        needs none (0.7 ms of a press on the 300×300 benchmark map)."""
+        if self._graph is None:
+            self._graph = movement_graph(self.encounter, self.leader.token)
+        return self._graph
 
     def targets(self) -> dict[str, Cell]:
         """Every dragged token's new top-left cell: the leader's move, for each."""
@@ -118,8 +129,7 @@ class SelectTool(MapTool):
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
         if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
             group = self._alone(item)
-        graph = movement_graph(self.document.encounter, item.token)
-        self._drag = _Drag(item, group, event.scene_pos - item.pos(), graph)
+        self._drag = _Drag(item, group, event.scene_pos - item.pos(), self.document.encounter)
         self._drag.free = event.alt
         return True
 
