@@ -97,8 +97,8 @@ class TokenDots(QGraphicsItem):
 
     def follow(self, item: TokenItem) -> None:
         """Keep the dot of ``item`` while it is at rest, and draw it here if its size is
-        small on screen, else let the item draw itself. Only the area around a dot that
-        changed is repainted."""
+        small on screen, else let the item draw itself. Only the area around a drawn dot
+        that changed is repainted."""
         at_rest = item.at_rest()
         item.setFlag(NO_CONTENTS, at_rest and item.cells in self.sizes)
         dot: Dot | None = None
@@ -114,7 +114,7 @@ class TokenDots(QGraphicsItem):
             self._members[item.token_id] = dot
             self._groups.setdefault(group, {})[item.token_id] = centre_xy
             self._centres.pop(group, None)
-            self.update(_around(dot))
+            self._repaint(dot)
 
     def release(self, token_id: str) -> None:
         """Stop drawing a token (it draws itself, or it left the scene)."""
@@ -122,6 +122,13 @@ class TokenDots(QGraphicsItem):
         if dot is not None:
             del self._groups[dot[0]][token_id]
             self._centres.pop(dot[0], None)
+            self._repaint(dot)
+
+    def _repaint(self, dot: Dot) -> None:
+        """Repaint around a dot drawn here; one kept for a size drawn in detail shows
+        nothing (its area is four times the token's: a press on a Gargantuan token at
+        zoom 1 repainted most of the view)."""
+        if dot[0][1] in self.sizes:
             self.update(_around(dot))
 
     def boundingRect(self) -> QRectF:

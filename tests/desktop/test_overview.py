@@ -23,9 +23,13 @@ from desktop.overview import NO_CONTENTS
 from desktop.qt import (
     QApplication,
     QColor,
+    QEvent,
     QImage,
+    QObject,
     QPainter,
+    QPaintEvent,
     QPoint,
+    QRect,
     QStyleOptionGraphicsItem,
     Qt,
 )
@@ -171,6 +175,39 @@ def test_a_zoom_step_past_a_size_threshold_recomputes_no_dot(
     zoom_to(window, 4)  # every size a dot, the Huge giant too
     assert all(drawn_by_dots(item) for item in window.scene.tokens.values())
     assert asked == []
+
+
+class PaintedAreas(QObject):
+    """The bounding rectangles of a widget's paint events."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QRect] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if isinstance(event, QPaintEvent):
+            self.rects.append(event.region().boundingRect())
+        return False
+
+
+def test_selecting_a_token_drawn_in_detail_repaints_only_around_it(window: MainWindow
+                                                                   ) -> None:
+    """Its dot is kept, not drawn, and the dot's area (four times the token's) is not
+    repainted: a press on a Gargantuan token at zoom 1 repainted most of the view."""
+    window.view.resetTransform()
+    window.view.centre_on_cell(Cell(8, 9))
+    viewport = window.view.viewport()
+    viewport.repaint()
+    painted = PaintedAreas()
+    viewport.installEventFilter(painted)
+    try:
+        window.scene.tokens["ogre"].setSelected(True)  # Large: 100 px a side at zoom 1
+        for _ in range(3):
+            QApplication.processEvents()
+    finally:
+        viewport.removeEventFilter(painted)
+    assert painted.rects
+    assert max(max(r.width(), r.height()) for r in painted.rects) < 150
 
 
 def test_hazards_are_one_tint_zoomed_out(window: MainWindow) -> None:
