@@ -125,9 +125,11 @@ class TokenItem(QGraphicsObject):
         painter.drawPixmap(self._bounds, face, QRectF(face.rect()))
         self._paint_badges(painter)
 
-    def in_scene(self) -> bool:
-        """Still shown (a face owed to a token since removed is not drawn)."""
-        return isValid(self) and self.scene() is not None
+    def shows_face(self) -> bool:
+        """Drawn with its face: in a scene and not as a dot (a face owed to a token since
+        removed, or since zoomed out to a dot, is not drawn)."""
+        return (isValid(self) and self.scene() is not None
+                and not self.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
 
     def face_key(self, step: int) -> str:
         """The pixmap cache's key for this token's face at a zoom step (its looks are

@@ -41,7 +41,7 @@ class HasFace(Protocol):
 
     def update(self) -> None: ...
 
-    def in_scene(self) -> bool: ...
+    def shows_face(self) -> bool: ...
 
 
 class FaceBook(QObject):
@@ -96,7 +96,7 @@ class FaceBook(QObject):
         deadline = time.perf_counter() + CHUNK_S
         while self._owed and time.perf_counter() < deadline:
             item, step = self._owed.popitem()
-            if not item.in_scene():
+            if not item.shows_face():
                 continue
             if _drawn(item, step) is None:
                 item.draw_face(step)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import RemoveToken
-from desktop.items import TokenItem
+from desktop.items import DETAIL_PX, TokenItem
 from desktop.mainwindow import MainWindow
 from desktop.qt import QImage, QPixmapCache, QPointF, QRectF
 from desktop.token_faces import FACE_STEP, REST_MS, face_step
@@ -98,6 +98,20 @@ def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWi
     qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
     assert not drawn(mira, step)
     assert drawn(window.scene.tokens["brannoc"], step)
+
+
+def test_a_token_zoomed_out_to_a_dot_gets_no_face(qtbot: QtBot, window: MainWindow) -> None:
+    """Faces owed at the zoom the GM left are not drawn for tokens now shown as dots (165
+    of them, after zooming in and fitting the 300×300 map, took two repaints to 17 ms)."""
+    window.view.viewport().repaint()
+    window.view.zoom_by(FACE_STEP)
+    window.view.viewport().repaint()
+    step = step_now(window)
+    assert window.scene.faces.owed >= 8
+    window.view.zoom_by(DETAIL_PX / 8 / window.scene.renderer.length(window.view.zoom))
+    window.view.viewport().repaint()  # every token a dot; the zoom has not rested yet
+    qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
+    assert not any(drawn(item, step) for item in window.scene.tokens.values())
 
 
 def test_the_players_window_borrows_while_the_gm_zooms(qtbot: QtBot, window: MainWindow) -> None:
