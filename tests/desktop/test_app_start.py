@@ -31,6 +31,15 @@ def own_storage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(desktop.app, "data_dir", lambda: tmp_path / "data")
 
 
+def python_prints(code: str, home: Path, **env: str) -> list[str]:
+    """The words ``code`` prints, run in a fresh interpreter on the offscreen platform."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=True, timeout=60,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                               "HOME": str(home), **env})
+    return done.stdout.split()
+
+
 def test_the_icon_has_every_rendered_size(qapp: QApplication) -> None:
     icon = app_icon()
     assert not icon.isNull()
@@ -104,10 +113,7 @@ def test_the_first_window_needs_no_path_library_and_gets_it_in_the_background(
             "        thread.join()\n"
             "print(before, 'tcod.path' in sys.modules)\n"
             "window.document.history.mark_clean()\n")
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True, env=env, timeout=60)
-    assert done.stdout.split()[-2:] == ["False", "True"]
+    assert python_prints(code, tmp_path)[-2:] == ["False", "True"]
 
 
 def test_the_app_freezes_the_open_encounter_soon_after_its_first_frame(tmp_path: Path) -> None:
@@ -123,11 +129,8 @@ def test_the_app_freezes_the_open_encounter_soon_after_its_first_frame(tmp_path:
             "    return app\n"
             "app_module.application = application\n"
             f"sys.exit(app_module.run_app(Path({str(DEMO)!r})))\n")
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True, env=env, timeout=60)
-    assert done.stdout.split()[-1] == "True"
+    assert python_prints(code, tmp_path, XDG_DATA_HOME=str(tmp_path / "data"),
+                         XDG_CONFIG_HOME=str(tmp_path / "config"))[-1] == "True"
 
 
 def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path: Path
@@ -138,7 +141,4 @@ def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path:
             "from desktop.runtime import application\n"
             "application()\n"
             "print(sys.getswitchinterval())\n")
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True, env=env, timeout=60)
-    assert float(done.stdout.split()[-1]) <= 0.001
+    assert float(python_prints(code, tmp_path)[-1]) <= 0.001
