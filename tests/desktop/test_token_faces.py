@@ -103,11 +103,12 @@ def test_a_token_removed_while_zooming_gets_no_face(qtbot: QtBot, window: MainWi
 def test_a_token_zoomed_out_to_a_dot_gets_no_face(qtbot: QtBot, window: MainWindow) -> None:
     """Faces owed at the zoom the GM left are not drawn for tokens now shown as dots (165
     of them, after zooming in and fitting the 300×300 map, took two repaints to 17 ms)."""
+    QPixmapCache.clear()
     window.view.viewport().repaint()
     window.view.zoom_by(FACE_STEP)
     window.view.viewport().repaint()
     step = step_now(window)
-    assert window.scene.faces.owed >= 8
+    assert window.scene.faces.owed > 0
     window.view.zoom_by(DETAIL_PX / 8 / window.scene.renderer.length(window.view.zoom))
     window.view.viewport().repaint()  # every token a dot; the zoom has not rested yet
     qtbot.waitUntil(lambda: window.scene.faces.owed == 0, timeout=REST_MS * 20)
