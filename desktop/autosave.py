@@ -8,11 +8,11 @@ Autosave follows the document's content revision, which every applied, undone, r
 merged edit bumps (a typed name or a brush stroke merged into one undo step still autosaves).
 The JSON is made on the GUI thread (35-60 ms for the 300×300 benchmark map, a frame or
 three), so a write that falls due while the GM is busy (an edit in the last second, a
-mouse button held: a drag, a brush stroke) waits for the pause. The check that it loads
-again and the atomic write run on a worker thread (which still holds the GIL while it
-parses: repaints of that map during the check take 25-130 ms). A failure (a full disk, a
-value no file can hold) is shown in the status bar and retried every :data:`RETRY_MS`
-until a write succeeds.
+mouse button held: a drag, a brush stroke) waits for the pause, for :data:`MAX_WAIT_MS`
+at most. The check that it loads again and the atomic write run on a worker thread (which
+still holds the GIL while it parses: repaints of that map during the check take 20-130
+ms). A failure (a full disk, a value no file can hold) is shown in the status bar and
+retried every :data:`RETRY_MS` until a write succeeds.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
 AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000
 QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
+MAX_WAIT_MS = 180_000  # however busy the GM, a write that fell due waits no longer
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
 _window_numbers = itertools.count(1)
@@ -112,6 +113,7 @@ class Autosaver(QObject):
         self._pending: Future[None] | None = None
         self._finished.connect(self._on_finished)
         self._edited = time.monotonic()
+        self._due: float | None = None  # when the write being put off fell due
         document.history_changed.connect(self._note_edit)
         self.timer = QTimer(self)
         self.timer.setInterval(AUTOSAVE_MS)
@@ -123,12 +125,15 @@ class Autosaver(QObject):
 
     def _when_quiet(self) -> None:
         """The timer is up: autosave, unless the GM is busy; then look again when a pause
-        may have come."""
-        busy = (time.monotonic() - self._edited < QUIET_MS / 1000
+        may have come (but never put it off longer than :data:`MAX_WAIT_MS`)."""
+        now = time.monotonic()
+        self._due = now if self._due is None else self._due
+        busy = (now - self._edited < QUIET_MS / 1000
                 or QApplication.mouseButtons() != Qt.MouseButton.NoButton)
-        if busy:
+        if busy and now - self._due < MAX_WAIT_MS / 1000:
             self.timer.setInterval(QUIET_MS)
             return
+        self._due = None
         self.timer.setInterval(AUTOSAVE_MS)  # a failure sets the retry interval
         self.autosave()
 

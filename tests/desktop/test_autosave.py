@@ -18,6 +18,7 @@ from pytestqt.qtbot import QtBot
 from core.actions.commands import MoveToken, UpdateCombatant
 from core.io.fileio import load_encounter
 from core.model.grid import Cell
+from desktop import autosave
 from desktop.app import offer_recovery
 from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries
 from desktop.document import EncounterDocument
@@ -204,6 +205,17 @@ def test_an_autosave_due_while_the_gm_is_busy_waits_for_a_pause(window: MainWind
     qtbot.mouseRelease(viewport, Qt.MouseButton.MiddleButton)
     qtbot.waitUntil(saver.path.exists, timeout=3 * QUIET_MS)
     assert saver.timer.interval() == AUTOSAVE_MS
+
+
+def test_a_write_put_off_too_long_is_made_however_busy_the_gm(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GM who never pauses still gets a recovery file (every few minutes at worst)."""
+    saver = window.files.autosaver
+    monkeypatch.setattr(autosave, "MAX_WAIT_MS", 0)
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    saver.timer.timeout.emit()  # due a moment after the edit, but put off too long
+    saver.wait()
+    assert saver.path.exists() and saver.timer.interval() == AUTOSAVE_MS
 
 
 class FinishedAtOnce(ThreadPoolExecutor):
