@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.actions.commands import UpdateCombatant
+from core.actions.commands import MoveToken, UpdateCombatant
 from core.model.combatant import Condition, Side
-from core.model.grid import Footprint
+from core.model.grid import Cell, Footprint
 from core.rules.morale import retreat_plans
 from desktop.mainwindow import MainWindow
 from desktop.morale_items import Walk
@@ -65,6 +65,16 @@ def test_the_bar_offers_the_trigger_when_it_occurs_without_moving_the_map(
     assert bar.width() == window.view.viewport().width()
     window.document.undo()
     assert bar.isHidden()
+
+
+def test_an_edit_that_changes_no_trigger_leaves_the_bar_as_it_is(quiet: MainWindow) -> None:
+    """The bar is asked after every edit; the same triggers keep their row (rebuilt, it cost
+    every drop on a big map) and it stays shown."""
+    window, bar = quiet, quiet.morale.bar
+    fell(window, "orc", "kobold")
+    row = bar.texts[Side.OPPOSITION]
+    window.document.push(MoveToken("mira", Cell(6, 10)))
+    assert bar.isVisible() and bar.texts[Side.OPPOSITION] is row
 
 
 def test_the_bar_stays_as_wide_as_the_map_when_the_view_resizes(quiet: MainWindow) -> None:
