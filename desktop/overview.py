@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,7 +49,18 @@ FOOTPRINTS = sorted({spec.footprint for spec in SIZES.values()})
 DISC_SHARE = 1 - 2 * DISC_INSET  # of the footprint, as TokenItem's disc
 RING_SHARE = 2 * DISC_INSET  # the selection ring, both sides together (as TokenItem's)
 MIN_RING_PX = 2.0  # but never thinner on screen: a selected dot must stand out
-DotGroup = tuple[int, int, float, bool, bool]  # rgba, cells a side, px a side, hidden, selected
+
+
+class DotGroup(NamedTuple):
+    """What the dots drawn with one stamp share."""
+
+    rgba: int
+    cells: int  # a side of the footprint
+    side_px: float
+    hidden: bool  # from the players
+    selected: bool
+
+
 Dot = tuple[DotGroup, tuple[float, float]]  # and its centre in the scene
 
 
@@ -104,8 +116,8 @@ class TokenDots(QGraphicsItem):
         dot: Dot | None = None
         if at_rest:
             centre = item.pos() + QPointF(item.side_px / 2, item.side_px / 2)
-            dot = ((dot_colour(item.token).rgba(), item.cells, item.side_px,
-                    item.token.gm_only, item.isSelected()), (centre.x(), centre.y()))
+            dot = (DotGroup(dot_colour(item.token).rgba(), item.cells, item.side_px,
+                            item.token.gm_only, item.isSelected()), (centre.x(), centre.y()))
         if dot == self._members.get(item.token_id):
             return
         self.release(item.token_id)
@@ -128,7 +140,7 @@ class TokenDots(QGraphicsItem):
         """Repaint around a dot drawn here; one kept for a size drawn in detail shows
         nothing (its area is four times the token's: a press on a Gargantuan token at
         zoom 1 repainted most of the view)."""
-        if dot[0][1] in self.sizes:
+        if dot[0].cells in self.sizes:
             self.update(_around(dot))
 
     def boundingRect(self) -> QRectF:
@@ -145,10 +157,10 @@ class TokenDots(QGraphicsItem):
         painter.save()
         painter.resetTransform()
         for group, members in self._groups.items():
-            if members and group[1] in self.sizes:
+            if members and group.cells in self.sizes:
                 stamp = _stamp(group, scale, ratio)
                 half = stamp.width() / ratio / 2
-                painter.setOpacity(GM_ONLY_OPACITY if group[3] else 1.0)
+                painter.setOpacity(GM_ONLY_OPACITY if group.hidden else 1.0)
                 centres = _inside(self._centres_of(group), exposed, half / scale)
                 screen = centres @ affine[:, :2].T + affine[:, 2] - half
                 for x, y in np.rint(screen).astype(int).tolist():
@@ -173,7 +185,8 @@ def _inside(centres: np.ndarray, area: QRectF, margin: float) -> np.ndarray:
 def _around(dot: Dot) -> QRectF:
     """The scene area a dot may cover: its disc, its ring (two screen pixels, however far
     out the view is zoomed) and antialiasing."""
-    (_, _, side_px, _, _), (x, y) = dot
+    group, (x, y) = dot
+    side_px = group.side_px
     return QRectF(x - 2 * side_px, y - 2 * side_px, 4 * side_px, 4 * side_px)
 
 
@@ -189,9 +202,9 @@ def _stamp(group: DotGroup, scale: float, ratio: float) -> QPixmap:
 
 
 def _disc(group: DotGroup, scale: float, ratio: float) -> QPixmap:
-    rgba, _, side_px, _, selected = group
-    radius = side_px * scale * DISC_SHARE / 2
-    ring = max(side_px * scale * RING_SHARE / 2, MIN_RING_PX) if selected else 0.0
+    radius = group.side_px * scale * DISC_SHARE / 2
+    ring = (max(group.side_px * scale * RING_SHARE / 2, MIN_RING_PX) if group.selected
+            else 0.0)
     outer = 2 * (radius + ring)
     size = math.ceil(outer * ratio) + 2
     stamp = QPixmap(size, size)
@@ -201,10 +214,10 @@ def _disc(group: DotGroup, scale: float, ratio: float) -> QPixmap:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
     middle = QPointF(size / ratio / 2, size / ratio / 2)
-    if selected:
+    if group.selected:
         painter.setBrush(style.SELECTION)
         painter.drawEllipse(middle, outer / 2, outer / 2)
-    painter.setBrush(QColor.fromRgba(rgba))
+    painter.setBrush(QColor.fromRgba(group.rgba))
     painter.drawEllipse(middle, radius, radius)
     painter.end()
     return stamp
