@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -139,6 +140,10 @@ def save(encounter: Encounter, path: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        # Until the first frame the cyclic collector only walks what the imports and the
+        # window make, all of it kept for good: 170 collections, 44-58 ms of a 0.65 s
+        # start. desktop.collector turns it back on with the first full collection.
+        gc.disable()
         from desktop.app import run_app  # Qt only from here on
 
         return run_app(Path(argv[0]) if argv else DEMO)

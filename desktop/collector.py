@@ -12,6 +12,10 @@ collection looks). The collections the interpreter still starts then walk only w
 made since. When the GM pauses (no edit for a second), what the last edits made is
 collected and frozen too, so that stays small.
 
+The app starts with the collector off (``desktop.cli``): the imports and the first window
+make hundreds of thousands of objects that live as long as the app, which it walked 170
+times before the first frame. The first full collection turns it on.
+
 The price: a cycle among frozen objects that becomes garbage is freed only when another
 encounter opens (everything is collected then). So nothing is frozen while a dialog or a
 menu is open: the code that opened it still holds what it was working on (a refused
@@ -62,10 +66,12 @@ class QuietCollector(QObject):
 
 def collect_everything() -> None:
     """Collect every object, frozen ones too, and freeze what survives (a pause as long as
-    the heap is big: done when an encounter has just opened)."""
+    the heap is big: done when an encounter has just opened); the collector is on from
+    then, if the app started it off."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 def collect_recent() -> None:

@@ -120,21 +120,27 @@ def test_the_first_window_imports_only_what_it_needs_and_the_path_library_after(
     assert python_prints(code, tmp_path)[-2:] == ["imported:", "True"]
 
 
-def test_the_app_freezes_the_open_encounter_soon_after_its_first_frame(tmp_path: Path) -> None:
-    """``battlemap`` runs the quiet collector (desktop.collector) on its window."""
+def test_the_app_starts_without_the_cyclic_collector_then_freezes_and_turns_it_on(
+        tmp_path: Path) -> None:
+    """``battlemap`` builds its first window with the collector off, and runs the quiet
+    collector (desktop.collector) on it: its first full collection freezes the open
+    encounter and turns the collector on."""
     code = ("import gc, sys\n"
-            "from pathlib import Path\n"
             "import desktop.app as app_module\n"
+            "from desktop.cli import main\n"
             "from desktop.qt import QTimer\n"
             "make = app_module.application\n"
             "def application():\n"
             "    app = make()\n"
-            "    QTimer.singleShot(1500, lambda: (print(gc.get_freeze_count() > 0), app.quit()))\n"
+            "    print(gc.isenabled())\n"
+            "    QTimer.singleShot(1500, lambda: (\n"
+            "        print(gc.get_freeze_count() > 0, gc.isenabled()), app.quit()))\n"
             "    return app\n"
             "app_module.application = application\n"
-            f"sys.exit(app_module.run_app(Path({str(DEMO)!r})))\n")
+            "sys.exit(main([]))\n")
     assert python_prints(code, tmp_path, XDG_DATA_HOME=str(tmp_path / "data"),
-                         XDG_CONFIG_HOME=str(tmp_path / "config"))[-1] == "True"
+                         XDG_CONFIG_HOME=str(tmp_path / "config"))[-3:] == [
+        "False", "True", "True"]
 
 
 def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path: Path

@@ -117,3 +117,12 @@ def _dropped_cycle_kept_frozen() -> weakref.ref[Cycle]:
     cycle = Cycle()
     collect_everything()
     return weakref.ref(cycle)
+
+
+def test_a_full_collection_turns_on_a_collector_the_app_started_off() -> None:
+    gc.disable()
+    try:
+        collect_everything()
+        assert gc.isenabled()
+    finally:
+        gc.enable()
