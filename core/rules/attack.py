@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
@@ -44,24 +44,23 @@ from core.rules.injury import (
 )
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
+from core.rules.value import RulesValue
 from core.rules.weapons import melee_reach, strength_to_damage
 
 
-class DamageKind(BaseModel):
+class DamageKind(RulesValue):
     """How a hit's damage meets armour."""
-
-    model_config = ConfigDict(frozen=True)
 
     missile: bool = False
     magic: bool = False
     damage_type: DamageType | None = Field(None, description="A bludgeon's head hit may stun")
 
 
-class AttackOptions(BaseModel):
+class AttackOptions(RulesValue):
     """What the GM declares: the weapon (from the encounter's table) or its damage dice,
     and the situation."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     weapon: str | None = None
     damage: str = "d6"
@@ -83,9 +82,7 @@ class AttackOptions(BaseModel):
         return text
 
 
-class AttackResult(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class AttackResult(RulesValue):
     attacker: str
     defender: str
     roll: RollRecord

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
@@ -38,15 +38,14 @@ from core.rules.melee import (
 )
 from core.rules.ratings import armour_class, force_rating
 from core.rules.stun import StunEffect, stun_effect
+from core.rules.value import RulesValue
 
 SEED = "002 Charge opponent"
 BOTH_DAZED = frozenset({Condition.DAZED})
 
 
-class ChargeRequest(BaseModel):
+class ChargeRequest(RulesValue):
     """Who charges whom; ``run_ft`` declares the straight run instead of the recorded one."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -54,10 +53,8 @@ class ChargeRequest(BaseModel):
     modifier: int = 0
 
 
-class ChargeSetup(BaseModel):
+class ChargeSetup(RulesValue):
     """Everything about a charge that does not depend on the dice."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: Token
     defender: Token
@@ -121,10 +118,8 @@ def knockdown_effect(margin: int, profile: RulesProfile) -> tuple[frozenset[Cond
     return (frozenset(), hurt) if margin > 0 else (hurt, frozenset())
 
 
-class ChargeResult(BaseModel):
+class ChargeResult(RulesValue):
     """A charge, step by step."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -185,10 +180,8 @@ def resolve_charge(encounter: Encounter, request: ChargeRequest, dice: DiceSourc
         "stun": stun})
 
 
-class ChargeOdds(BaseModel):
+class ChargeOdds(RulesValue):
     """Exact chances of a charge: the hit, and each side's result on the stun table."""
-
-    model_config = ConfigDict(frozen=True)
 
     run_ft: float
     hit: Fraction

@@ -27,12 +27,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from core.model.breakdown import Term
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint
 from core.model.profile import RulesProfile
+from core.rules.value import RulesValue
 from core.spatial.cover import (
     CoverShape,
     Point,
@@ -51,10 +51,8 @@ SEED = "002 Cover & concealment"
 VISIBLE_EPS = 1e-9
 
 
-class Blocker(BaseModel):
+class Blocker(RulesValue):
     """Something that hides part of the target, and how much (percent of its footprint)."""
-
-    model_config = ConfigDict(frozen=True)
 
     kind: str
     label: str
@@ -63,10 +61,8 @@ class Blocker(BaseModel):
     token_id: str | None = None
 
 
-class CoverReport(BaseModel):
+class CoverReport(RulesValue):
     """The target's cover against one attacker: the percentage, the bonus and why."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker_id: str
     target_id: str

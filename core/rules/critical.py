@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from core.model.combatant import Side
 from core.model.dice import DiceSource, RollRecord
@@ -31,15 +31,14 @@ from core.model.grid import Cell, Direction, Footprint, bearing
 from core.model.round import RoundState
 from core.rules.shove import step_obstacle
 from core.rules.timeline import ties_with_opposition
+from core.rules.value import RulesValue
 from core.spatial.geometry import geometry_of
 
 SEED = "002 Critical events"
 
 
-class CriticalEvent(BaseModel):
+class CriticalEvent(RulesValue):
     """One row of 002's d30 table (ditto marks resolved to the row above)."""
-
-    model_config = ConfigDict(frozen=True)
 
     number: int
     name: str
@@ -106,16 +105,14 @@ ONE_SIDED = ("1 character", "1 party", "1 mount")
 BOONS = frozenset({16, 17, 18, 20, 23})
 
 
-class CriticalResult(BaseModel):
+class CriticalResult(RulesValue):
     """A rolled critical event: who it falls on, where tokens end up, who goes Prone."""
-
-    model_config = ConfigDict(frozen=True)
 
     event: CriticalEvent
     pair: tuple[str, str]
     rolls: tuple[RollRecord, ...]
     side: AffectedSide | None = None
-    moves: dict[str, Cell] = {}
+    moves: dict[str, Cell] = Field(default_factory=dict)
     knocked_down: tuple[str, ...] = ()
     note: str
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
@@ -34,27 +34,24 @@ from core.rules.melee import (
     open_contact,
 )
 from core.rules.ratings import armour_value
+from core.rules.value import RulesValue
 from core.rules.weapons import melee_weapons, strength_to_damage
 from core.spatial.pathing import MovementGraph, MovePath, movement_graph
 
 SEED = "002 Evading: 'a manouver check of 12'"
 
 
-class EvadeRequest(BaseModel):
+class EvadeRequest(RulesValue):
     """A token's move to ``goal`` (its top-left cell), within an optional budget."""
-
-    model_config = ConfigDict(frozen=True)
 
     mover: str
     goal: Cell
     budget_ft: float | None = Field(None, ge=0, le=10_000)
 
 
-class EvadeCheck(BaseModel):
+class EvadeCheck(RulesValue):
     """One check the move asks for: at path step ``step`` it leaves ``cell``, next to
     ``enemy``."""
-
-    model_config = ConfigDict(frozen=True)
 
     step: int
     cell: Cell
@@ -112,10 +109,8 @@ def _places_next_to_foes(encounter: Encounter, mover: Token) -> dict[Cell, list[
     return around
 
 
-class EvadeRoll(BaseModel):
+class EvadeRoll(RulesValue):
     """A check as rolled."""
-
-    model_config = ConfigDict(frozen=True)
 
     check: EvadeCheck
     roll: RollRecord
@@ -123,10 +118,8 @@ class EvadeRoll(BaseModel):
     passed: bool
 
 
-class AutomaticHit(BaseModel):
+class AutomaticHit(RulesValue):
     """The enemy's free hit on a failed check: its melee weapon's damage through AV."""
-
-    model_config = ConfigDict(frozen=True)
 
     enemy: str
     weapon: str
@@ -135,10 +128,8 @@ class AutomaticHit(BaseModel):
     damage: Breakdown = Breakdown()
 
 
-class EvadeResult(BaseModel):
+class EvadeResult(RulesValue):
     """The move as it went: the cells walked, every check, the hit that stopped it."""
-
-    model_config = ConfigDict(frozen=True)
 
     mover: str
     mover_id: str
@@ -227,10 +218,8 @@ def automatic_hit(encounter: Encounter, enemy_id: str, target: Token, dice: Dice
                         damage=damage)
 
 
-class EvadeOdds(BaseModel):
+class EvadeOdds(RulesValue):
     """The checks a move asks for, and exactly where it may end."""
-
-    model_config = ConfigDict(frozen=True)
 
     checks: tuple[EvadeCheck, ...]
     landing: dict[Cell, Fraction]

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections import defaultdict
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
@@ -26,15 +24,14 @@ from core.rules.conditions import require_action, roll_penalty
 from core.rules.melee import IllegalManoeuvreError, chance_at_least, require_engaged
 from core.rules.ratings import hit_rating
 from core.rules.shove import HazardOutcome, Push, StopReason, pit_stop, plan_push
+from core.rules.value import RulesValue
 
 SEED = "002 Forcing opponents back"
 
 
-class ForceBackRequest(BaseModel):
+class ForceBackRequest(RulesValue):
     """What the GM declares: who forces whom back, which way (default straight away), and
     whether the attacker steps into the space left."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -43,10 +40,8 @@ class ForceBackRequest(BaseModel):
     modifier: int = 0
 
 
-class ForceBackSetup(BaseModel):
+class ForceBackSetup(RulesValue):
     """Everything about forcing back that does not depend on the dice."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: Token
     defender: Token
@@ -84,10 +79,8 @@ def prepare_force_back(encounter: Encounter, request: ForceBackRequest) -> Force
                           target=target)
 
 
-class ForceBackResult(BaseModel):
+class ForceBackResult(RulesValue):
     """Forcing back, step by step."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -184,11 +177,9 @@ def follow_path(encounter: Encounter, setup: ForceBackSetup, push: Push, defende
 
 
 # --- odds -------------------------------------------------------------------------------------
-class ForceBackOdds(BaseModel):
+class ForceBackOdds(RulesValue):
     """Exact chances: success, the defender's and the attacker's landing cells, a fall into a
     hazard, and the AC the attacker may lose."""
-
-    model_config = ConfigDict(frozen=True)
 
     attack_bonus: int
     target: int

@@ -13,18 +13,15 @@ specific to the scene" is the GM's to play instead.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.combatant import Side
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.rules.critical import CriticalResult, resolve_critical
+from core.rules.value import RulesValue
 
 
-class FumbleResult(BaseModel):
+class FumbleResult(RulesValue):
     """The fumble save and, when it failed, the critical event."""
-
-    model_config = ConfigDict(frozen=True)
 
     fumbler: str
     level: int

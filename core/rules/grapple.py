@@ -27,7 +27,7 @@ from collections import defaultdict
 from enum import StrEnum
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
@@ -72,6 +72,7 @@ from core.rules.shove import (
     slams,
 )
 from core.rules.stun import StunCheck, stun_check
+from core.rules.value import RulesValue
 
 SEED = "002 Grappling"
 
@@ -96,12 +97,10 @@ class GrappleBand(StrEnum):
     FAIL = "fail"
 
 
-class GrappleRequest(BaseModel):
+class GrappleRequest(RulesValue):
     """What the GM declares: who grapples whom, the attempt, where a throw sends the
     defender (a direction from it), and whether the holder is changing its hold (an
     escape's easier figure)."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -111,10 +110,8 @@ class GrappleRequest(BaseModel):
     modifier: int = 0
 
 
-class GrappleSetup(BaseModel):
+class GrappleSetup(RulesValue):
     """Everything about a grapple that does not depend on the dice."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: Token
     defender: Token
@@ -239,10 +236,8 @@ def band(setup: GrappleSetup, attack_total: int, defence_total: int) -> GrappleB
     return GrappleBand.HOLD if attack_total >= defence_total - setup.figure else GrappleBand.FAIL
 
 
-class ThrowOutcome(BaseModel):
+class ThrowOutcome(RulesValue):
     """Where the thrown creature ended and what it took."""
-
-    model_config = ConfigDict(frozen=True)
 
     direction: Direction
     final_cell: Cell
@@ -264,10 +259,8 @@ class ThrowOutcome(BaseModel):
         return self.impact + (self.hazard.damage.value if self.hazard else 0)
 
 
-class GrappleResult(BaseModel):
+class GrappleResult(RulesValue):
     """A grapple, step by step."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -282,8 +275,8 @@ class GrappleResult(BaseModel):
     hold: Hold | None
     throw: ThrowOutcome | None = None
     lock_roll: RollRecord | None = None
-    gained: dict[str, frozenset[Condition]] = {}
-    lost: dict[str, frozenset[Condition]] = {}
+    gained: dict[str, frozenset[Condition]] = Field(default_factory=dict)
+    lost: dict[str, frozenset[Condition]] = Field(default_factory=dict)
 
     @property
     def defender_cell(self) -> Cell | None:
@@ -412,10 +405,8 @@ def _throw(encounter: Encounter, setup: GrappleSetup, dice: DiceSource) -> Throw
 
 
 # --- locks at the round's end ---------------------------------------------------------------
-class LockHurt(BaseModel):
+class LockHurt(RulesValue):
     """A lock's damage at the end of a round, and its log line."""
-
-    model_config = ConfigDict(frozen=True)
 
     token_id: str
     damage: Breakdown
@@ -445,15 +436,13 @@ def locks_at_round_end(encounter: Encounter) -> list[LockHurt]:
 
 
 # --- odds -------------------------------------------------------------------------------------
-class GrappleOdds(BaseModel):
+class GrappleOdds(RulesValue):
     """Exact chances of a grapple's results and, for a throw, where the defender lands."""
-
-    model_config = ConfigDict(frozen=True)
 
     attack_bonus: int
     defence_bonus: int
     bands: dict[GrappleBand, Fraction]
-    landing: dict[Cell, Fraction] = {}
+    landing: dict[Cell, Fraction] = Field(default_factory=dict)
     slam: Fraction = Fraction(0)
     into_hazard: Fraction = Fraction(0)
 

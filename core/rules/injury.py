@@ -31,8 +31,6 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
 from core.model.dice import DiceExpression, DiceSource, RollRecord
@@ -40,6 +38,7 @@ from core.model.injury import HeroUse, location_named, location_rolled
 from core.model.profile import RulesProfile
 from core.model.weapons import Grip, Hands, Weapon
 from core.rules.damage import maximum_damage, roll_damage
+from core.rules.value import RulesValue
 
 AIMING = "002 Hitting specific locations"
 HERO = "002 Damage: a hero point causes"
@@ -57,10 +56,8 @@ class Natural(StrEnum):
     FUMBLE = "fumble"
 
 
-class LocationHit(BaseModel):
+class LocationHit(RulesValue):
     """Where a hit landed: the row, and the location die (None when aimed there)."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     critical: bool

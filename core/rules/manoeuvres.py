@@ -15,8 +15,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, allowed_directions
 from core.rules.charge import ChargeRequest, charge_odds
@@ -32,6 +30,7 @@ from core.rules.grapple import (
 )
 from core.rules.melee import IllegalManoeuvreError, enemies, engaged
 from core.rules.overrun import OverrunRequest, overrun_line, overrun_odds
+from core.rules.value import RulesValue
 
 Request = ForceBackRequest | ChargeRequest | OverrunRequest | GrappleRequest | EvadeRequest
 T = TypeVar("T")
@@ -50,11 +49,9 @@ def _try(odds: Callable[[], T]) -> T | None:
         return None
 
 
-class Offer(BaseModel):
+class Offer(RulesValue):
     """One manoeuvre a token can make now: its menu text, headline chance, and request.
     ``pick``: a direction is chosen on the map before it is resolved."""
-
-    model_config = ConfigDict(frozen=True)
 
     manoeuvre: str
     target: str
@@ -123,11 +120,9 @@ def _grapples(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
     return found
 
 
-class Choice(BaseModel):
+class Choice(RulesValue):
     """One place to send a creature: the footprint it would take, a short label (none for a
     plain landing), and the request that does it."""
-
-    model_config = ConfigDict(frozen=True)
 
     footprint: Footprint
     text: str
@@ -171,11 +166,9 @@ def push_choices(encounter: Encounter, attacker: Token, defender: Token, follow:
     return choices
 
 
-class DragOffer(BaseModel):
+class DragOffer(RulesValue):
     """What a drag asks for instead of a plain move: an overrun or evade checks; ``label``
     is short enough for the path's tag, ``text`` says it all."""
-
-    model_config = ConfigDict(frozen=True)
 
     manoeuvre: str
     label: str

@@ -14,17 +14,14 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.grid import Cell, Direction, path_cost_ft
 from core.model.profile import RulesProfile
 from core.rules.timeline import segments_moving
+from core.rules.value import RulesValue
 
 
-class Measure(BaseModel):
+class Measure(RulesValue):
     """A measured route: each leg's feet, the total, and the segments it takes."""
-
-    model_config = ConfigDict(frozen=True)
 
     legs_ft: tuple[float, ...]
     total_ft: float

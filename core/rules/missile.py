@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceExpression, DiceSource, RollRecord
@@ -74,6 +74,7 @@ from core.rules.holds import weapon_refusal
 from core.rules.injury import miss_margin
 from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
+from core.rules.value import RulesValue
 from core.rules.weapons import missile_weapons, strength_to_damage
 from core.spatial.cover import Point, Segment
 from core.spatial.flight import FloatArray, IntArray, cell_of, flight_ends
@@ -96,11 +97,11 @@ class IllegalMissileError(IllegalAttackError):
     """The missile cannot be loosed as asked (no line of fire, out of range, no headroom)."""
 
 
-class MissileRequest(BaseModel):
+class MissileRequest(RulesValue):
     """What the GM declares: who shoots whom, with which weapon (default: the first missile
     weapon the attacker carries), the GM's cover figure if any, a situational modifier."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     attacker: str
     target: str
@@ -111,10 +112,8 @@ class MissileRequest(BaseModel):
     hero: HeroUse | None = Field(None, description="A hero point spent on this shot")
 
 
-class RangeReport(BaseModel):
+class RangeReport(RulesValue):
     """How far, which band, what it costs to hit, how high it must fly, how long."""
-
-    model_config = ConfigDict(frozen=True)
 
     distance_ft: float
     band: RangeBand
@@ -136,10 +135,8 @@ class RangeReport(BaseModel):
         return text
 
 
-class MissileSetup(BaseModel):
+class MissileSetup(RulesValue):
     """Everything about the shot before a die is rolled."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker_id: str
     target_id: str
@@ -162,10 +159,8 @@ class MissileSetup(BaseModel):
         return self.helpless or self.options.hero is HeroUse.AUTOMATIC_HIT
 
 
-class FriendHit(BaseModel):
+class FriendHit(RulesValue):
     """The friend in the way, hit by a near miss (and the wound points of that damage)."""
-
-    model_config = ConfigDict(frozen=True)
 
     token_id: str
     name: str
@@ -174,12 +169,10 @@ class FriendHit(BaseModel):
     wounds: int = 0
 
 
-class Landing(BaseModel):
+class Landing(RulesValue):
     """Where a miss came down: the point, its cell (None: off the map), how far it flew
     from the target and on which hour of the clock, and the wall that stopped it if one
     did."""
-
-    model_config = ConfigDict(frozen=True)
 
     point: Point
     cell: Cell | None
@@ -189,10 +182,8 @@ class Landing(BaseModel):
     wall: Segment | None = None
 
 
-class MissileResult(BaseModel):
+class MissileResult(RulesValue):
     """A resolved missile: the attack roll and damage, or who or where it hit instead."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker_id: str
     target_id: str

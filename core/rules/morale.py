@@ -31,7 +31,7 @@ import operator
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition, Side
@@ -41,6 +41,7 @@ from core.model.grid import Cell
 from core.model.morale import MoraleTrigger, TriggerKind
 from core.model.profile import MoraleResult, MoraleRoll, RulesProfile
 from core.rules.conditions import helpless
+from core.rules.value import RulesValue
 from core.spatial.retreat import Retreat, plan_retreats
 
 SEED = "002 Morale"
@@ -182,11 +183,11 @@ def pending_triggers(encounter: Encounter, side: Side | None = None) -> list[Mor
 
 
 # --- the check -------------------------------------------------------------------------------
-class MoraleRequest(BaseModel):
+class MoraleRequest(RulesValue):
     """A morale check of ``side``, answering ``triggers`` (None: those pending for the side
     when it is rolled; empty: a check the GM calls without one)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     side: Side
     triggers: tuple[MoraleTrigger, ...] | None = Field(None, max_length=100)
@@ -197,10 +198,8 @@ class MoraleRequest(BaseModel):
         return self.triggers
 
 
-class CreatureMorale(BaseModel):
+class CreatureMorale(RulesValue):
     """One creature's check and what it does."""
-
-    model_config = ConfigDict(frozen=True)
 
     token_id: str
     name: str
@@ -236,10 +235,8 @@ ACTIONS = {MoraleResult.RETREAT: "retreats running",
             MoraleResult.BERSERK: "goes berserk"}
 
 
-class MoraleCheck(BaseModel):
+class MoraleCheck(RulesValue):
     """A side's morale check: the triggers it answers and every creature's result."""
-
-    model_config = ConfigDict(frozen=True)
 
     side: Side
     triggers: tuple[MoraleTrigger, ...]

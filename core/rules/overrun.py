@@ -19,8 +19,6 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import pairwise
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
@@ -41,17 +39,16 @@ from core.rules.melee import (
 )
 from core.rules.ratings import force_rating
 from core.rules.shove import StopReason, plan_push
+from core.rules.value import RulesValue
 from core.spatial.pathing import movement_graph
 
 SEED = "002 Overruns"
 
 
-class OverrunRequest(BaseModel):
+class OverrunRequest(RulesValue):
     """Who runs through whom: ``approach`` is where the mover comes into contact (reached
     by a legal move first; None: where it stands), ``direction`` the way through (None:
     straight through)."""
-
-    model_config = ConfigDict(frozen=True)
 
     mover: str
     defender: str
@@ -59,10 +56,8 @@ class OverrunRequest(BaseModel):
     direction: Direction | None = None
 
 
-class OverrunSetup(BaseModel):
+class OverrunSetup(RulesValue):
     """Everything about an overrun that does not depend on the dice."""
-
-    model_config = ConfigDict(frozen=True)
 
     mover: Token
     defender: Token
@@ -166,10 +161,8 @@ def way_past(encounter: Encounter, contact: Token, defender: Token, direction: D
     return push.path, push.moved_ft
 
 
-class OverrunResult(BaseModel):
+class OverrunResult(RulesValue):
     """An overrun, step by step."""
-
-    model_config = ConfigDict(frozen=True)
 
     mover: str
     defender: str
@@ -212,10 +205,8 @@ def resolve_overrun(encounter: Encounter, request: OverrunRequest, dice: DiceSou
                          stands=stands, path=path, moved_ft=feet)
 
 
-class OverrunOdds(BaseModel):
+class OverrunOdds(RulesValue):
     """Exact chances: the defender stays standing, and where the mover ends."""
-
-    model_config = ConfigDict(frozen=True)
 
     run_ft: float
     stand_bonus: int

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
@@ -32,25 +32,24 @@ from core.rules.conditions import roll_penalty
 from core.rules.missile import IllegalMissileError, MissileRequest, MissileResult, resolve_missile
 from core.rules.missile_odds import MissileOdds, missile_odds
 from core.rules.shove import step_obstacle
+from core.rules.value import RulesValue
 
 SEED = "002 Pop-up missile shots"
 D20 = 20
 
 
-class PopUpRequest(BaseModel):
+class PopUpRequest(RulesValue):
     """A shot declared as a pop-up from cover at ``spot`` (the shooter's top-left cell
     there)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(extra="forbid")
 
     shot: MissileRequest
     spot: Cell
 
 
-class PopUpResult(BaseModel):
+class PopUpResult(RulesValue):
     """The Spot check, the shot when there was one, and the enemies waiting on the spot."""
-
-    model_config = ConfigDict(frozen=True)
 
     shooter_id: str
     shooter: str

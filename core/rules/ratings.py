@@ -14,13 +14,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, SHIELDS, SIZES
 from core.rules.conditions import defence_penalty
+from core.rules.value import RulesValue
 
 QR = "000 Quick Reference"
 
@@ -153,10 +152,8 @@ def can_initiate_grapple(c: Combatant) -> bool:
     return not c.has_shield
 
 
-class Ratings(BaseModel):
+class Ratings(RulesValue):
     """All derived ratings of one combatant, for panels and tooltips."""
-
-    model_config = ConfigDict(frozen=True)
 
     hr: Breakdown
     fr: Breakdown

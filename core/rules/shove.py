@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
@@ -35,6 +35,7 @@ from core.rules.conditions import require_action, roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.melee import open_contact
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
+from core.rules.value import RulesValue
 from core.spatial.geometry import geometry_of
 
 
@@ -63,10 +64,8 @@ class StopReason(StrEnum):
 SLAMMING = (StopReason.WALL, StopReason.CLOSED_DOOR, StopReason.WINDOW, StopReason.LEDGE)
 
 
-class ShoveRequest(BaseModel):
+class ShoveRequest(RulesValue):
     """What the GM declares."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -75,10 +74,8 @@ class ShoveRequest(BaseModel):
     ignore_reach: bool = False
 
 
-class HazardOutcome(BaseModel):
+class HazardOutcome(RulesValue):
     """A hazard the defender reached: the Pit-Stop save and, on failure, what it did."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     kind: HazardKind
@@ -94,10 +91,8 @@ class HazardOutcome(BaseModel):
     damage: Breakdown = Breakdown()
 
 
-class ShoveResult(BaseModel):
+class ShoveResult(RulesValue):
     """Everything that happened, step by step, so the GM can see why."""
-
-    model_config = ConfigDict(frozen=True)
 
     attacker: str
     defender: str
@@ -164,21 +159,17 @@ class ShoveResult(BaseModel):
         return []
 
 
-class HazardReach(BaseModel):
+class HazardReach(RulesValue):
     """A hazard the push would enter: a painted region, or a drop in elevation."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     kind: HazardKind
     effect: HazardEffect
 
 
-class Push(BaseModel):
+class Push(RulesValue):
     """Where a push of ``distance_ft`` in ``direction`` goes, before any save (rules-decisions
     Shove 9-13). Deterministic: the same for the resolver and the odds."""
-
-    model_config = ConfigDict(frozen=True)
 
     path: tuple[Cell, ...]
     moved_ft: float
@@ -309,10 +300,10 @@ def _cells(path: list[Footprint]) -> tuple[Cell, ...]:
     return tuple(Cell(fp.x, fp.y) for fp in path)
 
 
-class ShoveSetup(BaseModel):
+class ShoveSetup(RulesValue):
     """Everything about a shove that does not depend on the dice."""
 
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     attacker: Token
     defender: Token

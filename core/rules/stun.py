@@ -18,13 +18,12 @@ suffered; the failure level picks Dazed / Stunned / Knockdown / KO (Appalling) /
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.profile import RulesProfile
 from core.rules.conditions import STUN_CHAIN, roll_penalty, rounds_of
+from core.rules.value import RulesValue
 
 STUNNING = "002 Knockouts and stunning"
 #: The stunning table by failure level (1 Unlucky … 5 Catastrophic), without the KO rows.
@@ -35,12 +34,10 @@ KNOCKED_OUT = frozenset({Condition.KNOCKED_OUT})
 APPALLING, CATASTROPHIC = 4, 5
 
 
-class StunEffect(BaseModel):
+class StunEffect(RulesValue):
     """What a stun result does: the failure level, the conditions gained, whether a KO is
     the 5-minute one, and how many round ends each condition lasts (None: Prone, until the
     creature gets up) — the timers :func:`core.actions.afflict.afflict` starts."""
-
-    model_config = ConfigDict(frozen=True)
 
     level: str | None = None
     conditions: frozenset[Condition] = frozenset()
@@ -79,10 +76,8 @@ def stun_effect(rank: int, profile: RulesProfile, knockout: bool = True) -> Stun
                       catastrophic=catastrophic, rounds=rounds)
 
 
-class StunCheck(BaseModel):
+class StunCheck(RulesValue):
     """One Endurance save against being stunned, and what failing it did."""
-
-    model_config = ConfigDict(frozen=True)
 
     who: str
     roll: RollRecord

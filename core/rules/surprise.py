@@ -19,8 +19,6 @@ levels; each free attack gets ``surprise_hit_bonus`` to hit and
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Side
 from core.model.dice import DiceSource, RollRecord
@@ -28,13 +26,12 @@ from core.model.encounter import Encounter, LogEntry, Token
 from core.model.profile import AlertnessLevel, RulesProfile
 from core.rules.conditions import roll_penalty
 from core.rules.timeline import segments_moving
+from core.rules.value import RulesValue
 
 
-class FreeAttack(BaseModel):
+class FreeAttack(RulesValue):
     """One free attack: its bonuses and the segment it takes; past the last attack
     segment it is lost (002: "any that are move into the next round are lost")."""
-
-    model_config = ConfigDict(frozen=True)
 
     number: int
     hit_bonus: int
@@ -43,10 +40,8 @@ class FreeAttack(BaseModel):
     lost: bool = False
 
 
-class SpotSave(BaseModel):
+class SpotSave(RulesValue):
     """One character's surprise save and what it costs them."""
-
-    model_config = ConfigDict(frozen=True)
 
     token_id: str
     name: str

@@ -16,8 +16,6 @@ from __future__ import annotations
 import math
 from itertools import groupby
 
-from pydantic import BaseModel, ConfigDict
-
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import DiceSource, RollRecord
@@ -35,15 +33,14 @@ from core.rules.conditions import (
     rounds_of,
 )
 from core.rules.holds import active_holds
+from core.rules.value import RulesValue
 from core.rules.weapons import melee_reach
 
 SEED = "002 Initiative"
 
 
-class AttackTiming(BaseModel):
+class AttackTiming(RulesValue):
     """When a combatant that moved first gets to strike, if at all this round."""
-
-    model_config = ConfigDict(frozen=True)
 
     segment: int
     attacks: bool
@@ -236,11 +233,9 @@ def with_default_timers(encounter: Encounter) -> list[ConditionTimer]:
     return [*state.timers, *missing]
 
 
-class RoundEnd(BaseModel):
+class RoundEnd(RulesValue):
     """The next round, the conditions of every token whose conditions change, and the timed
     hazards whose time is up."""
-
-    model_config = ConfigDict(frozen=True)
 
     state: RoundState
     conditions: dict[str, frozenset[Condition]]

@@ -1,0 +1,20 @@
+"""The base of every value a resolver takes or gives: requests, results, odds, reports."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class RulesValue(BaseModel):
+    """A frozen pydantic model whose validator is built the first time one is made, not
+    when its module is imported: the app imports every resolver to build its window, and
+    building all 61 validators there took 25 ms of its first frame; one at its first use
+    takes 0.3-1 ms.
+
+    >>> class Push(RulesValue):
+    ...     cells: int
+    >>> Push(cells=2).cells
+    2
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
