@@ -9,6 +9,7 @@
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]
     battlemap odds missile FILE --attacker A --target B [--weapon W] [--json]
     battlemap cover FILE --from A --to B [--json]
+    battlemap check FILE|- [--name NAME] [--json]   does it open? (every check the app makes)
     battlemap morale FILE [--json]              morale scores, triggers to offer, retreats
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -76,6 +78,13 @@ def _add_morale(morale: argparse.ArgumentParser) -> None:
     morale.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def _add_check(check: argparse.ArgumentParser) -> None:
+    check.add_argument("file", help="encounter file (.json), or - to read standard input")
+    check.add_argument("--name", help="what messages call it (default: the file's name, or "
+                                      "'standard input')")
+    check.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
 def _add_render(render: argparse.ArgumentParser) -> None:
     render.add_argument("file", type=Path)
     render.add_argument("--out", type=Path, required=True)
@@ -101,6 +110,8 @@ SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = 
     "cover": ("a target's cover from an attacker, measured on the map", _add_cover),
     "morale": ("each side's morale: scores, the triggers to offer now, where the creatures "
                "would run", _add_morale),
+    "check": ("check that an encounter file opens (every check the app makes when it "
+              "opens or saves one), or say why not", _add_check),
     "render": ("draw an encounter's map to a PNG (offscreen)", _add_render),
     "import": ("import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)", _add_import),
     "install-desktop-entry": ("Linux: add Battlemap to this user's application menu and "
@@ -137,6 +148,37 @@ def save(encounter: Encounter, path: Path) -> None:
         raise CliError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+def check(file: str, name: str | None) -> dict[str, object]:
+    """``check``: whether ``file`` (``-``: standard input) opens, and its size or the
+    problem, as the loader words it."""
+    from core.io.fileio import MAX_FILE_BYTES, EncounterFileError, encounter_from_json
+    from core.io.files import FileReadError, read_regular_file, read_stream
+
+    stdin = file == "-"
+    name = name or ("standard input" if stdin else Path(file).name)
+    try:
+        raw = (read_stream(sys.stdin.fileno(), name, MAX_FILE_BYTES) if stdin
+               else read_regular_file(file, MAX_FILE_BYTES))
+        encounter = encounter_from_json(raw, name)
+    except (FileReadError, EncounterFileError) as error:
+        return {"file": name, "opens": False, "problem": str(error)}
+    return {"file": name, "opens": True, "width": encounter.map.width,
+            "height": encounter.map.height, "tokens": len(encounter.tokens),
+            "walls": len(encounter.map.walls)}
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    report = check(args.file, args.name)
+    if args.json:
+        print(json.dumps(report))
+    elif report["opens"]:
+        print(f"{report['file']} opens: {report['width']}×{report['height']} squares, "
+              f"{report['tokens']} tokens, {report['walls']} wall segments")
+    else:
+        print(f"battlemap: {report['problem']}", file=sys.stderr)
+    return 0 if report["opens"] else USAGE_ERROR
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
@@ -154,6 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(run_import(args) if args.command == "import" else run_headless(args))
             return 0
+        if args.command == "check":
+            return _run_check(args)
         if args.command == "render":
             from desktop.render import render_command  # Qt only from here on
 

@@ -46,6 +46,15 @@ def read_regular_file(path: str | os.PathLike[str], max_bytes: int) -> bytes:
         os.close(descriptor)
 
 
+def read_stream(descriptor: int, name: str, max_bytes: int) -> bytes:
+    """What an open pipe or file (standard input: descriptor 0) holds to its end, at most
+    ``max_bytes``; FileReadError otherwise. ``name`` is what messages call it."""
+    try:
+        return _read_at_most(descriptor, name, max_bytes)
+    except OSError as error:
+        raise FileReadError(f"cannot read {name}: {error.strerror or error}") from None
+
+
 def read_image_file(path: str | os.PathLike[str], max_bytes: int = MAX_IMAGE_BYTES) -> bytes:
     """The bytes of a background or portrait image file (decode them with the GUI toolkit):
     FileReadError for anything but a regular file of at most ``max_bytes`` (by default the

@@ -20,7 +20,7 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
-from desktop.cli import CliError, main, save
+from desktop.cli import DEMO, CliError, main, save
 
 MakeEncounter = Callable[..., Encounter]
 REPO = Path(__file__).resolve().parents[2]
@@ -298,3 +298,39 @@ def test_help_and_version_load_no_rules_engine(option: str) -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_check_says_an_encounter_opens_and_how_big_it_is(capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    code, out, err = run(capsys, "check", str(DEMO))
+    assert (code, err) == (0, "")
+    assert out == "demo_encounter.json opens: 24×16 squares, 8 tokens, 7 wall segments\n"
+
+
+def test_check_says_why_a_file_does_not_open_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "room.json"
+    path.write_text('{"schema": "battlemap.encounter", "version": 1, "tokens": 7}')
+    code, out, err = run(capsys, "check", str(path))
+    assert (code, out, err.count("\n")) == (2, "", 1)
+    assert err.startswith("battlemap: room.json")
+    code, out, _ = run(capsys, "check", str(path), "--json")
+    report = json.loads(out)
+    assert code == 2 and report["opens"] is False and report["problem"] in err
+
+
+@pytest.mark.parametrize(("text", "opens"), [
+    pytest.param(None, True, id="the-demo"),
+    pytest.param("{not json", False, id="not-json"),
+])
+def test_check_reads_standard_input_under_the_name_it_is_given(text: str | None,
+                                                               opens: bool) -> None:
+    """As the window's autosave runs it, in a process of its own (``python -m desktop``)."""
+    data = DEMO.read_bytes() if text is None else text.encode()
+    done = subprocess.run([sys.executable, "-m", "desktop", "check", "-", "--name",
+                           "the autosave", "--json"], input=data, cwd=REPO,
+                          capture_output=True, timeout=120, check=False)
+    report = json.loads(done.stdout)
+    assert (done.returncode, report["file"], report["opens"]) == (
+        0 if opens else 2, "the autosave", opens)
+    assert opens or report["problem"].startswith("the autosave is not valid JSON")
