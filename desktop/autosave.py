@@ -9,10 +9,13 @@ merged edit bumps (a typed name or a brush stroke merged into one undo step stil
 The JSON is made on the GUI thread (35-60 ms for the 300×300 benchmark map, a frame or
 three), so a write that falls due while the GM is busy (an edit in the last second, a
 mouse button held: a drag, a brush stroke) waits for the pause, for :data:`MAX_WAIT_MS`
-at most. The check that it loads again and the atomic write run on a worker thread (which
-still holds the GIL while it parses: repaints of that map during the check take 20-130
-ms). A failure (a full disk, a value no file can hold) is shown in the status bar and
-retried every :data:`RETRY_MS` until a write succeeds.
+at most. The atomic write runs on a worker thread, and the check that the file loads again
+(the loader's every check) in a process of its own, ``battlemap check -``: parsing and
+validating tens of MB of JSON are long calls that hold the interpreter, and on a thread of
+this one they held up the GUI thread (repaints of that map during the check: 20 ms median,
+95 max). Where no such process can run, the worker checks it itself. A failure (a full
+disk, a value no file can hold) is shown in the status bar and retried every
+:data:`RETRY_MS` until a write succeeds.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import itertools
 import json
 import os
 import re
+import subprocess
+import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -41,6 +46,7 @@ AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000
 QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
 MAX_WAIT_MS = 180_000  # however busy the GM, a write that fell due waits no longer
+CHECK_TIMEOUT_S = 120  # the check of a 64 MiB file takes seconds; a hung one is given up
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
 _window_numbers = itertools.count(1)
@@ -83,15 +89,45 @@ def read_recovery(path: Path) -> tuple[Encounter, Path | None]:
     return encounter, Path(source) if isinstance(source, str) and source else None
 
 
-def _check_and_write(path: Path, source: str, encounter_json: str) -> None:
+def check_command() -> list[str]:
+    """``battlemap`` run headless from this process: the standalone build's own executable,
+    else this Python on the installed package (isolated: no module in the current folder
+    can stand in for it)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    return [sys.executable, "-I", "-m", "desktop"]
+
+
+def _check_and_write(path: Path, source: str, encounter_json: str, command: list[str]
+                     ) -> None:
     """Worker thread: write only what would restore (the loader's every check)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    data = encounter_json.encode("utf-8")
+    problem = _problem_elsewhere(data, command)
+    if problem:
+        raise RecoveryError(problem)
+    write_atomic(path, b'{"source": %b, "encounter": %b}' % (json.dumps(source).encode(), data))
+
+
+def _problem_elsewhere(data: bytes, command: list[str]) -> str | None:
+    """Why the loader refuses ``data`` (None: it loads), as ``command``'s ``check`` says;
+    checked here when that gives no answer (it cannot start, crashes or hangs)."""
     try:
-        encounter_from_json(encounter_json, "the autosave")
+        done = subprocess.run([*command, "check", "-", "--name", "the autosave", "--json"],
+                              input=data, capture_output=True, timeout=CHECK_TIMEOUT_S,
+                              check=False)
+        report = json.loads(done.stdout)
+        return None if report["opens"] is True else str(report["problem"])
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
+        return _problem_here(data)
+
+
+def _problem_here(data: bytes) -> str | None:
+    try:
+        encounter_from_json(data, "the autosave")
     except EncounterFileError as error:
-        raise RecoveryError(str(error)) from None
-    payload = f'{{"source": {json.dumps(source)}, "encounter": {encounter_json}}}'
-    write_atomic(path, payload.encode("utf-8"))
+        return str(error)
+    return None
 
 
 class Autosaver(QObject):
@@ -106,6 +142,7 @@ class Autosaver(QObject):
         self.document = document
         self.path = data_dir / f"recovery-{os.getpid()}-{next(_window_numbers)}.json"
         self.failure = ""
+        self.check_command = check_command()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-autosave")
         self._written = self._state()
         self._refused: tuple[int, int] | None = None  # content no file can hold: no retry
@@ -158,7 +195,8 @@ class Autosaver(QObject):
             return None
         source = str(self.document.path or "")
         self._submitted = state  # before the callback, which runs at once if it is done
-        job = self._worker.submit(_check_and_write, self.path, source, encounter_json)
+        job = self._worker.submit(_check_and_write, self.path, source, encounter_json,
+                                  self.check_command)
         job.add_done_callback(lambda done: self._finished.emit(state, done.exception()))
         self._pending = job
         return job

@@ -8,8 +8,9 @@ starts on a machine without Python.
 2. PyInstaller with ``packaging/battlemap.spec`` → ``dist/battlemap/battlemap``;
 3. strips the libraries that ship with symbols (see STRIPPED);
 4. checks the result from an empty folder with an empty environment: ``--version``, a seeded
-   ``resolve`` and a ``render`` of the bundled demo. As root with ``unshare`` (Linux), every
-   Python on this machine is hidden in a private mount namespace first;
+   ``resolve``, the autosave's ``check -`` and a ``render`` of the bundled demo. As root
+   with ``unshare`` (Linux), every Python on this machine is hidden in a private mount
+   namespace first;
 5. ``--archive`` also packs ``dist/battlemap-VERSION-linux-ARCH.tar.gz`` to hand to a GM.
 
 The last line printed is JSON: bundle size, files, start-up times (median of three).
@@ -135,10 +136,17 @@ def check(bundle: Path, version: str, build_venv: Path) -> dict[str, object]:
         _, out = timed([*exe, "resolve", "shove", demo, "--attacker", "Ogre", "--target", "Mira",
                         "--seed", "1"], cwd, env)
         expect(out.startswith("Ogre shoves Mira"), f"resolve printed {out[:80]!r}")
+        # The check the window's autosave runs in a process of its own (desktop.autosave).
+        done = subprocess.run([*exe, "check", "-", "--name", "the autosave", "--json"],
+                              input=Path(demo).read_bytes(), cwd=cwd, env=env,
+                              capture_output=True, timeout=120, check=False)
+        expect(done.stdout.startswith(b"{") and json.loads(done.stdout)["opens"] is True,
+               f"check - printed {done.stdout[:80]!r} {done.stderr[-300:]!r}")
         render_s, out = timed([*exe, "render", demo, "--out", "demo.png"], cwd, env)
         png = (cwd / "demo.png").read_bytes()
         expect(png.startswith(b"\x89PNG") and len(png) > 10_000, "render wrote no map")
-        print(f"checked from {cwd}: --version, resolve, render ({len(png) // 1000} kB PNG); "
+        print(f"checked from {cwd}: --version, resolve, check -, render "
+              f"({len(png) // 1000} kB PNG); "
               f"Python {'hidden' if prefix else 'still installed (needs root and unshare)'}")
     return {"python_hidden": bool(prefix), "version_s": round(version_s, 2),
             "render_s": round(render_s, 2)}

@@ -4,8 +4,9 @@
 # LAYOUT: editable (pip install -e), regular (pip install DIR), wheel (pip install WHEEL),
 # pipx (pipx install DIR); all four by default. SOURCE_DIR is a copy of the checkout (an
 # in-tree build leaves build/ and *.egg-info behind). Each layout gets a fresh venv and runs,
-# from an empty folder: --version, a seeded headless resolve and a render of the demo that the
-# installation bundles, then packaging/smoke_check.py (opens the demo window offscreen).
+# from an empty folder: --version, a seeded headless resolve, a render and the autosave's
+# check of the demo that the installation bundles, then packaging/smoke_check.py (opens
+# the demo window offscreen).
 # .ci/run calls this; too slow for the unit tests (one venv with PySide6 per layout).
 set -euo pipefail
 export QT_QPA_PLATFORM=offscreen
@@ -47,6 +48,9 @@ check() {
     "$bin/battlemap" resolve shove "$demo" --attacker Ogre --target Mira --seed 1 >resolve.txt
     grep -m1 "^Ogre shoves Mira" resolve.txt
     "$bin/battlemap" render "$demo" --out "$run/demo.png" --size 800x500
+    # the check the window's autosave runs in a process of its own (desktop.autosave)
+    "$bin/python" -I -m desktop check - --name "the autosave" --json <"$demo" >check.json
+    grep -q '"opens": true' check.json
     local assets_under="$source_dir"
     [[ "$layout" == editable ]] || assets_under="$("$bin/python" -c \
         'import sysconfig; print(sysconfig.get_paths()["purelib"])')"

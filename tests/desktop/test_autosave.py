@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from core.actions.commands import MoveToken, UpdateCombatant
 from core.io.fileio import load_encounter
+from core.model.encounter import LogEntry
 from core.model.grid import Cell
 from desktop import autosave
 from desktop.app import offer_recovery
@@ -187,6 +188,63 @@ def test_content_no_file_can_hold_waits_for_the_next_edit(window: MainWindow,
     window.document.encounter.name = "Crypt"
     window.document.push(MoveToken("mira", Cell(8, 12)))
     assert autosaved(window)["name"] == "Crypt"
+
+
+# A checker that leaves its process id in the file named by its first argument.
+RECORD_PID = ("import os, sys\n"
+              "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+              "from desktop.cli import main\n"
+              "sys.exit(main(sys.argv[2:]))\n")
+
+
+def test_the_check_that_the_file_loads_runs_in_a_process_of_its_own(window: MainWindow,
+                                                                     tmp_path: Path) -> None:
+    """Parsing and validating a big file are long calls that hold the interpreter: in a
+    thread of the app's they held up its repaints."""
+    saver = window.files.autosaver
+    marker = tmp_path / "checker.pid"
+    saver.check_command = [sys.executable, "-c", RECORD_PID, str(marker)]
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    assert token_name(autosaved(window), 0)
+    assert int(marker.read_text()) != os.getpid()
+
+
+def test_the_checking_process_starts_from_this_install(window: MainWindow) -> None:
+    command = [*window.files.autosaver.check_command, "check", "-", "--json"]
+    done = subprocess.run(command, input=DEMO.read_bytes(), capture_output=True,
+                          timeout=120, check=False)
+    assert json.loads(done.stdout)["opens"] is True, done.stderr
+
+
+def refused_by_the_loader(window: MainWindow, qtbot: QtBot) -> str:
+    """The status after autosaving an edit whose file the loader refuses (a number in a log
+    entry's free-form detail that JSON cannot carry exactly)."""
+    window.document.push(MoveToken("mira", Cell(8, 12)))
+    window.document.encounter.log.append(LogEntry(kind="note", summary="huge",
+                                                  detail={"roll": 10**30}))
+    with qtbot.waitSignal(window.files.autosaver.status, timeout=30_000) as failed:
+        window.files.autosaver.autosave()
+    return str(failed.args[0])
+
+
+def test_a_file_the_checking_process_refuses_is_not_written(window: MainWindow,
+                                                            qtbot: QtBot) -> None:
+    assert refused_by_the_loader(window, qtbot) == (
+        "Autosave failed: the autosave: log.0.detail.roll is 10000000000000000000000000000"
+        "00, beyond ±2^53 — it tries again after the next edit")
+    assert not window.files.autosaver.path.exists()
+
+
+@pytest.mark.parametrize("command", [
+    pytest.param(["/nonexistent/battlemap"], id="cannot-start"),
+    pytest.param([sys.executable, "-c", "print('no answer')"], id="no-answer"),
+])
+def test_without_a_checking_process_the_worker_checks_the_file_itself(
+        window: MainWindow, qtbot: QtBot, command: list[str]) -> None:
+    window.files.autosaver.check_command = command
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    assert token_name(autosaved(window), 0)
+    assert "beyond ±2^53" in refused_by_the_loader(window, qtbot)
 
 
 def test_an_autosave_due_while_the_gm_is_busy_waits_for_a_pause(window: MainWindow,
