@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -113,9 +114,14 @@ def _problem_elsewhere(data: bytes, command: list[str]) -> str | None:
     """Why the loader refuses ``data`` (None: it loads), as ``command``'s ``check`` says;
     checked here when that gives no answer (it cannot start, crashes or hangs)."""
     try:
-        done = subprocess.run([*command, "check", "-", "--name", "the autosave", "--json"],
-                              input=data, capture_output=True, timeout=CHECK_TIMEOUT_S,
-                              check=False)
+        # From a file, not a pipe: piping tens of MB takes thousands of writes, and each
+        # waits for the interpreter while the GUI thread paints (3.5 s for the scale map).
+        with tempfile.TemporaryFile() as stdin:
+            stdin.write(data)
+            stdin.seek(0)
+            done = subprocess.run([*command, "check", "-", "--name", "the autosave", "--json"],
+                                  stdin=stdin, capture_output=True, timeout=CHECK_TIMEOUT_S,
+                                  check=False)
         report = json.loads(done.stdout)
         return None if report["opens"] is True else str(report["problem"])
     except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
