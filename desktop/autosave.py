@@ -42,6 +42,7 @@ from core.io.fileio import (
 from core.model.encounter import Encounter
 from desktop.document import EncounterDocument
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
+from desktop.resources import is_frozen
 
 AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000
@@ -94,7 +95,7 @@ def check_command() -> list[str]:
     """``battlemap`` run headless from this process: the standalone build's own executable,
     else this Python on the installed package (isolated: no module in the current folder
     can stand in for it)."""
-    if getattr(sys, "frozen", False):
+    if is_frozen():
         return [sys.executable]
     return [sys.executable, "-I", "-m", "desktop"]
 
