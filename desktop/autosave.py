@@ -10,11 +10,8 @@ The JSON is made on the GUI thread (35-60 ms for the 300×300 benchmark map, a f
 three), so a write that falls due while the GM is busy (an edit in the last second, a
 mouse button held: a drag, a brush stroke) waits for the pause, for :data:`MAX_WAIT_MS`
 at most. The atomic write runs on a worker thread, and the check that the file loads again
-(the loader's every check) in a process of its own, ``battlemap check -``: parsing and
-validating tens of MB of JSON are long calls that hold the interpreter, and on a thread of
-this one they held up the GUI thread (repaints of that map during the check: 20 ms median,
-95 max). Where no such process can run, the worker checks it itself. A failure (a full
-disk, a value no file can hold) is shown in the status bar and retried every
+(the loader's every check) in a process of its own (:mod:`desktop.load_check`). A failure
+(a full disk, a value no file can hold) is shown in the status bar and retried every
 :data:`RETRY_MS` until a write succeeds.
 """
 
@@ -24,31 +21,20 @@ import itertools
 import json
 import os
 import re
-import subprocess
-import sys
-import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from core.io.fileio import (
-    EncounterFileError,
-    encounter_from_data,
-    encounter_from_json,
-    encounter_to_json,
-    process_alive,
-    write_atomic,
-)
+from core.io.fileio import encounter_from_data, encounter_to_json, process_alive, write_atomic
 from core.model.encounter import Encounter
 from desktop.document import EncounterDocument
+from desktop.load_check import CheckStoppedError, LoadCheck, check_command
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
-from desktop.resources import is_frozen
 
 AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000
 QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
 MAX_WAIT_MS = 180_000  # however busy the GM, a write that fell due waits no longer
-CHECK_TIMEOUT_S = 120  # the check of a 64 MiB file takes seconds; a hung one is given up
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
 _window_numbers = itertools.count(1)
@@ -91,50 +77,15 @@ def read_recovery(path: Path) -> tuple[Encounter, Path | None]:
     return encounter, Path(source) if isinstance(source, str) and source else None
 
 
-def check_command() -> list[str]:
-    """``battlemap`` run headless from this process: the standalone build's own executable,
-    else this Python on the installed package (isolated: no module in the current folder
-    can stand in for it)."""
-    if is_frozen():
-        return [sys.executable]
-    return [sys.executable, "-I", "-m", "desktop"]
-
-
-def _check_and_write(path: Path, source: str, encounter_json: str, command: list[str]
+def _check_and_write(path: Path, source: str, encounter_json: str, check: LoadCheck
                      ) -> None:
     """Worker thread: write only what would restore (the loader's every check)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = encounter_json.encode("utf-8")
-    problem = _problem_elsewhere(data, command)
+    problem = check.problem(data)
     if problem:
         raise RecoveryError(problem)
     write_atomic(path, b'{"source": %b, "encounter": %b}' % (json.dumps(source).encode(), data))
-
-
-def _problem_elsewhere(data: bytes, command: list[str]) -> str | None:
-    """Why the loader refuses ``data`` (None: it loads), as ``command``'s ``check`` says;
-    checked here when that gives no answer (it cannot start, crashes or hangs)."""
-    try:
-        # From a file, not a pipe: piping tens of MB takes thousands of writes, and each
-        # waits for the interpreter while the GUI thread paints (3.5 s for the scale map).
-        with tempfile.TemporaryFile() as stdin:
-            stdin.write(data)
-            stdin.seek(0)
-            done = subprocess.run([*command, "check", "-", "--name", "the autosave", "--json"],
-                                  stdin=stdin, capture_output=True, timeout=CHECK_TIMEOUT_S,
-                                  check=False)
-        report = json.loads(done.stdout)
-        return None if report["opens"] is True else str(report["problem"])
-    except (OSError, subprocess.SubprocessError, ValueError, KeyError, TypeError):
-        return _problem_here(data)
-
-
-def _problem_here(data: bytes) -> str | None:
-    try:
-        encounter_from_json(data, "the autosave")
-    except EncounterFileError as error:
-        return str(error)
-    return None
 
 
 class Autosaver(QObject):
@@ -150,6 +101,7 @@ class Autosaver(QObject):
         self.path = data_dir / f"recovery-{os.getpid()}-{next(_window_numbers)}.json"
         self.failure = ""
         self.check_command = check_command()
+        self._check: LoadCheck | None = None  # the last one submitted
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-autosave")
         self._written = self._state()
         self._refused: tuple[int, int] | None = None  # content no file can hold: no retry
@@ -202,13 +154,17 @@ class Autosaver(QObject):
             return None
         source = str(self.document.path or "")
         self._submitted = state  # before the callback, which runs at once if it is done
+        self._check = LoadCheck(self.check_command)
         job = self._worker.submit(_check_and_write, self.path, source, encounter_json,
-                                  self.check_command)
+                                  self._check)
         job.add_done_callback(lambda done: self._finished.emit(state, done.exception()))
         self._pending = job
         return job
 
     def _on_finished(self, state: tuple[int, int], error: BaseException | None) -> None:
+        if isinstance(error, CheckStoppedError):  # saved, restored or closed meanwhile
+            self._submitted = None
+            return
         if error is None:
             self._written = state
             if self.failure:
@@ -229,20 +185,28 @@ class Autosaver(QObject):
 
     def claim(self, recovery: Path) -> None:
         """Take over a restored file, so it lasts until this window's next write."""
-        self.wait()
+        self._stop_writing()
         recovery.replace(self.path)
 
     def discard(self) -> None:
         """Forget this window's recovery file (saved, or closed on purpose)."""
-        self.wait()
+        self._stop_writing()
         self.path.unlink(missing_ok=True)
 
+    def _stop_writing(self) -> None:
+        """Stop a write in flight, or wait for it if it is past its check."""
+        if self._check is not None:
+            self._check.stop()
+        self.wait()
+
     def wait(self) -> None:
+        """Until the write in flight, if any, is over."""
         if self._pending is not None:
             self._pending.exception()
 
     def shutdown(self) -> None:
         self.timer.stop()
+        self._stop_writing()
         self._worker.shutdown(wait=True)
 
 

@@ -49,7 +49,7 @@ check() {
     grep -m1 "^Ogre shoves Mira" resolve.txt
     "$bin/battlemap" render "$demo" --out "$run/demo.png" --size 800x500
     # the check the window's autosave runs in a process of its own (desktop.autosave)
-    "$bin/python" -I -m desktop check - --name "the autosave" --json <"$demo" >check.json
+    "$bin/python" -P -m desktop check - --name "the autosave" --json <"$demo" >check.json
     grep -q '"opens": true' check.json
     local assets_under="$source_dir"
     [[ "$layout" == editable ]] || assets_under="$("$bin/python" -c \

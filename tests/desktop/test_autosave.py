@@ -19,12 +19,13 @@ from core.actions.commands import MoveToken, UpdateCombatant
 from core.io.fileio import load_encounter
 from core.model.encounter import LogEntry
 from core.model.grid import Cell
-from desktop import autosave
+from desktop import autosave, load_check
 from desktop.app import offer_recovery
 from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries
 from desktop.document import EncounterDocument
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QMessageBox, QSettings, Qt
+from desktop.resources import app_version
 
 from .conftest import DEMO
 
@@ -190,30 +191,47 @@ def test_content_no_file_can_hold_waits_for_the_next_edit(window: MainWindow,
     assert autosaved(window)["name"] == "Crypt"
 
 
-# A checker that leaves its process id in the file named by its first argument.
-RECORD_PID = ("import os, sys\n"
-              "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
-              "from desktop.cli import main\n"
-              "sys.exit(main(sys.argv[2:]))\n")
+# A checker that leaves its process id in the file named by its first argument, sleeps the
+# seconds of its second, leaves a mark in the file named by its third and answers.
+CHECKER = ("import os, sys, time\n"
+           "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+           "time.sleep(float(sys.argv[2]))\n"
+           "open(sys.argv[3], 'w').write('answered')\n"
+           "from desktop.cli import main\n"
+           "sys.exit(main(sys.argv[4:]))\n")
 
 
+@pytest.fixture
+def only_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker cannot check the file itself: only the checking process can answer."""
+    def refuse(data: bytes) -> str:
+        raise AssertionError("checked in the app's own process")
+
+    monkeypatch.setattr(load_check, "_problem_here", refuse)
+
+
+def checker(tmp_path: Path, seconds: float = 0) -> list[str]:
+    return [sys.executable, "-c", CHECKER, str(tmp_path / "checker.pid"), str(seconds),
+            str(tmp_path / "answered")]
+
+
+@pytest.mark.usefixtures("only_elsewhere")
 def test_the_check_that_the_file_loads_runs_in_a_process_of_its_own(window: MainWindow,
                                                                      tmp_path: Path) -> None:
     """Parsing and validating a big file are long calls that hold the interpreter: in a
     thread of the app's they held up its repaints."""
-    saver = window.files.autosaver
-    marker = tmp_path / "checker.pid"
-    saver.check_command = [sys.executable, "-c", RECORD_PID, str(marker)]
+    window.files.autosaver.check_command = checker(tmp_path)
     window.document.push(MoveToken("mira", Cell(7, 12)))
     assert token_name(autosaved(window), 0)
-    assert int(marker.read_text()) != os.getpid()
+    assert int((tmp_path / "checker.pid").read_text()) != os.getpid()
 
 
 def test_the_checking_process_starts_from_this_install(window: MainWindow) -> None:
     command = [*window.files.autosaver.check_command, "check", "-", "--json"]
     done = subprocess.run(command, input=DEMO.read_bytes(), capture_output=True,
                           timeout=120, check=False)
-    assert json.loads(done.stdout)["opens"] is True, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["opens"], report["version"]) == (True, app_version()), done.stderr
 
 
 def refused_by_the_loader(window: MainWindow, qtbot: QtBot) -> str:
@@ -227,6 +245,7 @@ def refused_by_the_loader(window: MainWindow, qtbot: QtBot) -> str:
     return str(failed.args[0])
 
 
+@pytest.mark.usefixtures("only_elsewhere")
 def test_a_file_the_checking_process_refuses_is_not_written(window: MainWindow,
                                                             qtbot: QtBot) -> None:
     assert refused_by_the_loader(window, qtbot) == (
@@ -235,16 +254,48 @@ def test_a_file_the_checking_process_refuses_is_not_written(window: MainWindow,
     assert not window.files.autosaver.path.exists()
 
 
+# A checker of another version of the app (upgraded while this one runs) refusing anything.
+STALE_CHECKER = ("print('{\"opens\": false, \"problem\": \"stale\", "
+                 "\"version\": \"0.0.1\"}')")
+
+
 @pytest.mark.parametrize("command", [
     pytest.param(["/nonexistent/battlemap"], id="cannot-start"),
     pytest.param([sys.executable, "-c", "print('no answer')"], id="no-answer"),
+    pytest.param([sys.executable, "-c", STALE_CHECKER], id="another-version"),
 ])
-def test_without_a_checking_process_the_worker_checks_the_file_itself(
+def test_without_an_answer_from_a_checking_process_the_worker_checks_the_file_itself(
         window: MainWindow, qtbot: QtBot, command: list[str]) -> None:
     window.files.autosaver.check_command = command
     window.document.push(MoveToken("mira", Cell(7, 12)))
     assert token_name(autosaved(window), 0)
     assert "beyond ±2^53" in refused_by_the_loader(window, qtbot)
+
+
+def test_a_file_over_the_size_a_check_reads_is_checked_by_the_worker(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check -`` reads at most the largest file the app opens; an autosave may be bigger
+    (a recovery file has no such limit)."""
+    monkeypatch.setattr(load_check, "MAX_FILE_BYTES", 1000)
+    window.files.autosaver.check_command = [sys.executable, "-c", STALE_CHECKER.replace(
+        "0.0.1", app_version())]
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    assert token_name(autosaved(window), 0)
+
+
+@pytest.mark.parametrize("stop", ["discard", "shutdown"])
+def test_a_save_or_a_close_stops_the_check_in_flight(window: MainWindow, qtbot: QtBot,
+                                                     tmp_path: Path, stop: str) -> None:
+    """Rather than wait for its process (a third of a second to start; minutes if hung)."""
+    saver = window.files.autosaver
+    saver.check_command = checker(tmp_path, seconds=10)
+    window.document.push(MoveToken("mira", Cell(7, 12)))
+    job = saver.autosave()
+    assert job is not None
+    qtbot.waitUntil((tmp_path / "checker.pid").exists, timeout=30_000)
+    getattr(saver, stop)()
+    assert job.done() and not (tmp_path / "answered").exists()
+    assert not saver.path.exists() and not saver.failure
 
 
 def test_an_autosave_due_while_the_gm_is_busy_waits_for_a_pause(window: MainWindow,
