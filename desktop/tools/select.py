@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from core.actions.base import plan
 from core.actions.commands import ChangeSet, RemoveToken, toggle_door
-from core.actions.move import MoveAction, placement_problem
+from core.actions.move import MoveAction, MovePlan, placement_problem
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell, Footprint
 from core.model.mapmodel import WallKind, WallSegment
@@ -54,6 +54,7 @@ class _Drag:
         self.path: MovePath | None = None
         self.free = False
         self.around = False  # Shift: walk around an enemy in the way, no overrun
+        self.narrowed = False  # a selection left behind, and the status bar says why
 
     @property
     def graph(self) -> MovementGraph:
@@ -127,10 +128,12 @@ class SelectTool(MapTool):
         if not item.isSelected():
             self._select(item, alone=not event.modifiers & Qt.KeyboardModifier.ControlModifier)
         group = [i for i in self.scene.selectedItems() if isinstance(i, TokenItem)]
-        if len(group) > 1 and not event.alt and self.document.encounter.timeline.entries:
+        in_round = bool(self.document.encounter.timeline.entries)
+        narrowed = len(group) > 1 and not event.alt and in_round
+        if narrowed:
             group = self._alone(item)
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), self.document.encounter)
-        self._drag.free = event.alt
+        self._drag.free, self._drag.narrowed = event.alt, narrowed
         return True
 
     def _alone(self, item: TokenItem) -> list[TokenItem]:
@@ -275,7 +278,18 @@ class SelectTool(MapTool):
             return True
         if not self.document.perform(outcome):
             self._return(drag)
+        elif not drag.narrowed:  # else why the others stayed is worth more
+            self.say(self._moved(outcome.summary, outcome.result))
         return True
+
+    def _moved(self, summary: str, moved: MovePlan) -> str:
+        """What a drop did, for the status bar (in place of a refusal of an earlier drag):
+        "Move Brannoc: 10 ft · 2 seg"; a GM placement has no path."""
+        if len(moved.paths) != 1:
+            return summary
+        cost = next(iter(moved.paths.values())).cost_ft
+        return (f"{summary}: {cost:g} ft · "
+                f"{segments_moving(cost, self.document.encounter.profile)} seg")
 
     def _return(self, drag: _Drag) -> None:
         for item in drag.group:

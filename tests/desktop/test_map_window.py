@@ -78,6 +78,9 @@ def test_drop_through_a_wall_beyond_the_budget_is_refused(
     option(window, "select", "Move budget").setValue(15)
     drag((10, 5), [(11, 5), (13, 5)])  # the wall at x = 12: around by the door
     assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
+    assert "Brannoc cannot move" in window.statusBar().currentMessage()
+    drag((10, 5), [(10, 6), (10, 7)])  # what a drop did replaces the refusal
+    assert window.statusBar().currentMessage() == "Move Brannoc: 10 ft · 2 seg"
 
 
 def test_path_preview_shows_cost_and_turns_red(
