@@ -13,14 +13,16 @@ for its process (a third of a second to start; two minutes at most if it hangs).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import tempfile
 import threading
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from core.io.fileio import MAX_FILE_BYTES, EncounterFileError, encounter_from_json
 from desktop.resources import app_version, is_frozen
+
+if TYPE_CHECKING:
+    import subprocess
 
 CHECK_TIMEOUT_S = 120  # the check of a 64 MiB file takes seconds; a hung one is given up
 ORIGIN = "the autosave"  # what the loader's messages call the file
@@ -65,6 +67,8 @@ class LoadCheck:
 
     def _report(self, data: bytes) -> dict[str, Any] | None:
         """The process's answer, if it gave one as this version of the app."""
+        import subprocess  # at the first autosave: 3 ms of the first frame otherwise
+
         try:
             # From a file, not a pipe: piping tens of MB took thousands of writes, each
             # waiting for the interpreter while the GUI thread painted (0.9 s, not 0.4).
@@ -81,6 +85,8 @@ class LoadCheck:
 
     def _run(self, stdin: IO[bytes]) -> bytes:
         """What the check printed (nothing if stopped before it started)."""
+        import subprocess
+
         with self._lock:
             if self._stopped:
                 return b""

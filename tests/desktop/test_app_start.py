@@ -96,8 +96,9 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 
 # What the first window is built and painted without (each was part of its start): libtcod,
 # a tenth of it (the warm-up loads it off the GUI thread afterwards); numpy.ma, 8 ms,
-# imported by the first call of ``np.unique`` (indexing the demo's walls).
-NOT_AT_START = ("tcod", "numpy.ma")
+# imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
+# for the autosave's check process (desktop.load_check).
+NOT_AT_START = ("tcod", "numpy.ma", "subprocess")
 
 
 def test_the_first_window_imports_only_what_it_needs_and_the_path_library_after(
