@@ -13,7 +13,7 @@ made since. When the GM pauses (no edit for a second), what the last edits made 
 collected and frozen too, so that stays small.
 
 The app starts with the collector off (``desktop.cli``): the imports and the first window
-make hundreds of thousands of objects that live as long as the app, which it walked 170
+make hundreds of thousands of objects that live as long as the app, which it walked 172
 times before the first frame. The first full collection turns it on.
 
 The price: a cycle among frozen objects that becomes garbage is freed only when another

@@ -215,9 +215,7 @@ class SelectTool(MapTool):
                   for x, y in drag.path.turns().tolist()]
         if drag.path.end != drag.target:
             points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
-        segments = segments_moving(drag.path.cost_ft, self.document.encounter.profile)
-        label = (f"{drag.path.cost_ft:g} ft · {segments} seg" if drag.path.legal
-                 else drag.path.reason)
+        label = self._cost(drag.path.cost_ft) if drag.path.legal else drag.path.reason
         legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:
             label = f"another selected token cannot stand there: {problem}"
@@ -287,9 +285,11 @@ class SelectTool(MapTool):
         "Move Brannoc: 10 ft · 2 seg"; a GM placement has no path."""
         if len(moved.paths) != 1:
             return summary
-        cost = next(iter(moved.paths.values())).cost_ft
-        return (f"{summary}: {cost:g} ft · "
-                f"{segments_moving(cost, self.document.encounter.profile)} seg")
+        return f"{summary}: {self._cost(next(iter(moved.paths.values())).cost_ft)}"
+
+    def _cost(self, feet: float) -> str:
+        """A path's cost as the preview and the status bar give it: "10 ft · 2 seg"."""
+        return f"{feet:g} ft · {segments_moving(feet, self.document.encounter.profile)} seg"
 
     def _return(self, drag: _Drag) -> None:
         for item in drag.group:
