@@ -136,7 +136,7 @@ def check(bundle: Path, version: str, build_venv: Path) -> dict[str, object]:
         _, out = timed([*exe, "resolve", "shove", demo, "--attacker", "Ogre", "--target", "Mira",
                         "--seed", "1"], cwd, env)
         expect(out.startswith("Ogre shoves Mira"), f"resolve printed {out[:80]!r}")
-        # The check the window's autosave runs in a process of its own (desktop.autosave).
+        # The check the window's autosave runs in a process of its own (desktop.load_check).
         done = subprocess.run([*exe, "check", "-", "--name", "the autosave", "--json"],
                               input=Path(demo).read_bytes(), cwd=cwd, env=env,
                               capture_output=True, timeout=120, check=False)

@@ -48,7 +48,7 @@ check() {
     "$bin/battlemap" resolve shove "$demo" --attacker Ogre --target Mira --seed 1 >resolve.txt
     grep -m1 "^Ogre shoves Mira" resolve.txt
     "$bin/battlemap" render "$demo" --out "$run/demo.png" --size 800x500
-    # the check the window's autosave runs in a process of its own (desktop.autosave)
+    # the check the window's autosave runs in a process of its own (desktop.load_check)
     "$bin/python" -P -m desktop check - --name "the autosave" --json <"$demo" >check.json
     grep -q '"opens": true' check.json
     local assets_under="$source_dir"
