@@ -10,7 +10,7 @@ from core.model.combatant import Combatant
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
 from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
-from core.rules.grapple import locks_at_round_end
+from core.rules.holds import locks_at_round_end
 from core.rules.timeline import end_round
 
 
@@ -69,7 +69,7 @@ class AdvanceSegment(_TimelineCommand):
 
 
 class NextRound(_TimelineCommand):
-    """End the round: locks hurt (holds go last, :func:`core.rules.grapple.locks_at_round_end`),
+    """End the round: locks hurt (holds go last, :func:`core.rules.holds.locks_at_round_end`),
     timers tick, stun conditions step down, the risen stand, burnt-out hazards go
     (:func:`core.rules.timeline.end_round`)."""
 

@@ -32,14 +32,13 @@ from pydantic import Field
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
-from core.model.encounter import Encounter, LogEntry, Token
+from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
 from core.rules.conditions import require_action, roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
-    active_holds,
     describe,
     hold_between,
     holds_of,
@@ -402,37 +401,6 @@ def _throw(encounter: Encounter, setup: GrappleSetup, dice: DiceSource) -> Throw
                  if isinstance(b, Breakdown))
     stun = stun_check(defender.combatant, impact, profile, dice)
     return ThrowOutcome.model_validate({**outcome, "stun": stun})
-
-
-# --- locks at the round's end ---------------------------------------------------------------
-class LockHurt(RulesValue):
-    """A lock's damage at the end of a round, and its log line."""
-
-    token_id: str
-    damage: Breakdown
-    entry: LogEntry
-
-    def hurt(self, encounter: Encounter) -> Combatant:
-        return encounter.token(self.token_id).combatant.hurt(self.damage.value)
-
-
-def locks_at_round_end(encounter: Encounter) -> list[LockHurt]:
-    """002 Locks: "Cause D4 SP each round. Roll once and keep the same damage each round";
-    "Holds go last in an attack round": each lock in place hurts its creature at the round's
-    end, through AV (000: "AV applies to all physical damage including ... Wrestling
-    damage")."""
-    hurts = []
-    for hold in active_holds(encounter):
-        if hold.kind is not HoldKind.LOCK:
-            continue
-        held = encounter.token(hold.held)
-        damage = damage_after_armour(hold.lock_damage, armour_value(held.combatant).value,
-                                     encounter.profile)
-        summary = f"{describe(encounter, hold)}: {damage.value} damage at the round's end"
-        hurts.append(LockHurt(token_id=held.id, damage=damage, entry=LogEntry(
-            kind="lock", summary=summary, text=f"{summary}\n  {damage.describe()}",
-            round=encounter.timeline.round_number or None)))
-    return hurts
 
 
 # --- odds -------------------------------------------------------------------------------------

@@ -6,14 +6,20 @@ roll"; rules-decisions: "Held creatures cannot move").
 A hold is in place while both its creatures are on the map where it was taken
 (:class:`core.model.melee.Hold`): whatever separates them — a move of the holder, a shove,
 a throw, a critical event — ends it, and undoing that brings it back. The saved list may
-keep holds that ended that way; every rule reads :func:`active_holds`.
+keep holds that ended that way; every rule reads :func:`active_holds`. A lock in place hurts
+its creature at each round's end (:func:`locks_at_round_end`).
 """
 
 from __future__ import annotations
 
-from core.model.encounter import Encounter
+from core.model.breakdown import Breakdown
+from core.model.combatant import Combatant
+from core.model.encounter import Encounter, LogEntry
 from core.model.melee import Hold, HoldKind
 from core.model.weapons import Weapon
+from core.rules.damage import damage_after_armour
+from core.rules.ratings import armour_value
+from core.rules.value import RulesValue
 
 
 def in_place(encounter: Encounter, hold: Hold) -> bool:
@@ -81,3 +87,34 @@ def weapon_refusal(encounter: Encounter, token_id: str, weapon: Weapon | None) -
         return (f"{name} is grappling ({describe(encounter, hold)}): only dagger-size weapons, "
                 f"not a {weapon.name}")
     return None
+
+
+# --- locks at the round's end ---------------------------------------------------------------
+class LockHurt(RulesValue):
+    """A lock's damage at the end of a round, and its log line."""
+
+    token_id: str
+    damage: Breakdown
+    entry: LogEntry
+
+    def hurt(self, encounter: Encounter) -> Combatant:
+        return encounter.token(self.token_id).combatant.hurt(self.damage.value)
+
+
+def locks_at_round_end(encounter: Encounter) -> list[LockHurt]:
+    """002 Locks: "Cause D4 SP each round. Roll once and keep the same damage each round";
+    "Holds go last in an attack round": each lock in place hurts its creature at the round's
+    end, through AV (000: "AV applies to all physical damage including ... Wrestling
+    damage")."""
+    hurts = []
+    for hold in active_holds(encounter):
+        if hold.kind is not HoldKind.LOCK:
+            continue
+        held = encounter.token(hold.held)
+        damage = damage_after_armour(hold.lock_damage, armour_value(held.combatant).value,
+                                     encounter.profile)
+        summary = f"{describe(encounter, hold)}: {damage.value} damage at the round's end"
+        hurts.append(LockHurt(token_id=held.id, damage=damage, entry=LogEntry(
+            kind="lock", summary=summary, text=f"{summary}\n  {damage.describe()}",
+            round=encounter.timeline.round_number or None)))
+    return hurts
