@@ -4,11 +4,8 @@ or landed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from core.model.encounter import Encounter
-from core.model.grid import Cell
-from core.rules.missile import MissileResult
 from desktop.items import Z_OVERLAY, TokenItem
 from desktop.labels import ScreenLabel
 from desktop.qt import (
@@ -25,7 +22,14 @@ from desktop.qt import (
     QVariantAnimation,
     isValid,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from core.model.encounter import Encounter
+    from core.model.grid import Cell
+    from core.rules.missile import MissileResult
+    from desktop.renderer import MapRenderer
 
 MARKER_MS = 1800
 

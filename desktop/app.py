@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import secrets
 import sys
 import threading
 from datetime import datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
+import core.actions
+import core.rules
 from core.io.fileio import EncounterFileError, load_encounter
-from core.model.encounter import Encounter
 from core.spatial.pathing import libtcod_path
 from desktop.autosave import orphaned_recoveries
 from desktop.collector import QuietCollector
@@ -19,6 +22,11 @@ from desktop.mainwindow import MainWindow
 from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
 from desktop.runtime import application, data_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from core.model.encounter import Encounter
 
 WARM_UP_AFTER_MS = 300  # after the first frame is on screen
 
@@ -93,6 +101,14 @@ def run_app(path: Path) -> int:
 
 
 def warm_up() -> None:
-    """Import what the first drag needs and the first frame did not (libtcod, for paths)
-    off the GUI thread, while the GM looks at the map."""
-    threading.Thread(target=libtcod_path, name="warm-up", daemon=True).start()
+    """Import what the first drag and the first ruling need and the first frame did not
+    (libtcod, for paths; the resolvers and actions, see :mod:`desktop`) off the GUI thread,
+    while the GM looks at the map."""
+    threading.Thread(target=_load_the_rest, name="warm-up", daemon=True).start()
+
+
+def _load_the_rest() -> None:
+    libtcod_path()
+    for package in (core.rules, core.actions):
+        for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)

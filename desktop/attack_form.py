@@ -5,10 +5,10 @@ location aimed at and a hero point to spend. It only builds the core
 
 from __future__ import annotations
 
-from core.model.encounter import Encounter
+from typing import TYPE_CHECKING
+
 from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
-from core.rules.attack import AttackOptions, DamageKind
 from core.rules.weapons import melee_weapons
 from desktop.qt import (
     QCheckBox,
@@ -22,6 +22,10 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
+    from core.rules.attack import AttackOptions
 
 TYPED = ""  # the weapon box's "typed dice" entry
 COMBO_CHARACTERS = 8  # what a choice asks of the narrow Resolve dock; it widens with it
@@ -110,6 +114,8 @@ class AttackForm(QWidget):
 
     def options(self) -> AttackOptions:
         """What the form says, as core options."""
+        from core.rules.attack import AttackOptions, DamageKind  # see desktop/__init__
+
         weapon = self.weapon_box.currentData() or None
         return AttackOptions(
             weapon=weapon, damage=self.damage_dice.text().strip() or "d6",

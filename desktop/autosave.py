@@ -24,12 +24,15 @@ import re
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.io.fileio import encounter_from_data, encounter_to_json, process_alive, write_atomic
-from core.model.encounter import Encounter
-from desktop.document import EncounterDocument
 from desktop.load_check import CheckStoppedError, LoadCheck, check_command
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
+    from desktop.document import EncounterDocument
 
 AUTOSAVE_MS = 60_000
 RETRY_MS = 10_000

@@ -23,13 +23,14 @@ import argparse
 import gc
 import json
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop.resources import app_version, bundled
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from core.model.encounter import Encounter
 
 DEMO = bundled("demo_encounter.json")

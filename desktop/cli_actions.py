@@ -4,12 +4,10 @@ arguments become a :class:`core.actions.base.Action`. No rules here, and no Qt."
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.actions.attack import AttackAction
-from core.actions.base import Action
 from core.actions.charge import ChargeAction
 from core.actions.critical import CriticalEventAction
 from core.actions.dice import DiceRollAction
@@ -36,6 +34,11 @@ from core.rules.morale import MoraleRequest
 from core.rules.popup import PopUpRequest
 from core.rules.shove import ShoveRequest
 from desktop import cli_melee
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.actions.base import Action
 
 Parser = argparse.ArgumentParser
 

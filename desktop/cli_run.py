@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import RootModel
 
@@ -17,7 +17,6 @@ from core.actions.history import History
 from core.io.fileio import EncounterFileError, load_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from core.model.dice import DiceExhaustedError, DiceSource, ScriptedDice, SeededDice
-from core.model.encounter import Encounter
 from core.rules.cover import cover_on_map
 from core.rules.missile_odds import missile_odds
 from core.rules.missile_report import format_cover, format_missile_odds
@@ -34,6 +33,9 @@ from desktop.cli_actions import (
     missile_request,
     shove_request,
 )
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
 
 
 def _dice_list(text: str) -> list[int]:

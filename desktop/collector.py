@@ -25,10 +25,14 @@ import's file and error), which would be kept long after it is dropped.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from desktop.document import EncounterDocument
 from desktop.qt import QApplication, QObject, QTimer, Signal
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from desktop.document import EncounterDocument
 
 AFTER_OPEN_MS = 300  # the new encounter's first frame is on screen by then
 IDLE_MS = 1000  # no edit for this long: the GM is thinking, not dragging

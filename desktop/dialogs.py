@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.io.files import FileReadError, read_image_file
-from core.model.grid import Cell
 from core.model.limits import MAX_MAP_CELLS
 from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind
 from desktop.qt import (
@@ -29,6 +29,9 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from core.model.grid import Cell
 
 
 class HazardDialog(QDialog):

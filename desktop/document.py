@@ -15,17 +15,20 @@ history shows no extra steps.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.actions.base import Outcome
 from core.actions.commands import ChangeSet, Command, CommandRefusedError
 from core.actions.fog import record_party_view
 from core.actions.history import History
-from core.model.encounter import Encounter
 from desktop.qt import QObject, Signal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from core.actions.base import Outcome
+    from core.model.encounter import Encounter
 
 _merge_keys = itertools.count(1)
 

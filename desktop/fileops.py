@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounter, save_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
-from core.model.encounter import Encounter
 from desktop.autosave import Autosaver, RecoveryError, read_recovery
-from desktop.document import EncounterDocument
 from desktop.qt import (
     QApplication,
     QEventLoop,
@@ -27,6 +26,10 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
+    from desktop.document import EncounterDocument
 
 FILE_FILTER = ("Battlemap encounters (*.json);;Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;"
                "All files (*)")

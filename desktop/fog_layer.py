@@ -6,13 +6,12 @@ module only paints its masks."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.actions.commands import ChangeSet
 from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
 from desktop.cell_image import image_of
-from desktop.document import EncounterDocument
 from desktop.qt import (
     QColor,
     QGraphicsItem,
@@ -25,7 +24,11 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
+    from desktop.document import EncounterDocument
+    from desktop.renderer import MapRenderer
 
 
 class PlayerViewModel(QObject):

@@ -3,8 +3,12 @@ undoes or redoes up to that step."""
 
 from __future__ import annotations
 
-from desktop.document import EncounterDocument
+from typing import TYPE_CHECKING
+
 from desktop.qt import QListWidget, QSignalBlocker
+
+if TYPE_CHECKING:
+    from desktop.document import EncounterDocument
 
 START = "‹Opened›"
 

@@ -23,11 +23,14 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop.cli import CliError
 from desktop.resources import APP_ID, ICON_SIZES, icon_png, icon_svg, is_frozen
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 ENCOUNTER_TYPE = "application/x-battlemap-encounter+json"
 UVTT_TYPE = "application/x-universal-vtt+json"

@@ -6,12 +6,9 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.model.combatant import Condition, Side
-from core.model.encounter import Token
-from core.model.grid import Footprint
-from core.model.mapmodel import Hazard
 from desktop import style
 from desktop.labels import ScreenLabel
 from desktop.qt import (
@@ -34,6 +31,13 @@ from desktop.qt import (
 )
 from desktop.renderer import MapRenderer
 from desktop.token_faces import FACE_STEP, FaceBook
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.model.encounter import Token
+    from core.model.grid import Footprint
+    from core.model.mapmodel import Hazard
 
 Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55

@@ -4,11 +4,15 @@ step rebuilds the one to four chunks whose heights it changed, not half a millio
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from desktop import style
 from desktop.qt import QPainter, QPainterPath, QPen
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from desktop.renderer import MapRenderer
 
 CHUNK = 16  # cells a side
 STEP_CELLS, CLIFF_CELLS = 0.03, 0.08  # line widths

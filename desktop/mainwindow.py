@@ -7,17 +7,12 @@ decide comes from core actions through the Resolve panel."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.actions.base import Outcome
 from core.actions.commands import ResizeMap, SetBackground, SetProfile
-from core.actions.shove import ShoveAction
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
-from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
-from core.rules.missile import MissileResult
-from core.rules.shove import ShoveResult
 from desktop.animation import marker, show_missile, slide
 from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
@@ -67,6 +62,12 @@ from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
 from desktop.weapons_dialog import WeaponsDialog
+
+if TYPE_CHECKING:
+    from core.actions.base import Outcome
+    from core.model.grid import Cell
+    from core.rules.missile import MissileResult
+    from core.rules.shove import ShoveResult
 
 TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, MissileTool,
                                          ManoeuvreTool, RulerTool, WallTool, DoorTool, EraseTool,
@@ -197,6 +198,10 @@ class MainWindow(QMainWindow):
     # --- results on the map --------------------------------------------------------------
     def _show_result(self, outcome: Outcome[Any]) -> None:
         """Animate what the core resolved; the model already holds the outcome."""
+        from core.actions.shove import ShoveAction  # at the first ruling: see desktop/__init__
+        from core.rules.missile import MissileResult
+        from core.rules.shove import ShoveResult
+
         result, action = outcome.result, outcome.action
         if isinstance(result, MissileResult):
             self._show_missile(result)

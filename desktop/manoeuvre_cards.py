@@ -3,18 +3,22 @@ as HTML (no rules worked out here)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from html import escape
+from typing import TYPE_CHECKING
 
-from core.model.encounter import Encounter
 from core.model.grid import Cell, offset_words
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import GrappleBand, GrappleRequest, grapple_odds
-from core.rules.manoeuvres import Request
 from core.rules.overrun import OverrunRequest, overrun_odds
 from desktop.overlay import percent
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from core.model.encounter import Encounter
+    from core.rules.manoeuvres import Request
 
 
 def _cells(encounter: Encounter, mover: str, landing: dict[Cell, Fraction]) -> str:

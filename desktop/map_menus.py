@@ -5,6 +5,7 @@ centre) and on an empty cell (add a combatant there). Every entry is one undoabl
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
 from core.actions.fog import SetGmOnly
@@ -12,12 +13,14 @@ from core.actions.gm_edits import change_hp, toggle_condition
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Token
-from core.model.grid import Cell
 from core.model.tables import SIZES
-from desktop.document import EncounterDocument
 from desktop.panels.combatant_form import CONDITION_LABELS
 from desktop.portraits import choose_portrait
 from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
+
+if TYPE_CHECKING:
+    from core.model.grid import Cell
+    from desktop.document import EncounterDocument
 
 Entry = tuple[str, Callable[[], None]]
 

@@ -5,8 +5,8 @@ back may send a creature to). They only display what core computed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from core.model.grid import Footprint
 from core.model.melee import HoldKind
 from desktop.items import Z_OVERLAY, Z_TOKEN
 from desktop.labels import ScreenLabel
@@ -21,7 +21,10 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from core.model.grid import Footprint
+    from desktop.renderer import MapRenderer
 
 HOLD_COLOURS: dict[HoldKind, QColor] = {
     HoldKind.HOLD: QColor("#e0a100"), HoldKind.PIN: QColor("#7a4ea3"),

@@ -5,9 +5,8 @@ displays what core.rules.missile_odds computed."""
 
 from __future__ import annotations
 
-from core.model.encounter import Encounter
-from core.model.grid import Cell, Footprint
-from core.rules.missile_odds import MissileOdds
+from typing import TYPE_CHECKING
+
 from desktop.items import Z_OVERLAY, Z_PREVIEW
 from desktop.labels import ScreenLabel
 from desktop.overlay import landing_alphas, percent
@@ -26,7 +25,12 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
+    from core.model.grid import Cell, Footprint
+    from core.rules.missile_odds import MissileOdds
+    from desktop.renderer import MapRenderer
 
 LANDING = QColor(40, 120, 220)
 HIDDEN = QColor(120, 20, 40, 150)

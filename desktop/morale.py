@@ -7,15 +7,12 @@ core.rules.morale and core.rules.sleep: nothing is decided here."""
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.actions.base import Action, plan
-from core.actions.morale import MoraleAction, PassMoraleAction
-from core.actions.sleep import WakeAction
 from core.model.combatant import Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.grid import Footprint
-from core.model.morale import MoraleTrigger
 from core.model.profile import MoraleResult
 from core.rules.morale import (
     MoraleRequest,
@@ -25,10 +22,8 @@ from core.rules.morale import (
     pending_triggers,
     retreat_plans,
 )
-from desktop.document import EncounterDocument
 from desktop.morale_items import RetreatPreview, Walk
 from desktop.overlay import percent
-from desktop.panels.resolve import ResolvePanel
 from desktop.qt import (
     QFrame,
     QGraphicsView,
@@ -39,9 +34,15 @@ from desktop.qt import (
     QVBoxLayout,
     Signal,
 )
-from desktop.scene import MapScene
-from desktop.tools.base import TokenEntry
-from desktop.view import MapView
+
+if TYPE_CHECKING:
+    from core.actions.morale import MoraleAction
+    from core.model.morale import MoraleTrigger
+    from desktop.document import EncounterDocument
+    from desktop.panels.resolve import ResolvePanel
+    from desktop.scene import MapScene
+    from desktop.tools.base import TokenEntry
+    from desktop.view import MapView
 
 #: What each failure does, as the card says it (the log says it in full).
 BRIEF = {MoraleResult.RETREAT: "runs", MoraleResult.DROP_AND_RUN: "drops weapons, runs",
@@ -176,6 +177,8 @@ class MoraleController(QObject):
     # --- the check ----------------------------------------------------------------------
     def begin_check(self, side: Side) -> None:
         """Hand the side's check to the Resolve panel and draw where each would run."""
+        from core.actions.morale import MoraleAction  # see desktop/__init__
+
         action = MoraleAction(MoraleRequest(side=side))
         self.pending = action
         self.panel.begin(action, self._card(side))
@@ -211,6 +214,8 @@ class MoraleController(QObject):
         self.preview.show_walks(walks)
 
     def pass_over(self, side: Side) -> None:
+        from core.actions.morale import PassMoraleAction
+
         self._perform(PassMoraleAction(side))
 
     def _perform(self, action: Action[Any]) -> None:
@@ -243,6 +248,8 @@ class MoraleController(QObject):
 
     # --- the token menu -------------------------------------------------------------------
     def token_entries(self, token_id: str) -> list[TokenEntry]:
+        from core.actions.sleep import WakeAction
+
         token = self.document.encounter.token(token_id)
         entries: list[TokenEntry] = []
         if token.combatant.has(Condition.ASLEEP):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from core.model.grid import Footprint
 from desktop.melee_items import BAD, GOOD, CellMarks, Mark
 from desktop.qt import (
     QColor,
@@ -20,7 +20,10 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from core.model.grid import Footprint
+    from desktop.renderer import MapRenderer
 
 WALK = QColor("#e07b00")
 

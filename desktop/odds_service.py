@@ -20,11 +20,13 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.model.encounter import Encounter
-from desktop.document import EncounterDocument
 from desktop.qt import QObject, Signal
+
+if TYPE_CHECKING:
+    from desktop.document import EncounterDocument
 
 SYNC_MS = 4.0  # a computation this fast is done at once, on the GUI thread
 

@@ -4,10 +4,9 @@ core.rules.odds computed."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from core.model.grid import Cell, Direction, Footprint
-from core.rules.odds import ShoveOdds
 from desktop.items import Z_OVERLAY
 from desktop.labels import ScreenLabel
 from desktop.qt import (
@@ -24,7 +23,12 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from core.rules.odds import ShoveOdds
+    from desktop.renderer import MapRenderer
 
 LANDING = QColor(40, 120, 220)
 DANGER = QColor(215, 38, 61)

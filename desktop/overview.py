@@ -11,8 +11,7 @@ its picture is away from where the model has it (a drag, a slide) and draws itse
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -42,7 +41,11 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from desktop.renderer import MapRenderer
 
 NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
 FOOTPRINTS = sorted({spec.footprint for spec in SIZES.values()})

@@ -5,9 +5,12 @@ plugin "xcb"", which tells a GM nothing; this says what to install instead."""
 from __future__ import annotations
 
 import ctypes
-import os
 import sys
-from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Callable
 
 #: shared library → the Debian/Ubuntu package that provides it.
 XCB_LIBRARIES: dict[str, str] = {

@@ -13,8 +13,8 @@ is panned and zoomed on its own (mouse, wheel or touch on it turns following off
 
 from __future__ import annotations
 
-from core.model.mapmodel import Hazard
-from desktop.document import EncounterDocument
+from typing import TYPE_CHECKING
+
 from desktop.fog_layer import PLAYERS_FOG, FogLayer, PlayerViewModel
 from desktop.qt import (
     QCloseEvent,
@@ -35,6 +35,10 @@ from desktop.qt import (
 from desktop.renderer import MapRenderer
 from desktop.scene import MapScene
 from desktop.view import MapView
+
+if TYPE_CHECKING:
+    from core.model.mapmodel import Hazard
+    from desktop.document import EncounterDocument
 
 WINDOWED_SHARE = 0.8  # of the screen, when not full screen
 

@@ -9,13 +9,11 @@ size-capped), so a FIFO or a device never blocks the GUI.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.actions.portraits import SetPortrait
 from core.io.files import FileReadError, read_image_file
-from core.model.combatant import Combatant
-from core.model.encounter import Encounter
 from core.model.portrait import Portrait
-from desktop.document import EncounterDocument
 from desktop.qt import (
     QBuffer,
     QFileDialog,
@@ -28,6 +26,11 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from core.model.combatant import Combatant
+    from core.model.encounter import Encounter
+    from desktop.document import EncounterDocument
 
 PORTRAIT_PX = 256
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp);;All files (*)"

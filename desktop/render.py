@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, load_encounter, write_atomic
-from core.model.encounter import Encounter
 from desktop.cli import CliError
 from desktop.document import EncounterDocument
 from desktop.fog_layer import PlayerViewModel
@@ -18,6 +17,11 @@ from desktop.portraits import png_bytes
 from desktop.qt import QImage, QPainter, QRectF
 from desktop.runtime import application
 from desktop.scene import MapScene
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from core.model.encounter import Encounter
 
 MARGIN_PX = 20
 VIEWS = ("gm", "player")

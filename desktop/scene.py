@@ -5,18 +5,15 @@ document's change sets."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.actions.commands import ChangeSet
-from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import TERRAIN_BY_CODE, Hazard
 from core.spatial.geometry import geometry_of
 from desktop import style
 from desktop.cell_image import image_of
-from desktop.document import EncounterDocument
 from desktop.items import (
     DETAIL_PX,
     Z_TOKEN,
@@ -44,9 +41,16 @@ from desktop.qt import (
     isValid,
 )
 from desktop.renderer import MapRenderer
-from desktop.selection import SelectionModel
 from desktop.token_faces import FaceBook
 from desktop.wall_layer import WallLayer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from core.actions.commands import ChangeSet
+    from core.model.encounter import Encounter, Token
+    from desktop.document import EncounterDocument
+    from desktop.selection import SelectionModel
 
 MIN_LABEL_PX = 28
 TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5

@@ -4,10 +4,14 @@ and says nothing, so no view echoes another."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from desktop.document import EncounterDocument
 from desktop.qt import QObject, Signal
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from desktop.document import EncounterDocument
 
 
 class SelectionModel(QObject):

@@ -4,8 +4,8 @@ before any shortcut.)"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from desktop.qt import (
     QAction,
@@ -14,6 +14,9 @@ from desktop.qt import (
     QMenuBar,
     QObject,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 Shortcut = str | QKeySequence.StandardKey | tuple[str, ...]
 

@@ -6,7 +6,6 @@ remembered (QSettings ``player/...``, ``table/...``, ``fog/...``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.model.mapmodel import Darkness
@@ -21,13 +20,15 @@ from desktop.qt import (
     QScreen,
     QWidget,
 )
-from desktop.scene import MapScene
 from desktop.shortcuts import SEPARATOR, MenuItem, add_items
 from desktop.table_mode import SCALES, TableMode, as_bool
 from desktop.tools.fog import FogTool
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from desktop.mainwindow import MainWindow
+    from desktop.scene import MapScene
 
 
 class TableController(QObject):

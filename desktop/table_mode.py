@@ -10,7 +10,7 @@ physical dots per inch). The settings are remembered (QSettings ``table/...``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from desktop import style
 from desktop.qt import (
@@ -24,7 +24,11 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.scene import MapScene
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from desktop.scene import MapScene
 
 SCALES = (100, 125, 150, 175, 200, 250)  # per cent
 DEFAULT_SCALE = 200

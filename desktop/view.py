@@ -4,7 +4,8 @@ events go to the active tool (touch through :class:`desktop.touch.TouchGestures`
 
 from __future__ import annotations
 
-from core.model.grid import Cell
+from typing import TYPE_CHECKING
+
 from desktop import style
 from desktop.qt import (
     QContextMenuEvent,
@@ -22,9 +23,12 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.scene import MapScene
 from desktop.tools.base import MapTool, ToolEvent
 from desktop.touch import TouchGestures
+
+if TYPE_CHECKING:
+    from core.model.grid import Cell
+    from desktop.scene import MapScene
 
 MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
 MENU_SLOP_PX = 4

@@ -4,7 +4,7 @@ chunks so a frame strokes only what it exposes."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from core.model.mapmodel import WallKind, WallSegment
 from desktop import style
@@ -19,7 +19,11 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.renderer import MapRenderer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from desktop.renderer import MapRenderer
 
 WallStroke = tuple[QRectF, QPen, QPainterPath]  # bounds, pen, the walls of one kind
 

@@ -6,8 +6,7 @@ removed."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -21,7 +20,6 @@ from core.model.weapons import (
     MissileKind,
     Weapon,
 )
-from desktop.document import EncounterDocument
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -37,6 +35,11 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from desktop.document import EncounterDocument
 
 NO_MELEE = -1
 INVALID_STYLE = "border: 1px solid #c0392b;"

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import re
 from html import escape
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import ValidationError
 
 from core.actions.commands import UpdateCombatant
 from core.model.combatant import Combatant, Condition, Side
-from core.model.encounter import Token
 from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
-from desktop.document import EncounterDocument
 from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
@@ -38,6 +36,10 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+
+if TYPE_CHECKING:
+    from core.model.encounter import Token
+    from desktop.document import EncounterDocument
 
 INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
 WHOLE_NUMBER = re.compile(r"\s*[+-]?\d{1,6}\s*")

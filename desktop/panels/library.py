@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import TypeAdapter, ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant
 from desktop.resources import bundled
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 LIBRARY_PATH = bundled("library.json")
 _TEMPLATES = TypeAdapter(list[Combatant])

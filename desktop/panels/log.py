@@ -4,11 +4,9 @@ saved with the encounter, exportable as Markdown."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.actions.commands import ChangeSet
 from core.io.fileio import write_atomic
-from core.rules.report import log_markdown
-from desktop.document import EncounterDocument
 from desktop.qt import (
     QFileDialog,
     QHBoxLayout,
@@ -24,6 +22,10 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
+    from desktop.document import EncounterDocument
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -94,6 +96,8 @@ class LogPanel(QWidget):
             self.tree.scrollToItem(item)
 
     def export_to(self, path: Path) -> None:
+        from core.rules.report import log_markdown  # see desktop/__init__
+
         write_atomic(path, log_markdown(self.document.encounter).encode("utf-8"))
 
     def export_dialog(self) -> None:

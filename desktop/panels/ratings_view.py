@@ -4,10 +4,8 @@ the whole breakdown in the tooltip, and the armour and shield specials below."""
 from __future__ import annotations
 
 from html import escape
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from core.model.breakdown import Breakdown
-from core.rules.ratings import Ratings
 from desktop.qt import (
     QFont,
     QHeaderView,
@@ -22,6 +20,10 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from core.model.breakdown import Breakdown
+    from core.rules.ratings import Ratings
 
 
 class RatingRow(NamedTuple):

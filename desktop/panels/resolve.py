@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pydantic import ValidationError
 
-from core.actions.attack import AttackAction
 from core.actions.base import Action, Outcome, plan
-from core.actions.commands import ChangeSet, Command
-from core.actions.dice import DiceRollAction
 from core.io.fileio import describe_validation_error
 from core.model.dice import (
     DiceError,
@@ -26,11 +23,7 @@ from core.model.dice import (
     ScriptedDice,
     SeededDice,
 )
-from core.rules.attack_odds import AttackOdds, attack_odds
-from core.rules.odds import ShoveOdds
-from core.rules.shove import SuccessLevel
 from desktop.attack_form import AttackForm
-from desktop.document import EncounterDocument
 from desktop.overlay import percent
 from desktop.qt import (
     QButtonGroup,
@@ -52,6 +45,13 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+
+if TYPE_CHECKING:
+    from core.actions.attack import AttackAction
+    from core.actions.commands import ChangeSet, Command
+    from core.rules.attack_odds import AttackOdds
+    from core.rules.odds import ShoveOdds
+    from desktop.document import EncounterDocument
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260
@@ -145,6 +145,8 @@ class ResolvePanel(QWidget):
         except DiceError as error:
             self.message.setText(str(error))
             return
+        from core.actions.dice import DiceRollAction  # see desktop/__init__
+
         self.begin_roll(DiceRollAction(text), f"Dice tray: {text}")
 
     def _layout(self) -> None:
@@ -194,6 +196,8 @@ class ResolvePanel(QWidget):
     # --- preparing ------------------------------------------------------------------------
     def preview_shove(self, odds: ShoveOdds) -> None:
         """Show the odds card of a shove being aimed (before any roll)."""
+        from core.rules.shove import SuccessLevel
+
         levels = odds.levels
         hazards = "".join(f"<br>Into {name}: <b>{percent(p)}</b>"
                           for name, p in odds.hazards_entered.items())
@@ -215,8 +219,8 @@ class ResolvePanel(QWidget):
         self.pending = action
         if card is not None:
             self.card.setText(card)
-        self.weapon.setVisible(isinstance(action, AttackAction))
-        if isinstance(action, AttackAction):
+        self.weapon.setVisible(_is_attack(action))
+        if _is_attack(action):
             self._base_card = self.card.text()
             self.weapon.show_for(self.document.encounter, action.attacker)
         self.title.setText(f"<b>{action.title(self.document.encounter)}</b> — roll or type "
@@ -239,7 +243,7 @@ class ResolvePanel(QWidget):
     def _action(self) -> Action[Any]:
         """The pending action with what the attack form says now."""
         assert self.pending is not None
-        if isinstance(self.pending, AttackAction):
+        if _is_attack(self.pending):
             return dataclasses.replace(self.pending, options=self.weapon.options())
         return self.pending
 
@@ -247,9 +251,11 @@ class ResolvePanel(QWidget):
         """The attack's exact odds under the tool's card, as the form now stands (or why
         it cannot be made)."""
         action = self.pending
-        if not isinstance(action, AttackAction):
+        if not _is_attack(action):
             return
         self.message.clear()  # a refusal of the form as it was
+        from core.rules.attack_odds import attack_odds
+
         try:
             odds = attack_odds(self.document.encounter, action.attacker, action.target,
                                self.weapon.options())
@@ -396,6 +402,13 @@ class ResolvePanel(QWidget):
         self.result.setPlainText(outcome.text)
         self.clear()
         self.applied.emit(outcome)
+
+
+def _is_attack(action: object) -> TypeGuard[AttackAction]:
+    """Whether ``action`` is a melee attack (it gets the weapon form and its odds)."""
+    from core.actions.attack import AttackAction  # see desktop/__init__
+
+    return isinstance(action, AttackAction)
 
 
 def attack_card(odds: AttackOdds) -> str:

@@ -5,10 +5,8 @@ after 2 minutes ... not exceed 2 minutes per creature")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from core.actions.commands import ChangeSet
-from core.actions.initiative import InitiativeAction
 from core.actions.round import (
     AdvanceSegment,
     NextRound,
@@ -16,12 +14,8 @@ from core.actions.round import (
     SetSegmentOverride,
 )
 from core.actions.surprise import SurpriseAction
-from core.model.combatant import Side
-from core.model.round import InitiativeEntry
 from core.rules.timeline import AttackTiming, acting_order, entry_timing
 from desktop import style
-from desktop.document import EncounterDocument
-from desktop.panels.resolve import ResolvePanel
 from desktop.qt import (
     QContextMenuEvent,
     QDrag,
@@ -40,6 +34,15 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.actions.commands import ChangeSet
+    from core.model.combatant import Side
+    from core.model.round import InitiativeEntry
+    from desktop.document import EncounterDocument
+    from desktop.panels.resolve import ResolvePanel
 
 CHIP_MIME = "application/x-battlemap-token"
 
@@ -197,6 +200,8 @@ class TimelinePanel(QWidget):
         opposition (002 "Critical events"), as one undo step — through the Resolve panel,
         so the dice are seeded or typed from the table like every other roll. Mid-round, ask
         first."""
+        from core.actions.initiative import InitiativeAction  # see desktop/__init__
+
         state = self.document.encounter.timeline
         if state.entries and not self._confirm_reroll(state.round_number):
             return

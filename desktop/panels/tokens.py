@@ -7,20 +7,17 @@ hold hundreds of tokens); only a different encounter rebuilds it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from core.actions.commands import ChangeSet, RemoveToken
 from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant, Side
-from core.model.encounter import Token
 from core.model.grid import Cell
 from core.model.tables import SIZES
 from core.rules.melee import ratings_here
 from desktop import style
-from desktop.document import EncounterDocument
 from desktop.map_menus import add_combatant
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
@@ -47,7 +44,14 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.selection import SelectionModel
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from core.model.encounter import Token
+    from desktop.document import EncounterDocument
+    from desktop.selection import SelectionModel
 
 TOKEN_ROLE = Qt.ItemDataRole.UserRole
 GROUP_TITLES = {Side.PARTY: "Party", Side.OPPOSITION: "Opposition"}

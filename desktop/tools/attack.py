@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.actions.attack import AttackAction
-from core.actions.commands import ChangeSet
 from core.rules.cover import cover_on_map
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
     from desktop.view import MapView
 
 
@@ -66,6 +65,8 @@ class AttackTool(MapTool):
         if self.attacker is None or token.id == self.attacker:
             self.start(token.id)
         else:
+            from core.actions.attack import AttackAction  # see desktop/__init__
+
             self.panel.begin(AttackAction(self.attacker, token.id), self._cover(token.id))
             self.say("Attack: set the weapon, roll or type the dice in the Resolve "
                              "panel")

@@ -9,16 +9,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.actions.commands import ChangeSet
-from core.model.grid import Cell
-from desktop.document import EncounterDocument
 from desktop.qt import QAction, QKeyEvent, QObject, QPointF, Qt, QWidget, QWidgetAction, Signal
-from desktop.renderer import MapRenderer
-from desktop.selection import SelectionModel
 
 if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
+    from core.model.grid import Cell
+    from desktop.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
+    from desktop.renderer import MapRenderer
     from desktop.scene import MapScene
+    from desktop.selection import SelectionModel
     from desktop.view import MapView
 
 

@@ -6,20 +6,21 @@ panel."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from core.actions.manoeuvre import action_for
-from core.model.encounter import Encounter
 from core.model.grid import Cell, Footprint
 from core.rules.holds import move_refusal
-from core.rules.manoeuvres import DragOffer, drag_offer
-from core.spatial.pathing import MovePath
-from desktop.manoeuvre_cards import card
 from desktop.melee_items import CellMarks, Mark, chance_colour
 from desktop.odds_service import Answer, OddsService
 from desktop.overlay import percent
-from desktop.tools.base import ToolContext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from core.model.encounter import Encounter
+    from core.rules.manoeuvres import DragOffer
+    from core.spatial.pathing import MovePath
+    from desktop.tools.base import ToolContext
 
 
 class Ruling(NamedTuple):
@@ -51,6 +52,8 @@ class DragRulings:
                 budget_ft: float | None, show: Callable[[Ruling | None], None]) -> bool:
         """Work out how to show the drag when it is more than a move and hand that to
         ``show`` (None: a plain move); False when the answer comes later."""
+        from core.rules.manoeuvres import drag_offer  # see desktop/__init__
+
         refusal = move_refusal(self.context.document.encounter, token_id)
         if refusal:
             self._unsettled, self.offer = None, None
@@ -105,6 +108,9 @@ class DragRulings:
         self.marks.clear()
         if offer is None:
             return False
+        from core.actions.manoeuvre import action_for
+        from desktop.manoeuvre_cards import card
+
         panel, encounter = self.context.resolve_panel, self.context.document.encounter
         if offer.manoeuvre == "evade":
             panel.begin_roll(action_for(offer.request), card(encounter, offer.request))

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.actions.commands import ChangeSet, Command
 from core.actions.fog import ClearFogOverrides, HideCells, RevealCells, SetDarkness, SetFogEnabled
-from core.model.grid import Cell
 from core.model.mapmodel import Darkness
 from desktop.fog_layer import GM_FOG, FogLayer, PlayerViewModel
 from desktop.qt import (
@@ -24,10 +22,12 @@ from desktop.qt import (
     QTimer,
     QWidget,
 )
-from desktop.tools.base import ToolContext, ToolEvent
 from desktop.tools.paint import CellPaintTool
 
 if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet, Command
+    from core.model.grid import Cell
+    from desktop.tools.base import ToolContext, ToolEvent
     from desktop.view import MapView
 
 REVEAL, HIDE = "Reveal", "Hide"

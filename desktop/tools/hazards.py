@@ -3,13 +3,17 @@ delete it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.actions.commands import ReplaceHazard
-from core.model.grid import Cell
-from core.model.mapmodel import Hazard
 from desktop.dialogs import HazardDialog
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.paint import rectangle_cells
+
+if TYPE_CHECKING:
+    from core.model.grid import Cell
+    from core.model.mapmodel import Hazard
 
 
 class HazardTool(MapTool):

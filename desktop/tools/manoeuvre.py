@@ -11,17 +11,15 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from core.actions.commands import ChangeSet, UpdateCombatant
-from core.actions.manoeuvre import action_for
 from core.model.combatant import Condition
 from core.model.melee import HoldKind
 from core.rules.holds import active_holds
-from core.rules.manoeuvres import Choice, Offer, offers, push_choices, throw_choices
-from desktop.manoeuvre_cards import card
 from desktop.melee_items import CellMarks, HoldLinks, Link, Mark, chance_colour
 from desktop.qt import QCheckBox, QKeyEvent, QMenu, QPointF, Qt, QWidget
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.rules.manoeuvres import Choice, Offer
     from desktop.view import MapView
 
 
@@ -85,6 +83,8 @@ class ManoeuvreTool(MapTool):
 
     # --- menus --------------------------------------------------------------------------
     def token_entries(self, token_id: str) -> list[TokenEntry]:
+        from core.rules.manoeuvres import offers  # see desktop/__init__
+
         entries: list[TokenEntry] = [(offer.text, partial(self.take, offer))
                                      for offer in offers(self.document.encounter, token_id)]
         combatant = self.document.encounter.token(token_id).combatant
@@ -112,6 +112,10 @@ class ManoeuvreTool(MapTool):
     def take(self, offer: Offer) -> None:
         """Begin ``offer``: straight to the Resolve panel, or first pick where it sends the
         creature."""
+        from core.actions.manoeuvre import action_for
+        from core.rules.manoeuvres import push_choices, throw_choices
+        from desktop.manoeuvre_cards import card
+
         encounter = self.document.encounter
         if not offer.pick:
             self.panel.begin(action_for(offer.request), card(encounter, offer.request))
@@ -151,12 +155,17 @@ class ManoeuvreTool(MapTool):
             self.status.emit("Manoeuvre: click one of the marked places (Esc: back)")
             return
         self.deactivate()
+        from core.actions.manoeuvre import action_for
+        from desktop.manoeuvre_cards import card
+
         self.panel.begin(action_for(choice.request), card(self.document.encounter,
                                                           choice.request))
         self.status.emit("Manoeuvre: roll for it or type the dice in the Resolve panel")
 
     def _menu_against(self, target_id: str, where: QPointF) -> None:
         assert self.actor is not None
+        from core.rules.manoeuvres import offers
+
         found = [o for o in offers(self.document.encounter, self.actor)
                  if o.target == target_id]
         if not found:

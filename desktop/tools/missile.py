@@ -14,16 +14,9 @@ from functools import partial
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from core.actions.base import Action, plan
-from core.actions.commands import ChangeSet
-from core.actions.missile import MissileAction
-from core.actions.popup import PopUpAction, WaitAction
+from core.actions.base import plan
 from core.model.dice import ScriptedDice
-from core.model.grid import Cell
 from core.model.injury import HeroUse
-from core.rules.missile import MissileRequest, exposed_at
-from core.rules.missile_odds import MissileOdds, missile_odds
-from core.rules.popup import PopUpRequest, pop_up_odds, spot_refusal
 from core.rules.weapons import missile_weapons
 from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.missile_overlay import MissilePreview
@@ -42,7 +35,12 @@ from desktop.qt import (
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.actions.base import Action
+    from core.actions.commands import ChangeSet
     from core.model.encounter import Encounter
+    from core.model.grid import Cell
+    from core.rules.missile import MissileRequest
+    from core.rules.missile_odds import MissileOdds
     from desktop.view import MapView
 
 AUTO_COVER = -1  # the cover box's "from the map" value
@@ -141,6 +139,8 @@ class MissileTool(MapTool):
 
     def request(self, target: str) -> MissileRequest:
         assert self.shooter is not None
+        from core.rules.missile import MissileRequest  # see desktop/__init__
+
         override = self.cover.value()
         hero = self.hero_box.currentData()
         return MissileRequest(attacker=self.shooter, target=target,
@@ -151,6 +151,10 @@ class MissileTool(MapTool):
 
     def action(self, target: str) -> Action[Any]:
         """The shot at ``target``: a pop-up from the chosen spot, or a plain missile."""
+        from core.actions.missile import MissileAction
+        from core.actions.popup import PopUpAction
+        from core.rules.popup import PopUpRequest
+
         if self.spot is not None:
             return PopUpAction(PopUpRequest(shot=self.request(target), spot=self.spot))
         return MissileAction(self.request(target))
@@ -264,6 +268,8 @@ class MissileTool(MapTool):
     def _choose_spot(self, cell: Cell) -> None:
         """A pop-up's spot: where the shooter stands or one legal step from it."""
         assert self.shooter is not None
+        from core.rules.popup import spot_refusal
+
         shooter = self.document.encounter.token(self.shooter)
         refusal = spot_refusal(self.document.encounter, shooter, cell)
         if refusal:
@@ -277,6 +283,8 @@ class MissileTool(MapTool):
     def _declare_wait(self, cell: Cell) -> None:
         """Record the waiting token's spot: one undo step, no dice."""
         assert self.waiter is not None
+        from core.actions.popup import WaitAction
+
         try:
             outcome = plan(WaitAction(self.waiter, cell), self.document.encounter,
                            ScriptedDice([]))
@@ -353,6 +361,10 @@ def aimed_odds(encounter: Encounter, request: MissileRequest, spot: Cell | None
     """The shot's odds, and the card's note: a pop-up's chance to spot first (its odds
     from ``spot``), or a target seen where it popped up. A function of the encounter only,
     so the odds worker can work it out."""
+    from core.rules.missile import exposed_at
+    from core.rules.missile_odds import missile_odds
+    from core.rules.popup import PopUpRequest, pop_up_odds
+
     if spot is not None:
         spotted, odds = pop_up_odds(encounter, PopUpRequest(shot=request, spot=spot))
         return odds, (f"Pop-up at ({spot.x},{spot.y}): Spot 9 <b>{percent(spotted)}</b>, "

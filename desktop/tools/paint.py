@@ -3,10 +3,11 @@ switch the mode). A brush stroke is one undo step."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.actions.commands import Command, PaintTerrain, SetElevation
 from core.model.grid import Cell
 from core.model.mapmodel import TERRAINS, Terrain
-from core.model.profile import RulesProfile
 from desktop import style
 from desktop.qt import (
     QBrush,
@@ -22,6 +23,9 @@ from desktop.qt import (
     QWidget,
 )
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
+
+if TYPE_CHECKING:
+    from core.model.profile import RulesProfile
 
 
 class CellPaintTool(MapTool):

@@ -4,8 +4,8 @@ clears it. Measuring changes nothing."""
 
 from __future__ import annotations
 
-from core.actions.commands import ChangeSet
-from core.model.grid import Cell
+from typing import TYPE_CHECKING
+
 from core.rules.measure import measure
 from desktop import style
 from desktop.labels import ScreenLabel
@@ -18,6 +18,10 @@ from desktop.qt import (
     Qt,
 )
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
+
+if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
+    from core.model.grid import Cell
 
 Z_RULER = 55
 

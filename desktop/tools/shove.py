@@ -8,18 +8,16 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from core.actions.commands import ChangeSet
-from core.actions.shove import ShoveAction
 from core.model.grid import Direction, allowed_directions, bearing
 from core.rules.conditions import NoActionError
-from core.rules.odds import shove_odds
-from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
 from desktop.odds_service import Answer, OddsService
 from desktop.overlay import ShovePreview
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.actions.commands import ChangeSet
+    from core.rules.shove import ShoveRequest
     from desktop.view import MapView
 
 AIM_PROMPT = ("Shove: aim with the pointer (the arrow snaps to allowed directions), click to "
@@ -123,6 +121,8 @@ class ShoveTool(MapTool):
 
     def _choose_target(self, target_id: str) -> None:
         assert self.attacker is not None
+        from core.rules.shove import IllegalShoveError, ShoveRequest, prepare_shove
+
         try:
             setup = prepare_shove(self.document.encounter,
                                   ShoveRequest(attacker=self.attacker, defender=target_id))
@@ -148,6 +148,8 @@ class ShoveTool(MapTool):
         worker when they take a while)."""
         if direction == self.direction or self.target is None:
             return
+        from core.rules.odds import shove_odds  # see desktop/__init__
+
         self.direction = direction
         request = self.request()
         target = self.document.encounter.token(self.target)
@@ -172,12 +174,16 @@ class ShoveTool(MapTool):
 
     def request(self) -> ShoveRequest:
         assert self.attacker is not None and self.target is not None
+        from core.rules.shove import ShoveRequest
+
         return ShoveRequest(attacker=self.attacker, defender=self.target,
                             direction=self.direction)
 
     def _confirm(self) -> None:
         if self.target is None:
             return
+        from core.actions.shove import ShoveAction
+
         self.panel.begin(ShoveAction(self.request()))
         self._sent = True
         self.say("Shove: roll for it or type the dice in the Resolve panel")
