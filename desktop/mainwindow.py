@@ -14,10 +14,8 @@ from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.mapmodel import BattleMap
 from desktop.animation import marker, show_missile, slide
-from desktop.dialogs import BackgroundDialog, MapSizeDialog, SurpriseDialog
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
-from desktop.help import ShortcutSheet
 from desktop.history_view import HistoryView
 from desktop.map_menus import TokenMenu, add_combatant
 from desktop.morale import MoraleController
@@ -44,7 +42,6 @@ from desktop.qt import (
     QVariantAnimation,
     QWidget,
 )
-from desktop.rules_dialog import RulesDialog
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
@@ -61,7 +58,6 @@ from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.view import MapView
-from desktop.weapons_dialog import WeaponsDialog
 
 if TYPE_CHECKING:
     from core.actions.base import Outcome
@@ -318,7 +314,10 @@ class MainWindow(QMainWindow):
                      "2d10 morale check of the selected token's side (else the opposition)"),
         ]
 
+    # The dialogs are imported when opened: the first frame shows none of them.
     def show_shortcuts(self) -> None:
+        from desktop.help import ShortcutSheet
+
         ShortcutSheet(self.menuBar(), self).exec()
 
     def _build_menus(self) -> None:
@@ -389,29 +388,40 @@ class MainWindow(QMainWindow):
     def new_map(self) -> None:
         if not self.files.confirm_discard():
             return
+        from desktop.dialogs import MapSizeDialog
+
         dialog = MapSizeDialog(30, 20, "New encounter", self)
         if dialog.exec():
             width, height = dialog.size
             self.files.new(Encounter(map=BattleMap(width=width, height=height)))
 
     def resize_map(self) -> None:
+        from desktop.dialogs import MapSizeDialog
+
         battle_map = self.document.encounter.map
         dialog = MapSizeDialog(battle_map.width, battle_map.height, "Resize map", self)
         if dialog.exec() and dialog.size != (battle_map.width, battle_map.height):
             self.document.push(ResizeMap(*dialog.size))
 
     def edit_background(self) -> None:
+        from desktop.dialogs import BackgroundDialog
+
         current = self.document.encounter.map.background
         dialog = BackgroundDialog(current, self)
         if dialog.exec() and dialog.result_background != current:
             self.document.push(SetBackground(dialog.result_background))
 
     def edit_rules(self) -> None:
+        from desktop.rules_dialog import RulesDialog
+
         dialog = RulesDialog(self.document.encounter.profile, self)
         if dialog.exec() and dialog.result_profile not in (None, self.document.encounter.profile):
             assert dialog.result_profile is not None
             self.document.push(SetProfile(dialog.result_profile))
+
     def edit_weapons(self) -> None:
+        from desktop.weapons_dialog import WeaponsDialog
+
         WeaponsDialog(self.document, self).exec()
 
     def morale_check(self) -> None:
@@ -422,6 +432,8 @@ class MainWindow(QMainWindow):
         self.morale.begin_check(side)
 
     def surprise_check(self) -> None:
+        from desktop.dialogs import SurpriseDialog
+
         levels = [a.name for a in self.document.encounter.profile.alertness]
         dialog = SurpriseDialog(levels, self)
         if dialog.exec():

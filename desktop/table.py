@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.model.mapmodel import Darkness
-from desktop.player_window import PlayerWindow
 from desktop.qt import (
     QAction,
     QActionGroup,
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from desktop.mainwindow import MainWindow
+    from desktop.player_window import PlayerWindow
     from desktop.scene import MapScene
 
 
@@ -129,6 +129,8 @@ class TableController(QObject):
         self.actions["Player window"].setChecked(True)
 
     def _make_player_window(self) -> PlayerWindow:
+        from desktop.player_window import PlayerWindow  # at the first opening: 5 ms of start
+
         players = PlayerWindow(self.window.document, self.fog_tool.players, self.window.view)
         players.view.turn_to(int(str(self.settings.value("player/turns", 0))))
         players.following = self._flag("player/follow", True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.actions.commands import ReplaceHazard
-from desktop.dialogs import HazardDialog
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.paint import rectangle_cells
@@ -60,12 +59,16 @@ class HazardTool(MapTool):
         cells = tuple(sorted(c for c in rectangle_cells(anchor, event.cell)
                              if battle_map.contains(c)))
         if cells:
+            from desktop.dialogs import HazardDialog  # when opened, as the window's dialogs
+
             dialog = HazardDialog(cells, parent=self.view)
             if dialog.exec() and dialog.result_hazard is not None:
                 self.document.push(ReplaceHazard(None, dialog.result_hazard))
         return True
 
     def edit(self, hazard: Hazard) -> None:
+        from desktop.dialogs import HazardDialog
+
         dialog = HazardDialog(hazard.cells, hazard, parent=self.view)
         if not dialog.exec():
             return
