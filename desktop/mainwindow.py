@@ -39,6 +39,7 @@ from desktop.qt import (
     QPoint,
     QSettings,
     Qt,
+    QTimer,
     QVariantAnimation,
     QWidget,
 )
@@ -134,12 +135,16 @@ class MainWindow(QMainWindow):
 
     def _steady_options_bar(self) -> None:
         """The options bar as tall as the tallest tool's options, so switching tools never
-        moves the map up or down."""
+        moves the map up or down. Run after the map's first frame, which shows only the
+        Select tool's options: making every tool's was 4.6 ms of it (each tool keeps the
+        options made here)."""
         tallest = 0
         for tool in self.tools.values():
             self._show_options(tool)
             tallest = max(tallest, self.options_bar.sizeHint().height())
         self.options_bar.setMinimumHeight(tallest)
+        if self.view.tool is not None:
+            self._show_options(self.view.tool)
 
     def _build_tool_bars(self) -> None:
         bar = self.addToolBar("Tools")
@@ -157,7 +162,8 @@ class MainWindow(QMainWindow):
         self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
         self.options_bar.setObjectName("tool-options")
-        self._steady_options_bar()
+        self.view.first_painted.connect(
+            lambda: QTimer.singleShot(0, self, self._steady_options_bar))  # after that paint
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:

@@ -44,6 +44,7 @@ class MapView(QGraphicsView):
     cell_menu_requested = Signal(object, QPoint)  # an empty Cell, global position
     pressed = Signal()  # any click on the map (skips a running animation)
     resized = Signal()  # the view's size changed (the players' window refits to it)
+    first_painted = Signal()  # once, when the first frame of the map has been drawn
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
@@ -51,6 +52,7 @@ class MapView(QGraphicsView):
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
         self._announced_zoom: float | None = None
+        self._painted = False
         self.zoom_changed.connect(self._note_zoom)
         self.zoom_changed.connect(scene.follow_zoom)
         self.tool: MapTool | None = None
@@ -164,7 +166,11 @@ class MapView(QGraphicsView):
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
             self.zoom_by(1 + event.value())
             return True
-        return super().viewportEvent(event)
+        handled = super().viewportEvent(event)
+        if event.type() == QEvent.Type.Paint and not self._painted:
+            self._painted = True
+            self.first_painted.emit()
+        return handled
 
     def scroll_by(self, dx: float, dy: float) -> None:
         """Move the map under the viewport by (dx, dy) screen pixels the other way."""

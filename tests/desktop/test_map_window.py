@@ -293,3 +293,15 @@ def test_condition_badges_stay_readable_and_inside_the_token(window: MainWindow,
         painter.end()
     assert side * zoom >= MIN_BADGE_PX  # the Large ogre: 50 px across at half zoom
     assert side * (1 + 0.9 * (count - 1)) <= item.side_px + 1e-9
+
+
+def test_switching_tools_never_moves_the_map(qtbot: QtBot, window: MainWindow) -> None:
+    """The options bar is as tall as the tallest tool's options (measured one turn of the
+    event loop after the window is built), and the Select tool's options are shown."""
+    qtbot.waitUntil(lambda: window.options_bar.minimumHeight() > 0)
+    assert option(window, "select", "Move budget").isVisible()
+    top = window.view.mapToGlobal(window.view.rect().topLeft()).y()
+    for name in window.tools:
+        window.select_tool(name)
+        QApplication.processEvents()
+        assert window.view.mapToGlobal(window.view.rect().topLeft()).y() == top, name
