@@ -1,10 +1,11 @@
 """Battlemap desktop application (PySide6). Qt is imported lazily by the CLI.
 
 The first window imports the rules it shows, not the resolvers it rules with (issue #18:
-they were 40 ms of a 0.55 s first frame). A module of the first window imports a resolver,
+they were 37 ms of a 0.54 s first frame). A module of the first window imports a resolver,
 an odds function or an action whose module pulls in the rules engine (``core.rules.attack``,
 ``.shove``, ``.grapple``, ``.manoeuvres``, ``.missile``...) inside the function that uses
 it, with a pointer here; :func:`desktop.app.warm_up` imports them all just after the first
-frame, so the GM's first click does not wait for them either.
+frame
+(0.3 s after it is painted), so the GM's first click does not wait for them either.
 ``tests/desktop/test_app_start.py`` lists the rules modules the first window may import.
 """

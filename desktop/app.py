@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from core.model.encounter import Encounter
 
-WARM_UP_AFTER_MS = 300  # after the first frame is on screen
+WARM_UP_AFTER_MS = 300  # after the first frame is painted
 
 
 def open_window(path: Path, demo: Path) -> MainWindow:
@@ -96,7 +96,7 @@ def run_app(path: Path) -> int:
     QuietCollector(window.document)
     offer_recovery(window, orphaned_recoveries(data_dir()))
     QTimer.singleShot(0, window.view.fit_map)
-    QTimer.singleShot(WARM_UP_AFTER_MS, warm_up)
+    window.view.first_painted.connect(lambda: QTimer.singleShot(WARM_UP_AFTER_MS, warm_up))
     return app.exec()
 
 

@@ -7,9 +7,9 @@ from pydantic import BaseModel, ConfigDict
 
 class RulesValue(BaseModel):
     """A frozen pydantic model whose validator is built the first time one is made, not
-    when its module is imported: the app imports every resolver to build its window, and
-    building all 61 validators there took 25 ms of its first frame; one at its first use
-    takes 0.3-1 ms. (Pydantic builds it under a lock since 2.14: the odds workers and the
+    when its module is imported: the app imports every resolver soon after it starts (on
+    its warm-up thread), and building all 61 validators there took 25 ms; one at its first
+    use takes 0.3-1 ms. (Pydantic builds it under a lock since 2.14: the odds workers and the
     GUI thread may make the first of a kind at once.)
 
     >>> class Push(RulesValue):

@@ -7,6 +7,7 @@ panel drops it when the encounter is replaced or a token it names goes."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from html import escape
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -405,10 +406,11 @@ class ResolvePanel(QWidget):
 
 
 def _is_attack(action: object) -> TypeGuard[AttackAction]:
-    """Whether ``action`` is a melee attack (it gets the weapon form and its odds)."""
-    from core.actions.attack import AttackAction  # see desktop/__init__
-
-    return isinstance(action, AttackAction)
+    """Whether ``action`` is a melee attack (it gets the weapon form and its odds). None is
+    while its module is not imported: a dice-tray roll or an initiative roll then does not
+    load the attack engine on the GUI thread (see desktop/__init__)."""
+    attack = sys.modules.get("core.actions.attack")
+    return attack is not None and isinstance(action, attack.AttackAction)
 
 
 def attack_card(odds: AttackOdds) -> str:
