@@ -15,6 +15,7 @@ from core.actions.history import History
 from core.actions.shove import ShoveAction
 from core.io.fileio import (
     EncounterFileError,
+    encounter_from_json,
     encounter_to_json,
     load_encounter,
     save_encounter,
@@ -83,6 +84,12 @@ def test_save_replaces_an_existing_file(rich: Encounter, tmp_path: Path) -> None
     save_encounter(rich, target)
     assert target.read_text(encoding="utf-8") == encounter_to_json(rich)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.json"]
+
+
+def test_compact_text_is_one_line_that_loads_to_the_same_encounter(rich: Encounter) -> None:
+    compact = encounter_to_json(rich, compact=True)
+    assert "\n" not in compact and len(compact) < len(encounter_to_json(rich))
+    assert encounter_from_json(compact).model_dump() == rich.model_dump()
 
 
 def test_save_into_a_missing_folder_raises(rich: Encounter, tmp_path: Path) -> None:

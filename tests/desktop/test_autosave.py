@@ -21,7 +21,7 @@ from core.model.encounter import LogEntry
 from core.model.grid import Cell
 from desktop import autosave, load_check
 from desktop.app import offer_recovery
-from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries
+from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries, read_recovery
 from desktop.document import EncounterDocument
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QMessageBox, QSettings, Qt
@@ -61,6 +61,17 @@ def test_edits_merged_into_one_step_are_autosaved(window: MainWindow) -> None:
     rename(document, first, "Mira the Bold", key)
     assert document.history.index == 1
     assert token_name(autosaved(window), 0) == "Mira the Bold"
+
+
+def test_the_recovery_file_is_compact_and_restores_the_encounter(window: MainWindow) -> None:
+    """Only the app reads it: no indentation (a third faster to make on the GUI thread)."""
+    document = window.document
+    rename(document, document.encounter.tokens[0].id, "Mira", document.new_merge_key())
+    autosaved(window)
+    text = window.files.autosaver.path.read_text("utf-8")
+    assert "\n" not in text
+    encounter, source = read_recovery(window.files.autosaver.path)
+    assert encounter.model_dump() == document.encounter.model_dump() and source is None
 
 
 def test_an_edit_after_an_undo_is_autosaved(window: MainWindow) -> None:
