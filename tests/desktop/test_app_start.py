@@ -116,7 +116,7 @@ RULES_MODULES = ("import pkgutil, core.rules, core.actions\n"
 
 def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
         tmp_path: Path) -> None:
-    code = ("import sys, threading\n"
+    code = ("import sys\n"
             "from pathlib import Path\n"
             "from desktop.app import open_window, warm_up\n"
             "from desktop.runtime import application\n"
@@ -130,10 +130,7 @@ def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
             f"print('imported:' + ','.join(n for n in {NOT_AT_START!r} if n in sys.modules))\n"
             f"print('rules:' + ','.join(n for n in rules if n in sys.modules\n"
             f"                          and n not in {sorted(FIRST_WINDOW_RULES)!r}))\n"
-            "warm_up()\n"
-            "for thread in threading.enumerate():\n"
-            "    if thread.name == 'warm-up':\n"
-            "        thread.join()\n"
+            "warm_up().join()\n"
             "print('tcod.path' in sys.modules, all(n in sys.modules for n in rules))\n"
             "window.document.history.mark_clean()\n")
     assert python_prints(code, tmp_path)[-5:] == ["True", "imported:", "rules:", "True", "True"]
