@@ -132,6 +132,8 @@ class SelectTool(MapTool):
         narrowed = len(group) > 1 and not event.alt and in_round
         if narrowed:
             group = self._alone(item)
+        else:  # the last drop's words (a refusal) are not about this drag
+            self.say("")
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), self.document.encounter)
         self._drag.free, self._drag.narrowed = event.alt, narrowed
         return True

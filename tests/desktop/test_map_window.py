@@ -79,6 +79,9 @@ def test_drop_through_a_wall_beyond_the_budget_is_refused(
     drag((10, 5), [(11, 5), (13, 5)])  # the wall at x = 12: around by the door
     assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
     assert "Brannoc cannot move" in window.statusBar().currentMessage()
+    qtbot.mousePress(window.view.viewport(), LEFT, NONE, cell_point(window, 10, 5))
+    assert window.statusBar().currentMessage() == ""  # the refusal is not about this drag
+    qtbot.mouseRelease(window.view.viewport(), LEFT, NONE, cell_point(window, 10, 5))
     drag((10, 5), [(10, 6), (10, 7)])  # what a drop did replaces the refusal
     assert window.statusBar().currentMessage() == "Move Brannoc: 10 ft · 2 seg"
 
