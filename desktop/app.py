@@ -96,7 +96,7 @@ def run_app(path: Path) -> int:
     QTimer.singleShot(0, window.view.fit_map)
     # Right after the first frame: its imports (~0.1 s) are then made before the quiet
     # collector freezes what the start made, 0.3 s after opening (desktop.collector).
-    window.view.first_painted.connect(lambda: QTimer.singleShot(0, warm_up))
+    window.view.first_painted.connect(warm_up)
     return app.exec()
 
 

@@ -39,7 +39,6 @@ from desktop.qt import (
     QPoint,
     QSettings,
     Qt,
-    QTimer,
     QVariantAnimation,
     QWidget,
 )
@@ -162,8 +161,7 @@ class MainWindow(QMainWindow):
         self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
         self.options_bar.setObjectName("tool-options")
-        self.view.first_painted.connect(
-            lambda: QTimer.singleShot(0, self, self._steady_options_bar))  # after that paint
+        self.view.first_painted.connect(self._steady_options_bar)
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:

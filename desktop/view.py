@@ -19,6 +19,7 @@ from desktop.qt import (
     QPointF,
     QResizeEvent,
     Qt,
+    QTimer,
     QWheelEvent,
     QWidget,
     Signal,
@@ -44,7 +45,8 @@ class MapView(QGraphicsView):
     cell_menu_requested = Signal(object, QPoint)  # an empty Cell, global position
     pressed = Signal()  # any click on the map (skips a running animation)
     resized = Signal()  # the view's size changed (the players' window refits to it)
-    first_painted = Signal()  # once, when the first frame of the map has been drawn
+    first_painted = Signal()  # once, when the paint pass of the map's first frame is over
+    _painted = False  # a class default: Qt sends the viewport events before __init__ ends
 
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
@@ -52,7 +54,6 @@ class MapView(QGraphicsView):
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
         self._announced_zoom: float | None = None
-        self._painted = False
         self.zoom_changed.connect(self._note_zoom)
         self.zoom_changed.connect(scene.follow_zoom)
         self.tool: MapTool | None = None
@@ -166,11 +167,10 @@ class MapView(QGraphicsView):
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
             self.zoom_by(1 + event.value())
             return True
-        handled = super().viewportEvent(event)
-        if event.type() == QEvent.Type.Paint and not self._painted:
-            self._painted = True
-            self.first_painted.emit()
-        return handled
+        if not self._painted and event.type() == QEvent.Type.Paint:
+            self._painted = True  # the rest of the window paints in the same pass: after it
+            QTimer.singleShot(0, self, self.first_painted.emit)
+        return super().viewportEvent(event)
 
     def scroll_by(self, dx: float, dy: float) -> None:
         """Move the map under the viewport by (dx, dy) screen pixels the other way."""

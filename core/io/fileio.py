@@ -138,7 +138,7 @@ def load_encounter(path: str | os.PathLike[str]) -> Encounter:
 def encounter_to_json(encounter: Encounter, *, compact: bool = False) -> str:
     """The encounter file's text: indented one space, to read and compare by eye; compact
     (no line breaks) for a file only the app reads, such as a recovery file: a third
-    faster to make (19 vs 30 ms on the 300×300 benchmark map) and to parse."""
+    faster to make (19 vs 30 ms on the 300×300 benchmark map), and fewer bytes to parse."""
     return encounter.model_dump_json(by_alias=True, indent=None if compact else 1)
 
 
