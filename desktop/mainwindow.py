@@ -13,6 +13,7 @@ from core.actions.commands import ResizeMap, SetBackground, SetProfile
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.mapmodel import BattleMap
+from core.spatial.geometry import geometry_of
 from desktop.animation import marker, show_missile, slide
 from desktop.document import EncounterDocument
 from desktop.fileops import FileController
@@ -466,7 +467,7 @@ class MainWindow(QMainWindow):
             return
         parts = [f"({cell.x}, {cell.y})", battle_map.terrain_at(cell).name.value,
                  f"{battle_map.elevation_at(cell):+d} ft"]
-        hazard = battle_map.hazard_at(cell)
+        hazard = geometry_of(self.document.encounter).hazard_at(cell)  # indexed: every move
         if hazard:
             parts.append(f"{hazard.name} ({hazard.kind.value})")
         token = self.document.encounter.token_at(cell)

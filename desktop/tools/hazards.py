@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.actions.commands import ReplaceHazard
+from core.spatial.geometry import geometry_of
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
 from desktop.tools.base import MapTool, ToolContext, ToolEvent
 from desktop.tools.paint import rectangle_cells
@@ -51,7 +52,7 @@ class HazardTool(MapTool):
             return False
         anchor = self._anchor
         self.deactivate()
-        existing = self.document.encounter.map.hazard_at(event.cell)
+        existing = geometry_of(self.document.encounter).hazard_at(event.cell)
         if anchor == event.cell and existing is not None:
             self.edit(existing)
             return True

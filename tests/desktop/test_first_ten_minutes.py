@@ -13,14 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
 from core.actions.base import plan
-from core.actions.commands import PaintTerrain, RaiseToken, UpdateCombatant
+from core.actions.commands import PaintTerrain, RaiseToken, ReplaceHazard, UpdateCombatant
 from core.actions.shove import ShoveAction
 from core.io.fileio import load_encounter
 from core.model.combatant import Condition
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from core.model.mapmodel import BattleMap, Terrain
+from core.model.mapmodel import BattleMap, Hazard, HazardKind, Terrain
 from core.model.profile import RulesProfile
 from core.rules.shove import ShoveRequest
 from desktop.help import ShortcutSheet
@@ -359,6 +359,17 @@ def test_the_status_bar_says_what_was_just_painted_under_the_pointer(window: Mai
     assert "normal" in window.cell_label.text()
     window.document.push(PaintTerrain({Cell(2, 2)}, Terrain.DIFFICULT))
     assert "difficult" in window.cell_label.text()
+
+
+def test_the_status_bar_names_a_hazard_added_or_undone_under_the_pointer(window: MainWindow
+                                                                        ) -> None:
+    window.view.cell_hovered.emit(Cell(2, 2))
+    assert "Fire pit" not in window.cell_label.text()
+    fire = Hazard(name="Fire pit", kind=HazardKind.FIRE, cells=(Cell(2, 2), Cell(3, 2)))
+    window.document.push(ReplaceHazard(None, fire))
+    assert "Fire pit (fire)" in window.cell_label.text()
+    window.document.undo()
+    assert "Fire pit" not in window.cell_label.text()
 
 
 def test_the_shortcut_sheet_shows_every_key_whole(window: MainWindow) -> None:
