@@ -173,7 +173,8 @@ class MovementGraph:
             return MovePath.staying(start, False, "the token would not fit on the map there")
         if not self.passable[goal.y, goal.x]:
             return MovePath.staying(start, False, self._why_blocked(goal))
-        anchors = None if self.sealed_off(goal) else self._trace(goal)
+        sealed = not self._reached(goal) and self.sealed_off(goal)
+        anchors = None if sealed else self._trace(goal)
         if anchors is None:
             return MovePath.staying(start, False,
                                     "no way there: walls or creatures block every path")
@@ -195,6 +196,12 @@ class MovementGraph:
             return None
         backwards = finder.path_from((goal.y, goal.x))  # (y, x) from the goal
         return np.ascontiguousarray(backwards[::-1, ::-1])
+
+    def _reached(self, goal: Cell) -> bool:
+        """Whether this thread's search has already found some way to ``goal``: then it is
+        in no pocket, and a drag's next cell (the last search's neighbour) needs no flood."""
+        finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
+        return finder is not None and finder.distance[goal.y, goal.x] != UNREACHABLE
 
     def _why_blocked(self, goal: Cell) -> str:
         footprint = Footprint(goal.x, goal.y, self.size)
