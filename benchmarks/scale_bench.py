@@ -27,6 +27,7 @@ from benchmarks.timing import Figures, ms, sample_each, spread_ms, timed
 from core.actions.commands import MoveToken, SetElevation
 from core.actions.history import History
 from core.io.fileio import load_encounter
+from core.model.combatant import Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import BattleMap, WallSegment
@@ -38,6 +39,7 @@ from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
 from core.spatial.pathing import MovementGraph
+from core.spatial.playerview import party_sight
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESS_SIZES = (Size.MEDIUM, Size.LARGE, Size.HUGE, Size.GARGANTUAN)
@@ -48,6 +50,7 @@ ASTAR_RUNS = 30
 LOOKUP_ROUNDS = 5
 BRUSH_STEPS = 40
 HOSTILE_RUNS = 3
+PARTY_MOVES = 12
 
 TARGETS: dict[str, float] = {
     **{f"press_{size.value}_p95_ms": 8 for size in PRESS_SIZES},
@@ -221,6 +224,25 @@ def bench_brush(scenario: Scenario) -> Figures:
     return spread_ms("brush_step_core", samples)
 
 
+# --- the party's sight ------------------------------------------------------------------------
+def bench_party_sight(scenario: Scenario) -> Figures:
+    """The party's sight (what a move records for fog of war) on the scale map, whose party
+    is some 1,350 tokens: all of it once, then after each of a few party moves, which
+    recompute only the moved token's sight. The moves are undone afterwards."""
+    encounter = scenario.encounter
+    history = History(encounter)
+    first_s, _ = timed(lambda: party_sight(encounter))
+    movers = [t for t in encounter.tokens if t.combatant.side is Side.PARTY
+              and encounter.can_place(t.footprint.moved(Direction.E), t.id)][:PARTY_MOVES]
+    samples = []
+    for token in movers:
+        history.push(MoveToken(token.id, Cell(token.x + 1, token.y)))
+        samples.append(timed(lambda: party_sight(encounter))[0])
+    for _ in movers:
+        history.undo()
+    return {"party_sight_all_ms": ms(first_s), **spread_ms("party_sight_after_move", samples)}
+
+
 # --- memory -------------------------------------------------------------------------------------
 def _traced(build: Callable[[], object]) -> tuple[float, int, int]:
     """Seconds, bytes kept and peak bytes (tracemalloc: Python objects and numpy arrays)."""
@@ -297,7 +319,9 @@ def run(seed: int) -> Figures:
         ("press", lambda: bench_press(scenario, seed)),
         ("drag paths", lambda: bench_drag_paths(scenario)),
         ("odds", lambda: bench_odds(scenario)), ("astar", lambda: bench_astar(scenario)),
-        ("brush", lambda: bench_brush(scenario)), ("memory", lambda: bench_memory(scenario))]
+        ("brush", lambda: bench_brush(scenario)),
+        ("party sight", lambda: bench_party_sight(scenario)),
+        ("memory", lambda: bench_memory(scenario))]
     for name, step in steps:
         seconds, found = timed(step)
         figures |= found

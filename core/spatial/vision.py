@@ -36,12 +36,15 @@ array([[1, 1, 0, 0],
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from core.model.combatant import Condition, Side
 from core.model.encounter import Encounter, Token
+from core.model.grid import Footprint
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
 from core.spatial.sweep import (
@@ -55,6 +58,23 @@ from core.spatial.sweep import (
 )
 
 
+class Viewer(NamedTuple):
+    """All of a token that its sight depends on: where it stands and its darkvision."""
+
+    x: int
+    y: int
+    size: int
+    darkvision_ft: int
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.x, self.y, self.size)
+
+
+def viewer_of(token: Token) -> Viewer:
+    return Viewer(token.x, token.y, token.footprint.size, token.combatant.darkvision_ft)
+
+
 def eye_of(token: Token) -> Point:
     """The point a token sees from: its footprint's centre."""
     return token.footprint.centre
@@ -63,7 +83,11 @@ def eye_of(token: Token) -> Point:
 def dark_sight_cells(encounter: Encounter, token: Token) -> float:
     """How far (in cells) the token sees unlit cells: darkvision, or in dim light at least
     the profile's ``dim_sight_ft``."""
-    feet = token.combatant.darkvision_ft
+    return _dark_sight_cells(encounter, token.combatant.darkvision_ft)
+
+
+def _dark_sight_cells(encounter: Encounter, darkvision_ft: int) -> float:
+    feet = darkvision_ft
     if encounter.map.darkness is Darkness.DIM:
         feet = max(feet, encounter.profile.dim_sight_ft)
     return feet / encounter.profile.cell_size_ft
@@ -71,14 +95,20 @@ def dark_sight_cells(encounter: Encounter, token: Token) -> float:
 
 def token_vision(encounter: Encounter, token: Token) -> BoolArray:
     """(height, width): the cells the token sees."""
+    return viewer_vision(encounter, viewer_of(token))
+
+
+def viewer_vision(encounter: Encounter, viewer: Viewer) -> BoolArray:
+    """(height, width): the cells a token standing as ``viewer`` sees."""
     battle_map = encounter.map
     segments = geometry_of(encounter).sight_segments()
     whole: Box = (0, 0, battle_map.width, battle_map.height)
-    eye = eye_of(token)
+    footprint = viewer.footprint
+    eye = footprint.centre
     if battle_map.darkness is Darkness.DAYLIGHT:
         return sight_mask(segments, eye, whole)
-    allowed = lit_cells(encounter) | _within(eye, dark_sight_cells(encounter, token), whole)
-    footprint = token.footprint
+    allowed = lit_cells(encounter) | _within(
+        eye, _dark_sight_cells(encounter, viewer.darkvision_ft), whole)
     allowed[footprint.y:footprint.y + footprint.size,
             footprint.x:footprint.x + footprint.size] = True
     return _seen_where(segments, eye, allowed)
@@ -93,26 +123,30 @@ def party_vision(encounter: Encounter, side: Side = Side.PARTY) -> BoolArray:
     return seen
 
 
+def party_viewers(encounter: Encounter, side: Side = Side.PARTY) -> Counter[Viewer]:
+    """The side's seeing tokens as :class:`Viewer` values, with how many stand as each."""
+    return Counter(viewer_of(t) for t in encounter.tokens
+                   if t.combatant.side is side and _sees(t))
+
+
 @dataclass(frozen=True)
 class VisionInputs:
-    """Everything :func:`party_vision` reads, so a cache can tell when to recompute: the
-    arrays are compared by identity (the geometry and :func:`lit_cells` make new ones on
-    every change), the rest by value."""
+    """Everything a token's sight reads besides the token, so a cache can tell when every
+    token's sight must be recomputed: the arrays are compared by identity (the geometry
+    and :func:`lit_cells` make new ones on every change), the rest by value."""
 
     segments: FloatArray
     lit: BoolArray | None
     values: tuple[object, ...]
 
 
-def vision_inputs(encounter: Encounter, side: Side = Side.PARTY) -> VisionInputs:
+def vision_inputs(encounter: Encounter) -> VisionInputs:
     battle_map, profile = encounter.map, encounter.profile
-    seeing = tuple((t.x, t.y, t.footprint.size, t.combatant.darkvision_ft)
-                   for t in encounter.tokens if t.combatant.side is side and _sees(t))
     dark = battle_map.darkness is not Darkness.DAYLIGHT
     return VisionInputs(
         segments=geometry_of(encounter).sight_segments(),
         lit=lit_cells(encounter) if dark else None,
-        values=(battle_map.width, battle_map.height, battle_map.darkness, seeing,
+        values=(battle_map.width, battle_map.height, battle_map.darkness,
                 profile.dim_sight_ft, profile.cell_size_ft))
 
 

@@ -15,13 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.actions.commands import toggle_door
+from core.actions.commands import MoveToken, toggle_door
+from core.actions.fog import SetDarkness
 from core.actions.history import History
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, Token
+from core.model.grid import Cell, Footprint
 from core.model.mapmodel import BattleMap, Darkness, Light, WallKind, WallSegment
 from core.model.profile import RulesProfile
 from core.spatial.geometry import segments_intersect
+from core.spatial.playerview import party_sight
 from core.spatial.sweep import BoolArray, sight_mask
 from core.spatial.vision import dark_sight_cells, lit_cells, party_vision, token_vision
 
@@ -258,3 +261,41 @@ def test_a_lone_token_on_an_open_map_sees_everything_and_no_party_nothing() -> N
     assert not party_vision(enc).any()
     enc.add_token(Token(id="a", combatant=Combatant(name="A"), x=6, y=4))
     assert party_vision(enc).all()
+
+
+# --- the party's sight, kept token by token ----------------------------------------------
+
+PARTY_SIGHT_STEPS = st.lists(st.tuples(
+    st.sampled_from(["move", "door", "darkness", "knock out", "wake"]),
+    st.integers(0, 3), st.integers(0, 8), st.integers(0, 6)), max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps=PARTY_SIGHT_STEPS)
+def test_the_kept_party_sight_is_the_party_vision_after_any_edits(
+        steps: list[tuple[str, int, int, int]]) -> None:
+    """Moves recompute one token's sight; doors, darkness, knock-outs and wakings must
+    still leave exactly the union of every seeing member's sight."""
+    walls = [WallSegment(x1=4, y1=0, x2=4, y2=3, kind=WallKind.DOOR),
+             WallSegment(x1=4, y1=4, x2=4, y2=7), WallSegment(x1=0, y1=4, x2=3, y2=4)]
+    enc = Encounter(map=BattleMap(width=9, height=7, walls=walls, darkness=Darkness.DIM,
+                                  lights=[Light(x=7.5, y=5.5, range_cells=2)]))
+    for index, darkvision in enumerate((0, 0, 60, 0)):
+        enc.add_token(Token(id=f"p{index}", x=index % 2, y=index // 2, combatant=Combatant(
+            name=f"P{index}", darkvision_ft=darkvision)))
+    history = History(enc)
+    for kind, member, x, y in steps:
+        token = enc.token(f"p{member}")
+        if kind == "move" and enc.can_place(Footprint(x, y, token.footprint.size), token.id):
+            history.push(MoveToken(token.id, Cell(x, y)))
+        elif kind == "door":
+            history.push(toggle_door(enc.map.walls[0]))
+        elif kind == "darkness":
+            history.push(SetDarkness(list(Darkness)[x % len(Darkness)]))
+        elif kind in ("knock out", "wake"):
+            conditions = {Condition.KNOCKED_OUT} if kind == "knock out" else set()
+            enc.put_token(token.model_copy(update={"combatant": token.combatant.model_copy(
+                update={"conditions": conditions})}))
+        kept = party_sight(enc)
+        assert (kept == party_vision(enc)).all(), (kind, member, x, y)
+        assert not kept.flags.writeable
