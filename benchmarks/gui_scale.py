@@ -185,7 +185,8 @@ def _free_run(encounter: Encounter, token: Token, cells: int) -> bool:
 def drag_tokens(encounter: Encounter, side: Side = Side.OPPOSITION) -> dict[Size, Token]:
     """For each size, the token of ``side`` nearest the middle with free ground east of
     it. The opposition by default: a party token's move also records what the party sees
-    (fog of war), and the scenario's party is some 1,350 tokens (timed on its own)."""
+    (fog of war), and the scenario's party is some 1,350 tokens (timed on its own: the
+    ``scale`` group's ``party_sight_*``)."""
     middle = encounter.map.width // 2
     chosen: dict[Size, Token] = {}
     for size in DRAG_SIZES:
