@@ -82,7 +82,7 @@ def party_sight(encounter: Encounter) -> BoolArray:
 @dataclass
 class _Sight:
     """How many of the party's viewers see each cell, and each viewer's own sight (as
-    packed bits: 11 KB on a 300 × 300 map, however many tokens stand there)."""
+    packed bits: 11 KB each on a 300 × 300 map)."""
 
     inputs: VisionInputs | None = None
     viewers: Counter[Viewer] = field(default_factory=Counter)
@@ -91,6 +91,8 @@ class _Sight:
     seen: BoolArray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
 
     def follow(self, encounter: Encounter) -> BoolArray:
+        """The party's sight now: the viewers who left taken out of the counts, those
+        who came added, everything recounted when what all sights read has changed."""
         inputs = vision_inputs(encounter)
         if self.inputs is None or not same_inputs(self.inputs, inputs):
             self.inputs, self.viewers, self.sights = inputs, Counter(), {}
