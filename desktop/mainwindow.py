@@ -500,7 +500,8 @@ class MainWindow(QMainWindow):
 
 
 def _shown_path(result: ShoveResult) -> tuple[Cell, ...]:
-    """The cells to slide through: the path, and the hazard cell if the target fell in."""
-    if result.final_cell != result.path[-1]:
+    """The cells to slide through: the path, and the hazard cell if the target fell in
+    (none when the shove failed and nobody moved)."""
+    if result.path and result.final_cell != result.path[-1]:
         return (*result.path, result.final_cell)
     return result.path

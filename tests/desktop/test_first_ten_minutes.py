@@ -419,3 +419,15 @@ def test_the_attack_card_says_a_sleeping_target_is_hit_whatever_the_roll(
     window.resolve_panel.begin(AttackAction(attacker="mira", target="ogre"))
     card = window.resolve_panel.card.text()
     assert "Hit <b>100%</b>" in card and "Ogre asleep: hit whatever the roll, damage ×2" in card
+
+
+def test_a_failed_shove_is_shown_and_said_like_any_other(window: MainWindow) -> None:
+    """A GM's walk-through: a shove that failed (nobody moved) raised an IndexError in the
+    window's slide, and the status bar never said how it went."""
+    outcome = plan(ShoveAction(ShoveRequest(attacker="ogre", defender="mira")),
+                   window.document.encounter, ScriptedDice([1, 1, 1, 1]))
+    assert not outcome.result.path
+    window.document.perform(outcome)
+    window._show_result(outcome)
+    assert window.statusBar().currentMessage() == outcome.summary
+    assert "fail" in outcome.summary.lower()
