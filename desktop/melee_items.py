@@ -44,11 +44,13 @@ class Link:
 
 @dataclass(frozen=True)
 class Mark:
-    """A labelled footprint on the map."""
+    """A labelled footprint on the map; the label sits at ``label_at`` (grid units) if
+    given, else at the footprint's centre."""
 
     footprint: Footprint
     text: str
     colour: QColor
+    label_at: tuple[float, float] | None = None
 
 
 class _Layer(QGraphicsItem):
@@ -124,9 +126,14 @@ class CellMarks(_Layer):
     def show_marks(self, marks: list[Mark]) -> None:
         self.marks = marks
         self._cover([mark.footprint for mark in marks],
-                    [(self.renderer.footprint_rect(mark.footprint).center(), mark.text,
-                      mark.colour) for mark in marks if mark.text])
+                    [(self._label_point(mark), mark.text, mark.colour)
+                     for mark in marks if mark.text])
         self.setVisible(bool(marks))
+
+    def _label_point(self, mark: Mark) -> QPointF:
+        if mark.label_at is None:
+            return self.renderer.footprint_centre(mark.footprint)
+        return self.renderer.to_scene(*mark.label_at)
 
     def clear(self) -> None:
         self.show_marks([])

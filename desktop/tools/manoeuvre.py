@@ -7,6 +7,7 @@ between the tokens. Esc steps back."""
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from desktop.qt import QCheckBox, QKeyEvent, QMenu, QPointF, Qt, QWidget
 from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
 
 if TYPE_CHECKING:
+    from core.model.grid import Footprint
     from core.rules.manoeuvres import Choice, Offer
     from desktop.view import MapView
 
@@ -37,6 +39,7 @@ class ManoeuvreTool(MapTool):
         self.panel = context.resolve_panel
         self.actor: str | None = None
         self.choices: list[Choice] = []
+        self.leads: list[tuple[float, float]] = []  # where each choice is labelled
         self.follow_up = False
         self.menu: QMenu | None = None  # the manoeuvres against a clicked target
         self.links = HoldLinks(self.renderer)
@@ -73,7 +76,7 @@ class ManoeuvreTool(MapTool):
             self._prompt()
 
     def deactivate(self) -> None:
-        self.choices = []
+        self.choices, self.leads = [], []
         self.marks.clear()
 
     def activate(self, view: MapView) -> None:
@@ -126,8 +129,9 @@ class ManoeuvreTool(MapTool):
         self.choices = (push_choices(encounter, actor, target, self.follow_up)
                         if offer.manoeuvre == "force-back"
                         else throw_choices(encounter, actor, target))
-        self.marks.show_marks([Mark(c.footprint, c.text, chance_colour(float(c.chance)))
-                               for c in self.choices])
+        self.leads = [leading_point(c.footprint, target.footprint) for c in self.choices]
+        self.marks.show_marks([Mark(c.footprint, c.text, chance_colour(float(c.chance)), lead)
+                               for c, lead in zip(self.choices, self.leads, strict=True)])
         self.status.emit(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
                          f"{target.name} goes")
 
@@ -149,8 +153,13 @@ class ManoeuvreTool(MapTool):
         return True
 
     def _pick(self, event: ToolEvent) -> None:
-        choice = next((c for c in self.choices if event.cell in set(c.footprint.cells())),
-                      None)
+        """The marked place clicked: of those whose footprint holds the cell (a big
+        creature's overlap), the one whose label (its leading edge) is nearest."""
+        x, y = self.renderer.to_grid(event.scene_pos)
+        held = [(math.dist((x, y), lead), index) for index, (choice, lead)
+                in enumerate(zip(self.choices, self.leads, strict=True))
+                if event.cell in set(choice.footprint.cells())]
+        choice = self.choices[min(held)[1]] if held else None
         if choice is None:
             self.status.emit("Manoeuvre: click one of the marked places (Esc: back)")
             return
@@ -205,3 +214,25 @@ class ManoeuvreTool(MapTool):
 def _actor_of(offer: Offer) -> str:
     request = offer.request
     return request.mover if hasattr(request, "mover") else request.attacker
+
+
+def leading_point(footprint: Footprint, start: Footprint) -> tuple[float, float]:
+    """Where a choice for a creature now on ``start`` is labelled and picked (grid units):
+    the middle of the cells it newly takes on its side, so that a big creature's choices,
+    which overlap, are labelled apart. A Medium creature's is its cell's centre.
+
+    >>> from core.model.grid import Footprint
+    >>> leading_point(Footprint(1, 0, 3), Footprint(0, 0, 3))  # one cell east of a Huge
+    (3.5, 1.5)
+    >>> leading_point(Footprint(1, -1, 3), Footprint(0, 0, 3))  # north-east
+    (3.5, -0.5)
+    >>> leading_point(Footprint(4, 5, 1), Footprint(3, 5, 1))
+    (4.5, 5.5)
+    """
+    (cx, cy), (sx, sy) = footprint.centre, start.centre
+    reach = (footprint.size - 1) / 2
+    return cx + _sign(cx - sx) * reach, cy + _sign(cy - sy) * reach
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)

@@ -187,3 +187,23 @@ def test_a_failed_forcing_back_lowers_the_ac_shown_in_the_ratings(quiet: MainWin
     assert ratings.value_text("ac") == "AC 11"
     window.document.undo()
     assert ratings.value_text("ac") == "AC 13"
+
+
+def test_forcing_a_huge_creature_back_goes_the_way_clicked(qtbot: QtBot, quiet: MainWindow,
+                                                           points: SimpleNamespace) -> None:
+    """A GM's walk-through: the Huge giant's choices overlap, their labels were piled on
+    the giant, and a click on the cell east of it picked whichever choice holding that cell
+    was listed first (north-east). Each choice is now labelled on the cells it newly takes,
+    and a click picks the nearest label."""
+    window, encounter = quiet, quiet.document.encounter
+    tool = manoeuvres(window)
+    window.select_tool("manoeuvre")
+    tool.take(next(o for o in offers(encounter, "hale")
+                   if o.text.startswith("Force Hill Giant back")))
+    giant = encounter.token("giant").footprint
+    assert len(set(tool.leads)) == len(tool.leads) == len(tool.choices)
+    east = next(c for c in tool.choices if (c.footprint.x, c.footprint.y) == (giant.x + 1, giant.y))
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE,
+                     points.cell(giant.x + giant.size, giant.y + giant.size // 2))
+    pending = window.resolve_panel.pending
+    assert isinstance(pending, ForceBackAction) and pending.request == east.request
