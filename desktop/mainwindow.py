@@ -295,8 +295,9 @@ class MainWindow(QMainWindow):
             MenuItem("&File", "&Export combat log…", "Ctrl+E", self.log_panel.export_dialog),
             MenuItem("&File", SEPARATOR, None, lambda: None),
             MenuItem("&File", "&Quit", std.Quit, self.close),
-            MenuItem("&Edit", "&Undo", std.Undo, self.document.undo),
-            MenuItem("&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"), self.document.redo),
+            MenuItem("&Edit", "&Undo", std.Undo, lambda: self.step_history(undo=True)),
+            MenuItem("&Edit", "&Redo", ("Ctrl+Shift+Z", "Ctrl+Y"),
+                     lambda: self.step_history(undo=False)),
             MenuItem("&View", "&Fit map", "F", view.fit_map),
             MenuItem("&View", "Zoom &in", std.ZoomIn, lambda: view.zoom_by(1.25)),
             MenuItem("&View", "Zoom &out", std.ZoomOut, lambda: view.zoom_by(0.8)),
@@ -355,6 +356,19 @@ class MainWindow(QMainWindow):
         action.toggled.connect(lambda on: (setattr(self.scene, attribute, on),
                                            self.scene.update()))
         menu.addAction(action)
+
+    def step_history(self, *, undo: bool) -> None:
+        """Undo or redo one step and say which: it replaces whatever the status bar said
+        about the step before (a refused drop's reason stayed after its undo)."""
+        history = self.document.history
+        if not (history.can_undo if undo else history.can_redo):
+            return
+        label = history.labels()[history.index - 1 if undo else history.index]
+        if undo:
+            self.document.undo()
+        else:
+            self.document.redo()
+        self.statusBar().showMessage(f"{'Undone' if undo else 'Redone'}: {label}", STATUS_MS)
 
     def _update_undo_actions(self) -> None:
         history = self.document.history

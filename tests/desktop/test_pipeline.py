@@ -107,3 +107,18 @@ def test_selection_is_one_model_for_map_and_list(window: MainWindow) -> None:
     window.token_panel.list.rows["mira"].setSelected(True)
     assert window.selection.ids == {"pip", "mira"}
     assert {i.token_id for i in window.scene.selectedItems()} == {"pip", "mira"}  # type: ignore[attr-defined]
+
+
+def test_undo_and_redo_say_which_step_they_took(window: MainWindow) -> None:
+    """A GM's walk-through: after Ctrl+Z the status bar still gave the reason a drop was
+    refused before it; undo and redo now say what they did."""
+    window.document.push(MoveToken("mira", Cell(6, 11)))
+    window.statusBar().showMessage("Brannoc cannot move to (9, 5): Orc Warrior is in the way")
+    window.actions_by_name["Undo"].trigger()
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+    assert window.statusBar().currentMessage() == "Undone: Move token"
+    window.actions_by_name["Redo"].trigger()
+    assert window.document.encounter.token("mira").cell == Cell(6, 11)
+    assert window.statusBar().currentMessage() == "Redone: Move token"
+    window.actions_by_name["Redo"].trigger()  # nothing to redo: said nothing new
+    assert window.statusBar().currentMessage() == "Redone: Move token"
