@@ -166,11 +166,11 @@ class ResolvePanel(QWidget):
         modes.setColumnStretch(2, 1)
         layout.addLayout(modes)
         layout.addLayout(self.dice_form)
-        layout.addWidget(self.message)
         buttons = QHBoxLayout()
         buttons.addWidget(self.resolve_button)
         buttons.addWidget(self.cancel_button)
         layout.addLayout(buttons)
+        layout.addWidget(self.message)  # below the buttons: a message never moves them
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
         self.result.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES)

@@ -14,7 +14,7 @@ from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for
-from desktop.qt import Qt
+from desktop.qt import QApplication, QEvent, Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool
 from tests.desktop.conftest import OffThread
 
@@ -122,6 +122,24 @@ def test_an_impossible_die_value_is_refused(qtbot: QtBot, quiet: MainWindow,
     assert "border" in panel.die_fields[1].styleSheet()
     assert window.document.encounter.token("mira").cell == Cell(6, 9)
     assert not window.document.encounter.log
+
+
+def test_a_refusal_never_moves_the_resolve_button(qtbot: QtBot, quiet: MainWindow,
+                                                  points: SimpleNamespace) -> None:
+    """A GM's walk-through: the message above the buttons grew with a refusal and pushed
+    Resolve down, so the next click landed on empty space. It is below them now."""
+    window = quiet
+    aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(3, 9)))
+    panel = window.resolve_panel
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    panel.typed_mode.setChecked(True)
+    before = panel.resolve_button.mapTo(panel, panel.resolve_button.rect().topLeft())
+    type_dice(qtbot, window, [9, 11])  # the shove die is a d10: refused
+    assert "11 is not a face of a d10" in panel.message.text()
+    QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    assert panel.resolve_button.mapTo(panel, panel.resolve_button.rect().topLeft()) == before
 
 
 def test_a_target_out_of_reach_is_explained(qtbot: QtBot, quiet: MainWindow,
