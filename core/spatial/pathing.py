@@ -176,8 +176,8 @@ class MovementGraph:
         sealed = not self._reached(goal) and self.sealed_off(goal)
         anchors = None if sealed else self._trace(goal)
         if anchors is None:
-            return MovePath.staying(start, False,
-                                    "no way there: walls or creatures block every path")
+            return MovePath.staying(start, False, "no way there: walls, closed doors or "
+                                    "creatures block every path")
         cost = self._exact_cost(anchors)
         if not self.ends_ok[goal.y, goal.x]:
             return MovePath(anchors, cost, False,

@@ -100,7 +100,7 @@ def test_doors_block_only_when_closed(make_encounter: MakeEncounter, kind: str, 
     assert path.legal is legal
     assert path.cost_ft == cost
     if not legal:
-        assert path.reason == "no way there: walls or creatures block every path"
+        assert path.reason == "no way there: walls, closed doors or creatures block every path"
 
 
 # (the pictures have a second row: see test_path_along_a_one_cell_wide_map below)
@@ -140,7 +140,7 @@ def test_enemies_block(make_encounter: MakeEncounter) -> None:
     enc = make_encounter("A B . .\n. . . .", {"B": ENEMY}, walls=[(0, 1, 4, 1)])
     past = find_path(enc, "A", Cell(2, 0))
     assert not past.legal
-    assert past.reason == "no way there: walls or creatures block every path"
+    assert past.reason == "no way there: walls, closed doors or creatures block every path"
     onto = find_path(enc, "A", Cell(1, 0))
     assert not onto.legal
     assert onto.reason == "Enemy is in the way"
@@ -221,7 +221,7 @@ def test_fully_enclosed_goal_is_unreachable_with_a_reason(make_encounter: MakeEn
     path = find_path(enc, "A", Cell(3, 0))
     assert not path.legal
     assert path.cells == (Cell(0, 0),)
-    assert path.reason == "no way there: walls or creatures block every path"
+    assert path.reason == "no way there: walls, closed doors or creatures block every path"
 
 
 def test_budget_makes_a_long_path_illegal(make_encounter: MakeEncounter) -> None:

@@ -104,7 +104,7 @@ def test_the_path_label_is_whole_and_screen_sized_at_any_zoom(
         window.view.fit_map()
         window.view.zoom_by(zoom)
         with drag_to((10, 5), (14, 6)):                # Brannoc: walled off to the east
-            assert label.text == "no way there: walls or creatures block every path"
+            assert label.text == "no way there: walls, closed doors or creatures block every path"
             widths.append(on_screen(window, label).width())
     assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
     assert widths[0] == widths[1] and widths[0] > 300   # the whole sentence, same size
