@@ -55,6 +55,7 @@ class _Drag:
         self.free = False
         self.around = False  # Shift: walk around an enemy in the way, no overrun
         self.narrowed = False  # a selection left behind, and the status bar says why
+        self.ruled = False  # the status bar says what the drop would ask (evade checks...)
 
     @property
     def graph(self) -> MovementGraph:
@@ -231,8 +232,9 @@ class SelectTool(MapTool):
             if self._drag is not drag or drag.target != target:
                 return  # the pointer has moved on
             if ruling is None:
-                self._show_preview(*plain)
+                self._show_plain(drag, plain)
                 return
+            drag.ruled = True
             self.status.emit(ruling.tip)
             # The cost stays in sight beside what the drop will ask (evade checks...).
             self._show_preview([points[0], points[-1]] if ruling.straight else points,
@@ -241,7 +243,15 @@ class SelectTool(MapTool):
 
         if not self.rulings.preview(drag.leader.token_id, target, drag.path,
                                     around=drag.around, budget_ft=self.budget_ft, show=show):
-            self._show_preview(*plain)
+            self._show_plain(drag, plain)
+
+    def _show_plain(self, drag: _Drag, plain: tuple[list[QPointF], str, bool, str]) -> None:
+        """A path the drop would ask nothing about: what the status bar said a cell ago
+        about evade checks or an overrun goes."""
+        if drag.ruled:
+            drag.ruled = False
+            self.say("")
+        self._show_preview(*plain)
 
     def _show_preview(self, points: list[QPointF], label: str, legal: bool, tip: str) -> None:
         preview = self.scene.path_preview
@@ -309,6 +319,7 @@ class SelectTool(MapTool):
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape and self._drag is not None:
             self._cancel()
+            self.say("")  # nothing the drag's preview said holds any more
             return True
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             selected = [i.token_id for i in self.scene.selectedItems()

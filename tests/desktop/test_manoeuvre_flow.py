@@ -153,6 +153,28 @@ def test_a_drag_past_an_enemy_in_a_round_rolls_the_evade_check(
     assert encounter.log[-1].summary == "Mira moves 15 ft, evading Ogre"
 
 
+def test_the_evade_checks_words_go_when_the_drag_leaves_them_or_is_cancelled(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: "1 evade check(s): all pass 65%" stayed in the status bar after
+    an Esc-cancelled drag, and into the next round."""
+    window = quiet
+    window.resolve_panel.roll_mode.setChecked(True)
+    window.timeline_panel.roll()
+    viewport = window.view.viewport()
+    status = window.statusBar()
+    qtbot.mousePress(viewport, LEFT, NONE, points.cell(6, 9))
+    for y in (10, 11, 12):
+        qtbot.mouseMove(viewport, points.cell(6, y))
+    assert "1 evade check(s)" in status.currentMessage()
+    qtbot.mouseMove(viewport, points.cell(6, 9))  # back where she stands: nothing to evade
+    assert status.currentMessage() == ""
+    qtbot.mouseMove(viewport, points.cell(6, 12))
+    assert "1 evade check(s)" in status.currentMessage()
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert status.currentMessage() == ""
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+
+
 def test_holds_are_drawn_and_held_tokens_stay(qtbot: QtBot, quiet: MainWindow,
                                               drag: Callable[..., None]) -> None:
     window, encounter = quiet, quiet.document.encounter
