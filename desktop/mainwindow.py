@@ -125,7 +125,18 @@ class MainWindow(QMainWindow):
         if self.resolve_panel.pending is None:
             self.resolve_panel.clear()  # no stale aim card or refusal from the last tool
         self._show_options(tool)
-        self.statusBar().showMessage(tool.tooltip, 6000)
+        self._show_fitting(tool.tooltip, 6000)
+
+    def _show_fitting(self, text: str, ms: int) -> None:
+        """Show ``text`` in the status bar cut with "…" where the cell read-out begins (a
+        tool's whole hint ran into it); the tool's button keeps the whole text."""
+        bar = self.statusBar()
+        if bar.isVisible():  # laid out: before the first show, its width means nothing
+            label = self.cell_label  # its right edge stays; a new text is not laid out yet
+            room = (label.geometry().right() - label.sizeHint().width()
+                    - 3 * bar.fontMetrics().averageCharWidth())
+            text = bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        bar.showMessage(text, ms)
 
     def _show_options(self, tool: MapTool) -> None:
         self.options_bar.clear()

@@ -431,3 +431,21 @@ def test_a_failed_shove_is_shown_and_said_like_any_other(window: MainWindow) -> 
     window._show_result(outcome)
     assert window.statusBar().currentMessage() == outcome.summary
     assert "fail" in outcome.summary.lower()
+
+
+def test_a_long_tool_hint_is_cut_before_the_cell_read_out(window: MainWindow,
+                                                           qtbot: QtBot) -> None:
+    """A GM's walk-through: the Manoeuvres hint ran into the status bar's cell read-out
+    ("… Esc gc(19, 13) · normal"). It is cut with "…" where the read-out begins."""
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    window.view.cell_hovered.emit(Cell(19, 13))
+    window.select_tool("manoeuvre")
+    bar, shown = window.statusBar(), window.statusBar().currentMessage()
+    whole = window.tools["manoeuvre"].tooltip
+    assert shown.endswith("…") and whole.startswith(shown[:-1])
+    label = window.cell_label.sizeHint().width()
+    assert bar.fontMetrics().horizontalAdvance(shown) < bar.width() - label
+    window.select_tool("ruler")  # a short hint is shown whole
+    assert window.statusBar().currentMessage() == window.tools["ruler"].tooltip
