@@ -32,6 +32,7 @@ from desktop.qt import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
+    QIntValidator,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -341,6 +342,8 @@ class ResolvePanel(QWidget):
         field = QLineEdit()
         field.setPlaceholderText(f"1–{faces}")
         field.setToolTip(f"The d{faces} you rolled for {purpose}")
+        field.setValidator(QIntValidator(0, 999, field))  # a letter is refused as typed
+        field.textEdited.connect(self.message.clear)  # the last refusal is being answered
         field.returnPressed.connect(self.resolve)
         label = QLabel(f"d{faces} · {purpose}")
         label.setWordWrap(True)

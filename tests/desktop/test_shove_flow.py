@@ -142,6 +142,23 @@ def test_a_refusal_never_moves_the_resolve_button(qtbot: QtBot, quiet: MainWindo
     assert panel.resolve_button.mapTo(panel, panel.resolve_button.rect().topLeft()) == before
 
 
+def test_the_dice_boxes_take_digits_and_clear_the_last_refusal(qtbot: QtBot, quiet: MainWindow,
+                                                               points: SimpleNamespace) -> None:
+    """A GM's walk-through: letters were taken and refused only at Resolve, and a refusal
+    stayed while the GM typed the new value."""
+    window = quiet
+    aim_shove(qtbot, window, points, (Cell(7, 8), Cell(6, 9), Cell(3, 9)))
+    type_dice(qtbot, window, [25])
+    panel = window.resolve_panel
+    assert "25 is not a face of a d20" in panel.message.text()
+    field = panel.die_fields[0]
+    field.clear()
+    qtbot.keyClicks(field, "x1y2")
+    assert field.text() == "12" and panel.message.text() == ""
+    qtbot.keyClicks(field, "vmkbo")  # refused letters are not tool keys either
+    assert field.text() == "12" and window.tool_actions["shove"].isChecked()
+
+
 def test_a_target_out_of_reach_is_explained(qtbot: QtBot, quiet: MainWindow,
                                             points: SimpleNamespace) -> None:
     window = quiet
