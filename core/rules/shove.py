@@ -480,7 +480,8 @@ def push_distance(setup: ShoveSetup, level: SuccessLevel, die_total: int | None,
                                      "rules-decisions Shove 5"), *setup.distance_terms.terms)
         cap = setup.max_displacement_ft
         if distance.value > cap:
-            distance = distance.plus(Term(f"Max Displacement {cap} ft", cap - distance.value,
+            distance = distance.plus(Term(f"Capped at Max Displacement {cap} ft",
+                                          cap - distance.value,
                                           "000 Size table"))
         elif distance.value < 0:
             distance = distance.plus(Term("Not below 0", -distance.value,

@@ -124,6 +124,8 @@ def test_distance_is_capped_at_the_defenders_max_displacement(row: Row) -> None:
     result = shove(enc, [12, 8])                    # 8 + 5 - 3 = 10, Medium cap 5
     assert result.shove_die == "d8"
     assert result.distance_ft == 5
+    cap = result.distance.terms[-1]  # read as a cap, not as a modifier of "−5"
+    assert (cap.name, cap.value) == ("Capped at Max Displacement 5 ft", -5)
     assert result.final_cell == Cell(2, 0)
 
 
