@@ -371,24 +371,27 @@ class MainWindow(QMainWindow):
     def step_history(self, *, undo: bool) -> None:
         """Undo or redo one step and say which: it replaces whatever the status bar said
         about the step before (a refused drop's reason stayed after its undo)."""
-        history = self.document.history
-        if not (history.can_undo if undo else history.can_redo):
+        label = self._step_label(undo=undo)
+        if label is None:
             return
-        label = history.labels()[history.index - 1 if undo else history.index]
         if undo:
             self.document.undo()
         else:
             self.document.redo()
         self.statusBar().showMessage(f"{'Undone' if undo else 'Redone'}: {label}", STATUS_MS)
 
-    def _update_undo_actions(self) -> None:
+    def _step_label(self, *, undo: bool) -> str | None:
+        """The label of the step Undo (or Redo) would take; None when there is none."""
         history = self.document.history
-        labels = history.labels()
-        undo, redo = self.actions_by_name["Undo"], self.actions_by_name["Redo"]
-        undo.setEnabled(history.can_undo)
-        redo.setEnabled(history.can_redo)
-        undo.setText(f"&Undo {labels[history.index - 1]}" if history.can_undo else "&Undo")
-        redo.setText(f"&Redo {labels[history.index]}" if history.can_redo else "&Redo")
+        if not (history.can_undo if undo else history.can_redo):
+            return None
+        return history.labels()[history.index - 1 if undo else history.index]
+
+    def _update_undo_actions(self) -> None:
+        for name, undo in (("Undo", True), ("Redo", False)):
+            label, action = self._step_label(undo=undo), self.actions_by_name[name]
+            action.setEnabled(label is not None)
+            action.setText(f"&{name}" if label is None else f"&{name} {label}")
 
     @property
     def animation_ms(self) -> int:

@@ -80,13 +80,9 @@ def eye_of(token: Token) -> Point:
     return token.footprint.centre
 
 
-def dark_sight_cells(encounter: Encounter, token: Token) -> float:
-    """How far (in cells) the token sees unlit cells: darkvision, or in dim light at least
-    the profile's ``dim_sight_ft``."""
-    return _dark_sight_cells(encounter, token.combatant.darkvision_ft)
-
-
-def _dark_sight_cells(encounter: Encounter, darkvision_ft: int) -> float:
+def dark_sight_cells(encounter: Encounter, darkvision_ft: int) -> float:
+    """How far (in cells) a token with ``darkvision_ft`` sees unlit cells: its darkvision,
+    or in dim light at least the profile's ``dim_sight_ft``."""
     feet = darkvision_ft
     if encounter.map.darkness is Darkness.DIM:
         feet = max(feet, encounter.profile.dim_sight_ft)
@@ -108,7 +104,7 @@ def viewer_vision(encounter: Encounter, viewer: Viewer) -> BoolArray:
     if battle_map.darkness is Darkness.DAYLIGHT:
         return sight_mask(segments, eye, whole)
     allowed = lit_cells(encounter) | _within(
-        eye, _dark_sight_cells(encounter, viewer.darkvision_ft), whole)
+        eye, dark_sight_cells(encounter, viewer.darkvision_ft), whole)
     allowed[footprint.y:footprint.y + footprint.size,
             footprint.x:footprint.x + footprint.size] = True
     return _seen_where(segments, eye, allowed)

@@ -219,16 +219,7 @@ def _actor_of(offer: Offer) -> str:
 def leading_point(footprint: Footprint, start: Footprint) -> tuple[float, float]:
     """Where a choice for a creature now on ``start`` is labelled and picked (grid units):
     the middle of the cells it newly takes on its side, so that a big creature's choices,
-    which overlap, are labelled apart. A Medium creature's is its cell's centre.
-
-    >>> from core.model.grid import Footprint
-    >>> leading_point(Footprint(1, 0, 3), Footprint(0, 0, 3))  # one cell east of a Huge
-    (3.5, 1.5)
-    >>> leading_point(Footprint(1, -1, 3), Footprint(0, 0, 3))  # north-east
-    (3.5, -0.5)
-    >>> leading_point(Footprint(4, 5, 1), Footprint(3, 5, 1))
-    (4.5, 5.5)
-    """
+    which overlap, are labelled apart. A Medium creature's is its cell's centre."""
     (cx, cy), (sx, sy) = footprint.centre, start.centre
     reach = (footprint.size - 1) / 2
     return cx + _sign(cx - sx) * reach, cy + _sign(cy - sy) * reach

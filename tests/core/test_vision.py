@@ -213,7 +213,7 @@ def test_dim_light_lets_everyone_see_the_profiles_distance(make_encounter: MakeE
                                                           ) -> None:
     enc = dark_rooms(make_encounter, Darkness.DIM, [])
     enc.profile = RulesProfile(dim_sight_ft=15)
-    assert dark_sight_cells(enc, enc.token("A")) == 3
+    assert dark_sight_cells(enc, enc.token("A").combatant.darkvision_ft) == 3
     vision = token_vision(enc, enc.token("A"))
     assert vision[1, :4].all() and not vision[1, 4:].any()
 

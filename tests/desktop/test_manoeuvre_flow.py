@@ -16,13 +16,13 @@ from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
 from core.model.combatant import Condition
 from core.model.dice import ScriptedDice
-from core.model.grid import Cell, Direction
+from core.model.grid import Cell, Direction, Footprint
 from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleAttempt, GrappleRequest
 from core.rules.manoeuvres import offers
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMenu, QPoint, Qt
-from desktop.tools.manoeuvre import ManoeuvreTool
+from desktop.tools.manoeuvre import ManoeuvreTool, leading_point
 from desktop.tools.select import SelectTool
 from tests.desktop.conftest import OffThread
 
@@ -229,3 +229,14 @@ def test_forcing_a_huge_creature_back_goes_the_way_clicked(qtbot: QtBot, quiet: 
                      points.cell(giant.x + giant.size, giant.y + giant.size // 2))
     pending = window.resolve_panel.pending
     assert isinstance(pending, ForceBackAction) and pending.request == east.request
+
+
+@pytest.mark.parametrize(("choice", "start", "point"), [
+    pytest.param(Footprint(1, 0, 3), Footprint(0, 0, 3), (3.5, 1.5), id="huge-east"),
+    pytest.param(Footprint(1, -1, 3), Footprint(0, 0, 3), (3.5, -0.5), id="huge-north-east"),
+    pytest.param(Footprint(0, 0, 3), Footprint(0, 0, 3), (1.5, 1.5), id="huge-stays"),
+    pytest.param(Footprint(4, 5, 1), Footprint(3, 5, 1), (4.5, 5.5), id="medium-east"),
+])
+def test_a_choice_is_labelled_on_the_cells_it_newly_takes(
+        choice: Footprint, start: Footprint, point: tuple[float, float]) -> None:
+    assert leading_point(choice, start) == point
