@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
 DEMO = bundled("demo_encounter.json")
 USAGE_ERROR = 2
 STDIN = 0  # the descriptor, which is there even where sys.stdin is None (closed)
+# numpy's OpenBLAS starts a thread per core when imported, and they spin for a while: on
+# 2 cores the demo's start took 120-150 ms more CPU with them (0.55-0.58 s vs 0.40-0.51 s,
+# interleaved), taken from the GUI thread's own core on a busy machine. Nothing here hands
+# BLAS anything big enough to split (every matrix product is of a few columns).
+BLAS_THREADS = "1"
 
 
 class CliError(Exception):
@@ -183,6 +189,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # read when numpy loads
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         # Until the first frame the cyclic collector only walks what the imports and the
         # window make, all of it kept for good: 172 collections, 44-58 ms of a 0.65 s

@@ -168,3 +168,24 @@ def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path:
             "application()\n"
             "print(sys.getswitchinterval())\n")
     assert float(python_prints(code, tmp_path)[-1]) <= 0.001
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+                    reason="counts the process's threads in /proc; one core starts none")
+@pytest.mark.parametrize(("given", "kept"), [(None, "1"), ("2", "2")])
+def test_numpy_starts_no_blas_threads_unless_asked_to(tmp_path: Path, given: str | None,
+                                                       kept: str) -> None:
+    """``battlemap`` sets OpenBLAS to one thread before anything imports numpy (its spinning
+    threads cost the start 120-150 ms of CPU); a value the user set is kept."""
+    code = ("import os, sys\n"
+            "from desktop.cli import main\n"
+            "print('numpy' in sys.modules)\n"
+            f"main(['check', {str(DEMO)!r}])\n"
+            "print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'],\n"
+            "      len(os.listdir('/proc/self/task')))\n")
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=True, timeout=60,
+                          env=env if given is None else {**env, "OPENBLAS_NUM_THREADS": given})
+    words = done.stdout.split()  # the check's report between the first line and the last
+    assert [words[0], *words[-3:]] == ["False", "True", kept, kept]
