@@ -39,7 +39,7 @@ from core.spatial.sweep import BoolArray
 from core.spatial.vision import (
     Viewer,
     VisionInputs,
-    party_viewers,
+    party_viewer,
     same_inputs,
     viewer_vision,
     vision_inputs,
@@ -82,9 +82,13 @@ def party_sight(encounter: Encounter) -> BoolArray:
 @dataclass
 class _Sight:
     """How many of the party's viewers see each cell, and each viewer's own sight (as
-    packed bits: 11 KB each on a 300 × 300 map)."""
+    packed bits: 11 KB each on a 300 × 300 map). The tokens last counted are kept, so a
+    change looks again only at the tokens it replaced: on the scale map (1,346 viewers
+    among 3,000 tokens) making every viewer again was 5.3 ms of every edit with fog on."""
 
     inputs: VisionInputs | None = None
+    stamp: tuple[int, int] | None = None  # the encounter's token stamp when last counted
+    counted: dict[str, Token] = field(default_factory=dict)
     viewers: Counter[Viewer] = field(default_factory=Counter)
     sights: dict[Viewer, npt.NDArray[np.uint8]] = field(default_factory=dict)
     counts: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros((0, 0), np.int32))
@@ -95,21 +99,48 @@ class _Sight:
         who came added, everything recounted when what all sights read has changed."""
         inputs = vision_inputs(encounter)
         if self.inputs is None or not same_inputs(self.inputs, inputs):
-            self.inputs, self.viewers, self.sights = inputs, Counter(), {}
+            self.inputs, self.stamp, self.counted = inputs, None, {}
+            self.viewers, self.sights = Counter(), {}
             self.counts = np.zeros((encounter.map.height, encounter.map.width), np.int32)
             self._publish()
-        viewers = party_viewers(encounter)
-        if viewers != self.viewers:
-            for viewer, gone in (self.viewers - viewers).items():
-                self.counts -= self._unpacked(viewer) * np.int32(gone)
-            for viewer, came in (viewers - self.viewers).items():
-                if viewer not in self.sights:
-                    self.sights[viewer] = np.packbits(viewer_vision(encounter, viewer))
-                self.counts += self._unpacked(viewer) * np.int32(came)
-            self.sights = {v: self.sights[v] for v in viewers}
-            self.viewers = viewers
-            self._publish()
+        stamp = encounter.token_stamp()
+        if stamp != self.stamp:
+            gone, came = self._recount(encounter)
+            if gone or came:
+                self._move_viewers(encounter, gone, came)
+                self._publish()
+            self.stamp = stamp
         return self.seen
+
+    def _recount(self, encounter: Encounter) -> tuple[Counter[Viewer], Counter[Viewer]]:
+        """The viewers that left and came since the last count: only tokens that are new
+        objects (added, moved, edited) or gone are looked at."""
+        left, arrived = Counter[Viewer](), Counter[Viewer]()
+        before, now = self.counted, {}
+        for token in encounter.tokens:
+            now[token.id] = token
+            old = before.pop(token.id, None)
+            if old is not token:
+                _tally(left, old)
+                _tally(arrived, token)
+        for old in before.values():  # removed
+            _tally(left, old)
+        self.counted = now
+        return left - arrived, arrived - left
+
+    def _move_viewers(self, encounter: Encounter, gone: Counter[Viewer],
+                      came: Counter[Viewer]) -> None:
+        for viewer, number in gone.items():
+            self.counts -= self._unpacked(viewer) * np.int32(number)
+        for viewer, number in came.items():
+            if viewer not in self.sights:
+                self.sights[viewer] = np.packbits(viewer_vision(encounter, viewer))
+            self.counts += self._unpacked(viewer) * np.int32(number)
+        self.viewers.subtract(gone)
+        self.viewers.update(came)
+        for viewer in gone:
+            if self.viewers[viewer] <= 0:
+                del self.viewers[viewer], self.sights[viewer]
 
     def _unpacked(self, viewer: Viewer) -> BoolArray:
         shape = self.counts.shape
@@ -150,3 +181,10 @@ def _any_in(mask: BoolArray, footprint: Footprint) -> bool:
 
 def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:
     return any(mask[cell.y, cell.x] for cell in cells)
+
+
+def _tally(viewers: Counter[Viewer], token: Token | None) -> None:
+    """Count ``token`` among ``viewers`` if it sees for the party."""
+    viewer = None if token is None else party_viewer(token)
+    if viewer is not None:
+        viewers[viewer] += 1

@@ -36,7 +36,6 @@ array([[1, 1, 0, 0],
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -119,10 +118,10 @@ def party_vision(encounter: Encounter, side: Side = Side.PARTY) -> BoolArray:
     return seen
 
 
-def party_viewers(encounter: Encounter, side: Side = Side.PARTY) -> Counter[Viewer]:
-    """The side's seeing tokens as :class:`Viewer` values, with how many stand as each."""
-    return Counter(viewer_of(t) for t in encounter.tokens
-                   if t.combatant.side is side and _sees(t))
+def party_viewer(token: Token, side: Side = Side.PARTY) -> Viewer | None:
+    """``token`` as one of the side's viewers, or None when it sees nothing for the side
+    (another side's, hidden from the players, knocked out)."""
+    return viewer_of(token) if token.combatant.side is side and _sees(token) else None
 
 
 @dataclass(frozen=True)

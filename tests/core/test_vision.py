@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.actions.commands import MoveToken, toggle_door
-from core.actions.fog import SetDarkness
+from core.actions.commands import MoveToken, RemoveToken, toggle_door
+from core.actions.fog import SetDarkness, SetGmOnly
 from core.actions.history import History
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, Token
@@ -266,16 +266,36 @@ def test_a_lone_token_on_an_open_map_sees_everything_and_no_party_nothing() -> N
 # --- the party's sight, kept token by token ----------------------------------------------
 
 PARTY_SIGHT_STEPS = st.lists(st.tuples(
-    st.sampled_from(["move", "door", "darkness", "knock out", "wake"]),
+    st.sampled_from(["move", "door", "darkness", "knock out", "wake", "hide", "show",
+                     "remove", "undo"]),
     st.integers(0, 3), st.integers(0, 8), st.integers(0, 6)), max_size=12)
+
+
+def test_the_kept_party_sight_follows_members_leaving_and_coming_back(
+        make_encounter: MakeEncounter) -> None:
+    """A member removed takes its sight with it, and brings it back on undo; so does one
+    moved to the other side."""
+    enc = make_encounter("""
+        A . . . B
+    """, walls=[(2, 0, 2, 1)])
+    history, a_alone = History(enc), token_vision(enc, enc.token("A"))
+    party_sight(enc)
+    history.push(RemoveToken("B"))
+    assert (party_sight(enc) == a_alone).all()
+    history.undo()
+    assert party_sight(enc).all()
+    b = enc.token("B")
+    enc.put_token(b.with_combatant(b.combatant.model_copy(update={"side": Side.OPPOSITION})))
+    assert (party_sight(enc) == a_alone).all()
 
 
 @settings(max_examples=40, deadline=None)
 @given(steps=PARTY_SIGHT_STEPS)
 def test_the_kept_party_sight_is_the_party_vision_after_any_edits(
         steps: list[tuple[str, int, int, int]]) -> None:
-    """Moves recompute one token's sight; doors, darkness, knock-outs and wakings must
-    still leave exactly the union of every seeing member's sight."""
+    """Moves recompute one token's sight; doors, darkness, knock-outs, wakings, hiding,
+    removing (and undoing any of them) must still leave exactly the union of every seeing
+    member's sight."""
     walls = [WallSegment(x1=4, y1=0, x2=4, y2=3, kind=WallKind.DOOR),
              WallSegment(x1=4, y1=4, x2=4, y2=7), WallSegment(x1=0, y1=4, x2=3, y2=4)]
     enc = Encounter(map=BattleMap(width=9, height=7, walls=walls, darkness=Darkness.DIM,
@@ -285,13 +305,22 @@ def test_the_kept_party_sight_is_the_party_vision_after_any_edits(
             name=f"P{index}", darkvision_ft=darkvision)))
     history = History(enc)
     for kind, member, x, y in steps:
-        token = enc.token(f"p{member}")
-        if kind == "move" and enc.can_place(Footprint(x, y, token.footprint.size), token.id):
+        # A step on a removed member undoes instead (bringing it back, sooner or later).
+        present = enc.has_token(f"p{member}") and kind != "undo"
+        token = enc.token(f"p{member}") if present else None
+        if token is None:
+            if history.can_undo:
+                history.undo()
+        elif kind == "move" and enc.can_place(Footprint(x, y, token.footprint.size), token.id):
             history.push(MoveToken(token.id, Cell(x, y)))
         elif kind == "door":
             history.push(toggle_door(enc.map.walls[0]))
         elif kind == "darkness":
             history.push(SetDarkness(list(Darkness)[x % len(Darkness)]))
+        elif kind in ("hide", "show"):
+            history.push(SetGmOnly([token.id], kind == "hide"))
+        elif kind == "remove":
+            history.push(RemoveToken(token.id))
         elif kind in ("knock out", "wake"):
             conditions = {Condition.KNOCKED_OUT} if kind == "knock out" else set()
             enc.put_token(token.model_copy(update={"combatant": token.combatant.model_copy(
