@@ -114,6 +114,8 @@ class MainWindow(QMainWindow):
         self.view.token_menu_requested.connect(self._token_menu)
         self.view.cell_menu_requested.connect(self._cell_menu)
         self.view.pressed.connect(self.skip_animation)
+        self.view.pressed.connect(self.token_panel.hold)
+        self.view.released.connect(self.token_panel.let_go)
         for tool in self.tools.values():
             tool.status.connect(self.statusBar().showMessage)
 

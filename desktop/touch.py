@@ -161,6 +161,7 @@ class TouchGestures(QObject):
         self.gesture, self._pinch = None, None
         self._fingers.clear()
         self._start = self._last = QPointF()
+        self.view.released.emit()
 
 
 _NO_BUTTON = Qt.MouseButton.NoButton

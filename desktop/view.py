@@ -44,6 +44,7 @@ class MapView(QGraphicsView):
     token_menu_requested = Signal(str, QPoint)  # token id, global position
     cell_menu_requested = Signal(object, QPoint)  # an empty Cell, global position
     pressed = Signal()  # any click on the map (skips a running animation)
+    released = Signal()  # the last button (or finger) of a press on the map came up
     resized = Signal()  # the view's size changed (the players' window refits to it)
     first_painted = Signal()  # once, when the paint pass of the map's first frame is over
     _painted = False  # a class default: Qt sends the viewport events before __init__ ends
@@ -208,6 +209,13 @@ class MapView(QGraphicsView):
             super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        try:
+            self._release(event)
+        finally:  # after the drop's edit, or the menu or dialog the release opened
+            if event.buttons() == Qt.MouseButton.NoButton:
+                self.released.emit()
+
+    def _release(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:
             self._pan_from = None
             self.viewport().setCursor(self.tool.cursor if self.tool else

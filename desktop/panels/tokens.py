@@ -201,6 +201,7 @@ class TokenPanel(QWidget):
         self.message.setWordWrap(True)
         self.library_menu = QMenu(self)
         self.templates: list[Combatant] = []
+        self._held = self._stale = False  # a button is down on the map; what waits for it
         self._fill_library_menu(library_path)
         self._build()
         self._connect()
@@ -307,7 +308,27 @@ class TokenPanel(QWidget):
         self._show_selection()
 
     # --- selection -----------------------------------------------------------------------
+    def hold(self) -> None:
+        """A button went down on the map: what the press selects is shown when it comes up
+        (:meth:`let_go`). A drag's drop shows its token again anyway, and showing it at the
+        press took 2-5 ms of the press's frame; a rubber band changed it at every move."""
+        self._held = True
+
+    def let_go(self) -> None:
+        """The press is over: show the selection if it changed while held."""
+        self._held = False
+        if self._stale:
+            self._stale = False
+            self._selection_changed(self.selection.ids)
+
+    def _deferred(self) -> bool:
+        """Whether a press holds the panel (noting that something waits for it)."""
+        self._stale = self._stale or self._held
+        return self._held
+
     def _selection_changed(self, ids: frozenset[str]) -> None:
+        if self._deferred():
+            return
         self.list.blockSignals(True)
         try:
             self.list.select_ids(set(ids))
@@ -320,6 +341,8 @@ class TokenPanel(QWidget):
         self.selection.set(ids)
 
     def _show_selection(self) -> None:
+        if self._deferred():
+            return
         ids = sorted(self.selection.ids)
         token_id = ids[0] if len(ids) == 1 else None
         if token_id != self.form.token_id:

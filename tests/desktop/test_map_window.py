@@ -62,6 +62,30 @@ def test_a_click_that_only_selects_builds_no_movement_graph(
     assert window.document.encounter.token("mira").cell == Cell(6, 11)
 
 
+def test_the_combatants_panel_shows_a_pressed_token_when_the_button_comes_up(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """The press lifts the token and rings it at once; the panel follows on the release
+    (its text was 2-5 ms of the press's frame)."""
+    viewport, panel = window.view.viewport(), window.token_panel
+    qtbot.mousePress(viewport, LEFT, NONE, cell_point(window, 6, 9))
+    assert window.scene.tokens["mira"].isSelected()
+    assert panel.form.token_id is None and not panel.list.selected_ids()
+    qtbot.mouseRelease(viewport, LEFT, NONE, cell_point(window, 6, 9))
+    assert panel.form.token_id == "mira" and panel.list.selected_ids() == ["mira"]
+    assert panel.editing.text() == "Editing Mira"
+
+
+def test_a_drag_shows_its_token_in_the_panel_once_where_it_lands(
+        drag: Callable[..., None], window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[object] = []
+    show = window.token_panel.ratings.show_ratings
+    monkeypatch.setattr(window.token_panel.ratings, "show_ratings",
+                        lambda ratings: shown.append(ratings) or show(ratings))
+    drag((6, 9), [(6, 10), (6, 11)])
+    assert window.document.encounter.token("mira").cell == Cell(6, 11)
+    assert len(shown) == 1 and window.token_panel.form.token_id == "mira"
+
+
 def test_drop_on_an_occupied_cell_returns_the_token(
     drag: Callable[..., None], qtbot: QtBot, window: MainWindow
 ) -> None:

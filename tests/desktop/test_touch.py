@@ -76,6 +76,7 @@ def test_a_tap_selects_and_a_tap_on_the_floor_clears(window: MainWindow, fingers
     fingers.press((0, cell_point(window, 10, 5)))
     fingers.release((0, cell_point(window, 10, 5)))
     assert window.selection.ids == frozenset({"brannoc"})
+    assert window.token_panel.form.token_id == "brannoc"  # shown when the finger lifts
     fingers.press((0, cell_point(window, 13, 10)))
     fingers.release((0, cell_point(window, 13, 10)))
     assert window.selection.ids == frozenset()
