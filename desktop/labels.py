@@ -100,11 +100,13 @@ class ScreenLabel(QGraphicsRectItem):
 
     def keep_in_view(self, view: QGraphicsView) -> None:
         """Flip a label that starts beside its anchor to the anchor's other side when it
-        would run off the view (a path's cost at the map's right or top edge was cut)."""
+        would run off the view (a path's cost at the map's right or top edge was cut), and
+        slide it along when it fits on neither side (a long refusal in a narrow view lost
+        its first words off the left edge)."""
         if self.centred:
             return
-        shown = self.deviceTransform(view.viewportTransform()).mapRect(self._rect)
         room = QRectF(view.viewport().rect())
+        shown = self._on_screen(view)
         x, y = self.offset.x(), self.offset.y()
         if shown.right() > room.right() or shown.left() < room.left():
             x = -x - self._rect.width()
@@ -112,6 +114,14 @@ class ScreenLabel(QGraphicsRectItem):
             y = -y
         if (x, y) != (self.offset.x(), self.offset.y()):
             self.place(self.pos(), QPointF(x, y))
+        slide = _slide_into(room, self._on_screen(view))
+        if not slide.isNull():
+            back = self.deviceTransform(view.viewportTransform()).inverted()[0]
+            self.place(self.pos(), self.offset + back.map(slide) - back.map(QPointF()))
+
+    def _on_screen(self, view: QGraphicsView) -> QRectF:
+        """The label's bounds (its plate and outline) in viewport pixels."""
+        return self.deviceTransform(view.viewportTransform()).mapRect(self.rect())
 
     def screen_rect(self) -> QRectF:
         """The plate in screen pixels relative to the anchor (for tests and layout)."""
@@ -128,3 +138,14 @@ class ScreenLabel(QGraphicsRectItem):
         painter.setFont(self.font)
         painter.setPen(self.colour)
         painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
+
+
+def _slide_into(room: QRectF, shown: QRectF) -> QPointF:
+    """How far to move ``shown`` (screen pixels) to bring it inside ``room``; its left and
+    top edges stay in sight when it is bigger."""
+
+    def along(start: float, end: float, low: float, high: float) -> float:
+        return low - start if start < low or end - start > high - low else min(high - end, 0)
+
+    return QPointF(along(shown.left(), shown.right(), room.left(), room.right()),
+                   along(shown.top(), shown.bottom(), room.top(), room.bottom()))

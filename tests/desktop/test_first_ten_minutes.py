@@ -343,6 +343,20 @@ def test_a_path_label_at_the_views_edge_stays_in_sight(
         assert window.view.viewport().rect().contains(on_screen(window, label).toRect())
 
 
+def test_a_path_label_too_long_for_either_side_slides_into_sight(window: MainWindow) -> None:
+    """A GM's walk-through: a refusal beside a token in the middle of a narrow view ran off
+    its right edge, turned to the left and lost its first words there ("no way there:")."""
+    preview, view = window.scene.path_preview, window.view
+    middle = view.mapToScene(view.viewport().rect().center())
+    refusal = "no way there: walls, closed doors or creatures block every path"
+    preview.show_path([middle], refusal, legal=False)
+    words = max(1, round(0.8 * view.viewport().width() / preview.label.screen_rect().width()))
+    preview.show_path([middle], " ".join([refusal] * words), legal=False)
+    assert preview.label.screen_rect().width() > view.viewport().width() / 2
+    preview.label.keep_in_view(view)
+    assert view.viewport().rect().contains(on_screen(window, preview.label).toRect())
+
+
 def test_switching_tools_clears_an_aim_card_but_keeps_a_pending_roll(window: MainWindow) -> None:
     panel = window.resolve_panel
     panel.card.setText("Ogre shoves Mira S: Fail 15% …")  # a tool's preview, nothing pending
