@@ -348,7 +348,9 @@ class Encounter(BaseModel):
         """A copy whose tokens can be moved while working out a ruling, leaving this
         encounter as it is; the map and its derived geometry are shared, not copied."""
         copy = self.model_copy(update={"tokens": list(self.tokens)})
-        copy._index = None
+        # The same tokens: their index is copied, not built again (22 ms with 3,000
+        # tokens, once per overrun asked about in a token's menu).
+        copy._index = None if self._index is None else self._index.copy()
         copy._derived = self._derived
         return copy
 
@@ -429,6 +431,15 @@ class _TokenIndex:
         for token in tokens:
             self.add(token)
         self.number(tokens)
+
+    def copy(self) -> _TokenIndex:
+        """An index of the same tokens, to be changed apart from this one."""
+        twin = _TokenIndex([])
+        with self._lock:
+            twin.by_id, twin.at = dict(self.by_id), dict(self.at)
+            twin.position = dict(self.position)
+            twin.grids = {side: grid.copy() for side, grid in self.grids.items()}
+        return twin
 
     def occupancy(self, side: Side, shape: tuple[int, int]) -> npt.NDArray[np.int16]:
         with self._lock:

@@ -19,6 +19,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, allowed_directions
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.conditions import NoActionError
+from core.rules.cover import neighbours
 from core.rules.evade import EvadeCheck, EvadeRequest, evade_checks
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import (
@@ -67,10 +68,12 @@ def offers(encounter: Encounter, actor_id: str) -> list[Offer]:
     actor = encounter.token(actor_id)
     partner = partner_of(encounter, actor_id)
     found: list[Offer] = []
-    for other in encounter.tokens:
-        if other.id != actor.id and (enemies(actor.combatant, other.combatant)
-                                     or other.id == partner) and engaged(encounter, actor,
-                                                                         other):
+    # Only the creatures next to it can be engaged: from the cell index, in map order
+    # (going through all 3,000 tokens of the scale map was 1,500 checks a menu).
+    for other in sorted(neighbours(encounter, actor, 1),
+                        key=lambda t: encounter.order_of(t.id)):
+        if (enemies(actor.combatant, other.combatant)
+                or other.id == partner) and engaged(encounter, actor, other):
             found += _against(encounter, actor, other)
     return found
 

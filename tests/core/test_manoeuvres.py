@@ -27,6 +27,7 @@ from core.rules.attack import AttackOptions, attack_on_map
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_checks, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
+from core.rules.manoeuvres import offers
 from core.rules.melee import IllegalManoeuvreError
 from core.rules.overrun import OverrunRequest, overrun_line, overrun_odds
 from core.rules.timeline import roll_initiative
@@ -293,3 +294,18 @@ def test_a_failed_evade_in_an_allys_cell_stops_before_it(make_encounter: Make) -
     assert Cell(4, 2) not in odds.landing and odds.landing[Cell(5, 2)] > 0
     perform(EvadeAction(request), History(encounter), ScriptedDice([1, 1]))
     assert encounter.token("A").cell == Cell(5, 2)
+
+
+def test_a_token_is_offered_manoeuvres_against_its_engaged_enemies_in_map_order(
+        make_encounter: Make) -> None:
+    """Only the creatures next to it, found from the cell index, listed in the map's order
+    (Z stands on an earlier row than Y, but comes later in the list); the enemy two cells
+    away (X) and the one behind a wall (W) are offered nothing."""
+    enc = make_encounter("""
+        . Z . . .
+        . A Y . X
+        W . . . .
+    """, {"W": foe("W"), "X": foe("X"), "Y": foe("Y"), "Z": foe("Z")},
+        walls=[(0, 2, 2, 2)])
+    targets = list(dict.fromkeys(offer.target for offer in offers(enc, "A")))
+    assert targets == ["Y", "Z"]

@@ -64,3 +64,20 @@ def test_a_deep_copy_has_an_index_of_its_own() -> None:
     for side in Side:
         assert np.array_equal(encounter.occupancy(side), painted(encounter, side))
         assert np.array_equal(copy.occupancy(side), painted(copy, side))
+
+
+def test_a_scratch_copy_takes_a_copy_of_the_index_and_changes_it_alone() -> None:
+    """A ruling's scratch copy starts from the encounter's index (not built again: 22 ms
+    with 3,000 tokens) and its moves stay its own."""
+    encounter = load_encounter(DEMO)
+    encounter.occupancy(Side.OPPOSITION)
+    scratch = encounter.scratch_copy()
+    scratch.remove_token("pip")
+    scratch.put_token(scratch.token("ogre").at(Cell(1, 1)))
+    assert encounter.has_token("pip") and encounter.token_at(Cell(1, 1)) is None
+    assert scratch.token_at(Cell(1, 1)) is scratch.token("ogre") and not scratch.has_token("pip")
+    assert scratch.token_stamp() != encounter.token_stamp()
+    assert [scratch.order_of(t.id) for t in scratch.tokens] == list(range(len(scratch.tokens)))
+    for side in Side:
+        assert np.array_equal(encounter.occupancy(side), painted(encounter, side))
+        assert np.array_equal(scratch.occupancy(side), painted(scratch, side))
