@@ -309,3 +309,16 @@ def test_a_token_is_offered_manoeuvres_against_its_engaged_enemies_in_map_order(
         walls=[(0, 2, 2, 2)])
     targets = list(dict.fromkeys(offer.target for offer in offers(enc, "A")))
     assert targets == ["Y", "Z"]
+
+
+def test_evade_checks_within_a_step_come_in_token_order(make_encounter: Make) -> None:
+    """Both enemies are left at the first step; Y comes before Z in the token list though
+    Z stands on the earlier row (the checks are found from the cell index around each
+    step)."""
+    enc = make_encounter("""
+        . Z . .
+        . A . .
+        . Y . .
+    """, {"Y": foe("Y"), "Z": foe("Z")})
+    checks = evade_checks(enc, "A", (Cell(1, 1), Cell(2, 1), Cell(3, 1)))
+    assert [(c.step, c.enemy_id) for c in checks] == [(0, "Y"), (0, "Z")]
