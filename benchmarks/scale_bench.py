@@ -32,13 +32,14 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import BattleMap, WallSegment
 from core.model.tables import Size
+from core.rules.evade import evade_checks
 from core.rules.manoeuvres import offers
 from core.rules.missile import IllegalMissileError, MissileRequest, prepare_missile
 from core.rules.missile_odds import missile_odds
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
-from core.spatial.pathing import MovementGraph
+from core.spatial.pathing import MovementGraph, find_path
 from core.spatial.playerview import party_sight
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +128,8 @@ def bench_drag_paths(scenario: Scenario) -> Figures:
 # --- odds --------------------------------------------------------------------------------------
 def bench_odds(scenario: Scenario) -> Figures:
     """Exact shove odds for the 28 pairs (all Gargantuan defenders) and the open-field
-    shoves; missile odds and the manoeuvre menu on the scale map."""
+    shoves; missile odds, the manoeuvre menu and the evade checks of a short walk (what a
+    drag during a round asks for) on the scale map."""
     encounter = scenario.encounter
     pairs = [ShoveRequest(attacker=p.attacker, defender=p.defender) for p in scenario.pairs]
     pair_odds = sample_each([partial(shove_odds, encounter, r) for r in pairs], ODDS_ROUNDS)
@@ -146,11 +148,17 @@ def bench_odds(scenario: Scenario) -> Figures:
     missiles = sample_each([partial(missile_odds, encounter, s) for s in shots], ODDS_ROUNDS)
     menus = sample_each([partial(offers, encounter, p.attacker) for p in scenario.pairs],
                         ODDS_ROUNDS)
+    walks = [(p.attacker, find_path(encounter, p.attacker, Cell(
+        encounter.token(p.attacker).x + 3, encounter.token(p.attacker).y + 5)).cells)
+        for p in scenario.pairs]
+    evades = sample_each([partial(evade_checks, encounter, mover, cells)
+                          for mover, cells in walks if len(cells) > 1], ODDS_ROUNDS)
     return {**spread_ms("shove_odds_gargantuan", pair_odds),
             **spread_ms("shove_odds_open_field", open_odds),
             "shove_odds_open_field_requests": len(opens),
             **spread_ms("missile_odds_scale", missiles),
-            **spread_ms("token_menu_scale", menus)}
+            **spread_ms("token_menu_scale", menus),
+            **spread_ms("evade_checks_scale", evades)}
 
 
 # --- A* ----------------------------------------------------------------------------------------
