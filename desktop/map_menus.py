@@ -59,9 +59,12 @@ class TokenMenu(QMenu):
 
     def _change_hp(self, damage: bool) -> None:
         verb = "Damage" if damage else "Heal"
+        combatant = self._combatant()
+        # The name in the question too: a window manager may show no title (a table screen).
         amount, ok = QInputDialog.getInt(
             self.parentWidget(), f"{verb} {self._name()}",
-            f"Hit points to {'take away' if damage else 'give back'}:", 1, 1, 9999)
+            f"Hit points to {'take away from' if damage else 'give back to'} {self._name()} "
+            f"({combatant.hp}/{combatant.max_hp} HP):", 1, 1, 9999)
         if ok:
             self.apply_hp(amount if damage else -amount)
 

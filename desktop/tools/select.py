@@ -122,8 +122,9 @@ class SelectTool(MapTool):
         item = self._token_item_at(event.cell)
         if item is None:
             door = self._door_at(event.scene_pos)
-            if door is not None:
-                self.document.push(toggle_door(door))
+            if door is not None:  # said, so the last drag's refusal does not stay
+                if self.document.push(toggle_door(door)):
+                    self.say("Door closed" if door.open else "Door opened")
                 return True
             return False  # the view starts a rubber band
         if not item.isSelected():

@@ -23,6 +23,7 @@ from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, Hazard, HazardKind, Terrain
 from core.model.profile import RulesProfile
 from core.rules.shove import ShoveRequest
+from desktop import map_menus
 from desktop.help import ShortcutSheet
 from desktop.items import token_initials
 from desktop.mainwindow import MainWindow
@@ -316,6 +317,19 @@ def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> N
     assert "difficult (movement ×2, +3 Shove Resist)" in text
     assert "slippery (+2 ft to every shove)" in text
     assert "undergrowth (+25% cover against missiles)" in text
+
+
+def test_the_damage_question_names_the_token_and_its_hp(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GM's walk-through: with Mira in the panel, Damage… from the Ogre's menu asked only
+    "Hit points to take away:" (a table screen may show no window title)."""
+    asked: list[str] = []
+    monkeypatch.setattr(map_menus.QInputDialog, "getInt",
+                        lambda _parent, _title, label, *_args: asked.append(label) or (3, True))
+    menu = TokenMenu(window.document, "ogre", [], window)
+    next(a for a in menu.actions() if a.text() == "Damage…").trigger()
+    assert asked == ["Hit points to take away from Ogre (30/30 HP):"]
+    assert window.document.encounter.token("ogre").combatant.hp == 27
 
 
 def test_damage_that_is_not_dice_is_refused_even_on_a_miss(window: MainWindow) -> None:

@@ -252,10 +252,14 @@ def test_the_scroll_bars_are_flat_in_the_map_surround_and_touch_sized_at_the_tab
 
 def test_click_door_opens_it(points: SimpleNamespace, qtbot: QtBot, window: MainWindow) -> None:
     point = points.corner(12, 8)
+    window.statusBar().showMessage("Brannoc cannot move to (14, 7): a wall is in the way")
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, point)
     doors = [w for w in window.document.encounter.map.walls if w.kind is WallKind.DOOR]
     assert doors[0].open
     assert not geometry_of(window.document.encounter).move_blocked(Cell(11, 7), Direction.E)
+    assert window.statusBar().currentMessage() == "Door opened"  # not the last refusal
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, point)
+    assert window.statusBar().currentMessage() == "Door closed"
 
 
 def test_save_open_round_trip(window: MainWindow, tmp_path: Path) -> None:
