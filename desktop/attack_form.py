@@ -25,6 +25,7 @@ from desktop.qt import (
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
+    from core.model.profile import RulesProfile
     from core.rules.attack import AttackOptions
 
 TYPED = ""  # the weapon box's "typed dice" entry
@@ -55,6 +56,7 @@ class AttackForm(QWidget):
         self.aim = narrow(location_box())
         self.hero = narrow(hero_box())
         self.weapons: dict[str, Weapon] = {}
+        self.profile: RulesProfile | None = None  # the encounter's, from show_for
         self.labels: dict[QWidget, QLabel] = {}
         # One field a row: two to a row ran past the right edge of the narrow dock.
         grid = QGridLayout(self)
@@ -80,6 +82,7 @@ class AttackForm(QWidget):
         """Offer the attacker's melee weapons (first chosen) and the options its profile
         allows: aiming when hit locations are rolled, hero points when they are on."""
         attacker = encounter.token(attacker_id).combatant
+        self.profile = encounter.profile
         self.blockSignals(True)
         self.weapon_box.clear()
         self.weapons = {w.name: w for w in melee_weapons(encounter, attacker)}
@@ -107,10 +110,20 @@ class AttackForm(QWidget):
         self.grip.blockSignals(True)
         self.grip.clear()
         for grip in grips:
-            add_choice(self.grip, grip.label, grip.value)
+            add_choice(self.grip, self._grip_text(chosen, grip), grip.value)
         self.grip.blockSignals(False)
         self.grip.setEnabled(len(grips) > 1)
         self.changed.emit()
+
+    def _grip_text(self, weapon: Weapon | None, grip: Grip) -> str:
+        """The grip with the damage die it adds ("two hands +d6"): a Great club
+        read "2d6" and its roll asked for a third d6 without saying why."""
+        from core.rules.injury import grip_terms  # see desktop/__init__
+
+        if weapon is None or self.profile is None:
+            return grip.label
+        die = grip_terms(weapon, grip, self.profile)[1]
+        return grip.label if die is None else f"{grip.label} +{die}"
 
     def options(self) -> AttackOptions:
         """What the form says, as core options."""

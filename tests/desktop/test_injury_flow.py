@@ -80,6 +80,9 @@ def test_an_aimed_attack_with_a_hero_point_is_one_step(qtbot: QtBot, injured: Ma
     form = panel.weapon
     assert form.isVisible() and form.aim.isVisible() and form.hero.isVisible()
     assert form.weapon_box.currentData() == "Long sword" and form.grip.isEnabled()
+    # Each grip says the die it adds (a Great club's "2d6" rolled a third d6 unexplained).
+    assert [form.grip.itemText(i) for i in range(form.grip.count())] == [
+        "one hand", "1½ hands +d3", "two hands +d3"]
     assert "Hit <b>65%</b>" in panel.card.text()  # d20 + 5 vs AC 13
     choose(form.grip, Grip.TWO.value)
     choose(form.aim, "Head")
