@@ -132,8 +132,11 @@ class ManoeuvreTool(MapTool):
         self.leads = [leading_point(c.footprint, target.footprint) for c in self.choices]
         self.marks.show_marks([Mark(c.footprint, c.text, chance_colour(float(c.chance)), lead)
                                for c, lead in zip(self.choices, self.leads, strict=True)])
+        # What the marks' percentages are: "70%" beside the menu's "85% success" read as
+        # a mistake (a wall or a creature behind stops some successes).
+        meaning = "is moved there" if offer.manoeuvre == "force-back" else "falls in"
         self.status.emit(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
-                         f"{target.name} goes")
+                         f"{target.name} goes (%: the chance {target.name} {meaning})")
 
     # --- pointer ------------------------------------------------------------------------
     def press(self, event: ToolEvent) -> bool:

@@ -78,7 +78,7 @@ def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,
     throw = next(o for o in offers(encounter, "ogre") if o.text.startswith("Throw Mira"))
     tool.take(throw)
     marked = {(m.footprint.x, m.footprint.y): m.text for m in tool.marks.marks}
-    assert tool.marks.isVisible() and marked[(5, 9)].startswith("falls ")  # the pit, west
+    assert tool.marks.isVisible() and marked[(5, 9)] == "falls 44%"  # the pit, west
     assert marked[(6, 8)] == ""  # plain ground: no label
     assert (7, 9) not in marked  # the ogre's own side
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(5, 9))
@@ -224,6 +224,9 @@ def test_forcing_a_huge_creature_back_goes_the_way_clicked(qtbot: QtBot, quiet: 
                    if o.text.startswith("Force Hill Giant back")))
     giant = encounter.token("giant").footprint
     assert len(set(tool.leads)) == len(tool.leads) == len(tool.choices)
+    # The status bar says what the marks' percentages are (not the menu's "success").
+    assert window.statusBar().currentMessage().endswith(
+        "(%: the chance Hill Giant is moved there)")
     east = next(c for c in tool.choices if (c.footprint.x, c.footprint.y) == (giant.x + 1, giant.y))
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE,
                      points.cell(giant.x + giant.size, giant.y + giant.size // 2))
