@@ -319,6 +319,21 @@ def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> N
     assert "undergrowth (+25% cover against missiles)" in text
 
 
+def test_cancel_leaves_the_attacker_chosen_and_says_so(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: after Cancel the status bar still asked to "set the weapon, roll
+    or type the dice"; it asks for the next target of the attacker still ringed."""
+    window.select_tool("attack")
+    window.tools["attack"].start("ogre")
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, points.cell(6, 9))
+    assert window.resolve_panel.pending is not None
+    assert window.statusBar().currentMessage().startswith("Attack: set the weapon")
+    window.resolve_panel.cancel_button.click()
+    assert window.resolve_panel.pending is None
+    assert window.statusBar().currentMessage() == "Attack: Ogre — click the target"
+
+
 def test_the_damage_question_names_the_token_and_its_hp(
         window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     """A GM's walk-through: with Mira in the panel, Damage… from the Ogre's menu asked only
