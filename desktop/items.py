@@ -43,6 +43,9 @@ Z_HAZARD, Z_WALL, Z_PREVIEW, Z_TOKEN, Z_OVERLAY = 10, 20, 30, 40, 50
 GM_ONLY_OPACITY = 0.55
 DETAIL_PX = 14  # a token drawn smaller than this on screen is a plain disc
 DISC_INSET = 0.06  # of a token's side, all round: the disc; the selection ring fills it
+# Of a token's side, all round: the face drawn smaller when selected, so the ring behind
+# it shows (a face covers nearly all its square: the ring was a hairline, hard to see).
+SELECTED_INSET = 0.08
 MIN_BADGE_PX = 14  # a condition badge's least size on screen
 DOWN_GREY = QColor("#9a948a")
 BADGE_PEN = 1.5  # a badge's white outline, kept inside the token's bounds
@@ -117,16 +120,19 @@ class TokenItem(QGraphicsObject):
         if self.side_px * scale < DETAIL_PX:
             self._paint_dot(painter)
             return
+        where = self._bounds
         if self.isSelected():
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(style.SELECTION)
             painter.drawEllipse(self._bounds)
+            inset = self.side_px * SELECTED_INSET
+            where = self._bounds.adjusted(inset, inset, -inset, -inset)
         face = self.faces.face(self, scale * painter.device().devicePixelRatioF())
         if face is None:  # zooming, and no picture near this size yet
             self._paint_dot(painter)
             return
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        painter.drawPixmap(self._bounds, face, QRectF(face.rect()))
+        painter.drawPixmap(where, face, QRectF(face.rect()))
         self._paint_badges(painter)
 
     def shows_face(self) -> bool:

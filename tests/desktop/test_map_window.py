@@ -19,7 +19,7 @@ from desktop import style
 from desktop.cli import main
 from desktop.items import MIN_BADGE_PX
 from desktop.mainwindow import MainWindow
-from desktop.qt import QApplication, QImage, QPainter, Qt, QWidgetAction
+from desktop.qt import QApplication, QImage, QPainter, QStyleOptionGraphicsItem, Qt, QWidgetAction
 from desktop.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.tools import select as select_tool
 from tests.desktop.conftest import cell_point
@@ -338,3 +338,23 @@ def test_switching_tools_never_moves_the_map(qtbot: QtBot, window: MainWindow) -
         window.select_tool(name)
         QApplication.processEvents()
         assert window.view.mapToGlobal(window.view.rect().topLeft()).y() == top, name
+
+
+def test_a_selected_token_shows_a_ring_a_gm_can_see(window: MainWindow) -> None:
+    """A GM's walk-through: the selection ring was a hairline outside the token's own ring;
+    the face is drawn smaller when selected, so a band of the selection colour shows."""
+    item = window.scene.tokens["mira"]
+
+    def edge_colour(selected: bool) -> str:
+        item.setSelected(selected)
+        zoom, side = 4, item.side_px
+        image = QImage(round(side * zoom), round(side * zoom), QImage.Format.Format_ARGB32)
+        image.fill(Qt.GlobalColor.white)
+        painter = QPainter(image)
+        painter.scale(zoom, zoom)
+        item.paint(painter, QStyleOptionGraphicsItem())
+        painter.end()
+        return image.pixelColor(round(side * zoom * 0.04), round(side * zoom / 2)).name()
+
+    assert edge_colour(True) == style.SELECTION.name()
+    assert edge_colour(False) != style.SELECTION.name()
