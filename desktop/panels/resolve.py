@@ -26,6 +26,7 @@ from core.model.dice import (
 )
 from desktop.attack_form import AttackForm
 from desktop.overlay import percent
+from desktop.panels import lay_out_now
 from desktop.qt import (
     QButtonGroup,
     QFormLayout,
@@ -175,7 +176,7 @@ class ResolvePanel(QWidget):
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
         self.result.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES)
-        scroll = QScrollArea()
+        self.scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -350,6 +351,14 @@ class ResolvePanel(QWidget):
         self.dice_form.addRow(label, field)
         self.die_fields.append(field)
         field.setFocus()
+        # The field and the Resolve button under it in sight: with seven dice typed the
+        # button was half out of a short dock. (A layout shows a new row's widgets a turn
+        # of the event loop later; they are laid out only once shown.)
+        label.show()
+        field.show()
+        lay_out_now()
+        self.scroll.ensureWidgetVisible(self.resolve_button)
+        self.scroll.ensureWidgetVisible(field)
 
     def _typed_values(self) -> list[int] | None:
         values = []

@@ -19,14 +19,13 @@ from core.model.tables import SIZES
 from core.rules.melee import ratings_here
 from desktop import style
 from desktop.map_menus import add_combatant
+from desktop.panels import lay_out_now
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
 from desktop.qt import (
     QAbstractItemView,
-    QApplication,
     QColor,
-    QEvent,
     QFont,
     QFrame,
     QHBoxLayout,
@@ -354,7 +353,7 @@ class TokenPanel(QWidget):
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
-        _lay_out_now()
+        lay_out_now()
 
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         token_id = item.data(0, TOKEN_ROLE)
@@ -407,13 +406,3 @@ def _editing_line(token: Token | None, selected: int) -> str:
     if selected > 1:
         return f"{selected} combatants selected: select one to edit it"
     return "Select a combatant in the list or on the map to edit it"
-
-
-def _lay_out_now() -> None:
-    """Lay out what new texts changed before the next paint: a layout request queued behind
-    the map's repaint moved the form's widgets after the first paint, and the form was
-    painted twice per click. Each round delivers the requests the last one posted (a
-    widget's, its form's, the scroll area's)."""
-    for _ in range(3):
-        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-

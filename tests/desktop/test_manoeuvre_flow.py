@@ -21,7 +21,7 @@ from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleAttempt, GrappleRequest
 from core.rules.manoeuvres import offers
 from desktop.mainwindow import MainWindow
-from desktop.qt import QMenu, QPoint, Qt
+from desktop.qt import QMenu, QPoint, QScrollArea, Qt, QWidget
 from desktop.tools.manoeuvre import ManoeuvreTool, leading_point
 from desktop.tools.select import SelectTool
 from tests.desktop.conftest import OffThread
@@ -92,6 +92,33 @@ def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,
     assert encounter.log[-1].summary == expected.summary()
     window.document.undo()
     assert encounter.token("mira").cell == Cell(6, 9)
+
+
+def test_the_next_die_and_the_resolve_button_stay_in_sight_in_a_short_dock(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: typing a throw's eight dice in a 900-pixel window, the Resolve
+    button went half out of the dock after the seventh."""
+    window, panel = quiet, quiet.resolve_panel
+    window.resize(1400, 640)
+    tool = manoeuvres(window)
+    window.select_tool("manoeuvre")
+    tool.take(next(o for o in offers(window.document.encounter, "ogre")
+                   if o.text.startswith("Throw Mira")))
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(5, 9))
+    panel.typed_mode.setChecked(True)
+    viewport = panel.findChild(QScrollArea).viewport()
+
+    def in_sight(widget: QWidget) -> bool:
+        top = widget.mapTo(viewport, QPoint(0, 0)).y()
+        return top >= 0 and top + widget.height() <= viewport.height()
+
+    for value in (18, 3, 2, 5, 4, 3, 6):
+        field = panel.die_fields[-1]
+        assert in_sight(field) and in_sight(panel.resolve_button), len(panel.die_fields)
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert len(panel.die_fields) == 8 and in_sight(panel.die_fields[-1])
+    assert viewport.height() < panel.findChild(QScrollArea).widget().height()  # it scrolled
 
 
 def test_a_drag_through_an_enemy_offers_an_overrun(qtbot: QtBot, quiet: MainWindow,
