@@ -59,6 +59,7 @@ class Chip(QLabel):
         self.token_id = token_id
         self.greyed = side is None
         self.declare: Callable[[str, int], None] = lambda _token, _length: None
+        self.pick: Callable[[str], None] = lambda _token: None  # a click: select it
         colour = style.NO_ATTACK if side is None else style.SIDE_COLOURS[side]
         self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
                            "padding: 1px 4px; font-weight: bold")
@@ -72,6 +73,11 @@ class Chip(QLabel):
                 f"Spell or prayer: {length} segments"
             menu.addAction(text, lambda n=length: self.declare(self.token_id, n))
         menu.exec(event.globalPos())
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        """A click (a drag ends in the drop instead) selects the combatant on the map."""
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.pick(self.token_id)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
@@ -332,6 +338,7 @@ class TimelinePanel(QWidget):
         chip = _chip(entry, token.name, token.combatant.side,
                      entry_timing(entry, token.combatant, encounter.profile))
         chip.declare = self.declare_action
+        chip.pick = lambda chosen: self.highlight([chosen])
         return chip
 
 
@@ -346,7 +353,8 @@ def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -
     if entry.action_segments > 1:
         lines.append(f"Long action: segments {entry.segment}-"
                      f"{entry.segment + entry.action_segments - 1}; a hit then spoils it")
-    lines += list(entry.notes)
+    lines += [*entry.notes, "Click: select it on the map; drag: another segment; "
+              "right-click: a long action"]
     marks = [f"✦{entry.action_segments}" if entry.action_segments > 1 else "",
              "✎" if entry.overridden else "", _idle_mark(timing)]
     label = " ".join([name, *(m for m in marks if m)])

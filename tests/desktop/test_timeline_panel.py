@@ -78,6 +78,17 @@ def test_dropping_a_chip_sets_a_gm_override(qtbot: QtBot, window: MainWindow) ->
     assert chips(window)["ogre"] == 9
 
 
+def test_clicking_a_chip_selects_its_combatant_on_the_map(qtbot: QtBot, window: MainWindow
+                                                         ) -> None:
+    """A GM's walk-through: clicking the Orc Warrior's chip selected nothing."""
+    window.timeline_panel.roll()
+    chip = next(c for col in window.timeline_panel.columns for c in col.findChildren(Chip)
+                if c.token_id == "orc" and c.isVisibleTo(col))
+    assert window.selection.ids != {"orc"}
+    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    assert window.selection.ids == {"orc"} and "Click: select it" in chip.toolTip()
+
+
 def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     panel = window.timeline_panel
     panel.roll()
