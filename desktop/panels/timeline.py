@@ -17,6 +17,7 @@ from core.actions.surprise import SurpriseAction
 from core.rules.timeline import AttackTiming, acting_order, entry_timing
 from desktop import style
 from desktop.qt import (
+    QApplication,
     QContextMenuEvent,
     QDrag,
     QDragEnterEvent,
@@ -28,6 +29,7 @@ from desktop.qt import (
     QMessageBox,
     QMimeData,
     QMouseEvent,
+    QPointF,
     QPushButton,
     Qt,
     QTimer,
@@ -60,6 +62,7 @@ class Chip(QLabel):
         self.greyed = side is None
         self.declare: Callable[[str, int], None] = lambda _token, _length: None
         self.pick: Callable[[str], None] = lambda _token: None  # a click: select it
+        self._pressed_at = QPointF()
         colour = style.NO_ATTACK if side is None else style.SIDE_COLOURS[side]
         self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
                            "padding: 1px 4px; font-weight: bold")
@@ -74,13 +77,20 @@ class Chip(QLabel):
             menu.addAction(text, lambda n=length: self.declare(self.token_id, n))
         menu.exec(event.globalPos())
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._pressed_at = event.position()
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         """A click (a drag ends in the drop instead) selects the combatant on the map."""
         if event.button() == Qt.MouseButton.LeftButton:
             self.pick(self.token_id)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        if event.buttons() & Qt.MouseButton.LeftButton:
+        """A drag once the pointer has moved the platform's drag distance (a hand's tremor
+        in a click started one, and the click selected nothing)."""
+        moved = (event.position() - self._pressed_at).manhattanLength()
+        if (event.buttons() & Qt.MouseButton.LeftButton
+                and moved >= QApplication.startDragDistance()):
             mime = QMimeData()
             mime.setData(CHIP_MIME, self.token_id.encode("utf-8"))
             drag = QDrag(self)

@@ -211,3 +211,4 @@ def test_during_a_round_a_drag_moves_only_the_token_under_the_pointer(
     assert encounter.token("pip").cell == Cell(4, 6)
     assert encounter.token("mira").cell == Cell(6, 9)
     assert "one at a time" in window.statusBar().currentMessage()
+
