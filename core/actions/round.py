@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.actions.commands import ChangeSet, Command, CommandRefusedError, ReplaceHazard
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Condition
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
 from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
@@ -82,20 +82,23 @@ class NextRound(_TimelineCommand):
 
     def apply(self, encounter: Encounter) -> ChangeSet:
         self._keep(encounter)
+        ended = encounter.timeline.round_number
         locks = locks_at_round_end(encounter)
         ending = end_round(encounter)
         encounter.timeline = ending.state
         for lock in locks:
             self._change(encounter, lock.token_id, hp=lock.hurt(encounter).hp)
+        changed = [_conditions_entry(encounter, token_id, conditions, ended)
+                   for token_id, conditions in ending.conditions.items()]
         for token_id, conditions in ending.conditions.items():
             self._change(encounter, token_id, conditions=conditions)
-        self.logged = [lock.entry for lock in locks]
+        self.logged = [lock.entry for lock in locks] + changed
         encounter.log.extend(self.logged)
         self.expired = [ReplaceHazard(hazard, None) for hazard in ending.expired]
         for removal in self.expired:
             removal.apply(encounter)
-        return ChangeSet(tokens=frozenset(self.combatants), timeline=True, log=bool(locks),
-                         hazards=bool(self.expired))
+        return ChangeSet(tokens=frozenset(self.combatants), timeline=True,
+                         log=bool(self.logged), hazards=bool(self.expired))
 
     def _change(self, encounter: Encounter, token_id: str, **update: object) -> None:
         token = encounter.token(token_id)
@@ -108,6 +111,22 @@ class NextRound(_TimelineCommand):
         del encounter.log[len(encounter.log) - len(self.logged):]
         return super().revert(encounter) | ChangeSet(log=bool(self.logged),
                                                      hazards=bool(self.expired))
+
+
+def _conditions_entry(encounter: Encounter, token_id: str, after: frozenset[Condition],
+                      ended: int) -> LogEntry:
+    """The log's line for a token whose conditions the round's end changed (a stun stepping
+    down, a creature standing up): they changed unseen before."""
+    token = encounter.token(token_id)
+    before = token.combatant.conditions
+    words = [f"loses {_named(c)}" for c in sorted(before - after)] + [
+        f"gains {_named(c)}" for c in sorted(after - before)]
+    summary = f"{token.name} {' and '.join(words)} (end of round {ended})"
+    return LogEntry(kind="round", summary=summary, text=summary, round=ended)
+
+
+def _named(condition: Condition) -> str:
+    return condition.value.replace("_", " ")
 
 
 class SetSegmentOverride(_TimelineCommand):

@@ -335,6 +335,24 @@ def test_every_command_reverts_exactly(make_encounter: Make) -> None:
     assert not enc.token("A").combatant.has(Condition.STUNNED)
 
 
+def test_the_round_end_logs_each_change_of_conditions(make_encounter: Make) -> None:
+    """A GM's walk-through: Next round turned the Orc Warrior from stunned to dazed and the
+    combat log said nothing; undoing the round takes the line out again."""
+    stunned = Combatant(name="A", conditions=frozenset({Condition.STUNNED}))
+    enc = make_encounter("A X", {"A": stunned, "X": foe("X")})
+    StartRound(roll_initiative(enc, ScriptedDice([3, 7]))).apply(enc)
+    enc.timeline.timers = [ConditionTimer(token_id="A", condition=Condition.STUNNED, rounds=1)]
+    logged = len(enc.log)
+    ending = NextRound()
+    changes = ending.apply(enc)
+    after = sorted(c.value.replace("_", " ") for c in enc.token("A").combatant.conditions)
+    assert changes.log and [e.summary for e in enc.log[logged:]] == [
+        f"A loses stunned and gains {' and gains '.join(after)} (end of round 1)"]
+    assert enc.log[-1].round == 1
+    ending.revert(enc)
+    assert len(enc.log) == logged
+
+
 def test_initiative_log_gives_the_order(make_encounter: Make) -> None:
     enc = make_encounter("A B X", {"X": foe("X")})
     entry = initiative_log(roll_initiative(enc, ScriptedDice([5, 2, 5])), enc)
