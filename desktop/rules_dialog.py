@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.io.fileio import in_plain_words
 from core.model.limits import number_range
 from core.model.profile import RulesProfile
 from core.model.profile_docs import FIELD_DOCS
@@ -102,7 +103,8 @@ class RulesDialog(QDialog):
         try:
             self.result_profile = RulesProfile.model_validate(self.values())
         except ValidationError as error:
-            self._refuse([_problem(item["loc"], item["msg"]) for item in error.errors()])
+            self._refuse([_problem(item["loc"], in_plain_words(item))
+                          for item in error.errors()])
         except TableError as error:
             self._refuse([(error.name, str(error))])
         else:
@@ -130,7 +132,6 @@ class RulesDialog(QDialog):
 def _problem(loc: tuple[int | str, ...], message: str) -> Problem:
     """Which field a pydantic error is about: where it is, or for a check across fields
     ("die_chain_cap '3d7' is not in die_chain") the first field it names."""
-    message = message.removeprefix("Value error, ")  # pydantic's prefix tells a GM nothing
     if loc and isinstance(loc[0], str) and loc[0] in FIELD_DOCS:
         return loc[0], message
     named = [word for word in FIELD_NAME.findall(message) if word in FIELD_DOCS]

@@ -18,9 +18,12 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 from core.io.files import FileReadError, read_regular_file
 from core.io.safejson import (
@@ -52,12 +55,19 @@ def describe_validation_error(error: ValidationError, limit: int = 3,
     lines = []
     for item in error.errors()[:limit]:
         where = dotted((*within, *item["loc"])) or "file"
-        # pydantic's "Value error, " prefix tells a GM nothing
-        lines.append(f"{where}: {item['msg'].removeprefix('Value error, ')}")
+        lines.append(f"{where}: {in_plain_words(item)}")
     more = len(error.errors()) - limit
     if more > 0:
         lines.append(f"... and {more} more problem(s)")
     return _one_line("; ".join(lines))
+
+
+def in_plain_words(item: ErrorDetails) -> str:
+    """Pydantic's message, in a GM's words where it reads like a programmer's: "String
+    should have at least 1 character" for an emptied name; the "Value error, " prefix."""
+    if item["type"] == "string_too_short" and item.get("ctx", {}).get("min_length") == 1:
+        return "cannot be empty"
+    return item["msg"].removeprefix("Value error, ")
 
 
 def _one_line(text: str) -> str:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pydantic import ValidationError
 
 from core.actions.commands import UpdateCombatant
+from core.io.fileio import in_plain_words
 from core.model.combatant import Combatant, Condition, Side
 from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
@@ -493,11 +494,11 @@ class _FieldEdit(QLineEdit):
 def _describe(error: ValidationError) -> str:
     """The model's messages, each about the field by the label beside it ("Morale: ..."),
     not by the model's name for it ("morale: ...")."""
-    return "; ".join(_one_problem(item["loc"], item["msg"]) for item in error.errors()[:3])
+    return "; ".join(_one_problem(item["loc"], in_plain_words(item))
+                     for item in error.errors()[:3])
 
 
-def _one_problem(loc: tuple[int | str, ...], msg: str) -> str:
-    what = msg.removeprefix("Value error, ")  # pydantic's prefix tells a GM nothing
+def _one_problem(loc: tuple[int | str, ...], what: str) -> str:
     field = next((FIELD_LABELS[part] for part in reversed(loc) if part in FIELD_LABELS), None)
     return f"{field}: {what}" if field else what
 
