@@ -32,6 +32,7 @@ from desktop.qt import (
     QDockWidget,
     QDragEnterEvent,
     QDropEvent,
+    QKeyEvent,
     QKeySequence,
     QLabel,
     QMainWindow,
@@ -517,6 +518,16 @@ class MainWindow(QMainWindow):
         self.files.shutdown()
         self.table.close()
         event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Esc that no widget took (the Resolve panel's Cancel just clicked, a dice box)
+        goes to the map's tool, which drops what it holds: it did nothing until the map
+        was clicked, and in the Attack tool that click picked a target."""
+        tool = self.view.tool
+        if event.key() == Qt.Key.Key_Escape and tool is not None and tool.key(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():

@@ -332,6 +332,10 @@ def test_cancel_leaves_the_attacker_chosen_and_says_so(
     window.resolve_panel.cancel_button.click()
     assert window.resolve_panel.pending is None
     assert window.statusBar().currentMessage() == "Attack: Ogre — click the target"
+    # Esc where the click left the focus (the button) reaches the tool: the ring goes.
+    qtbot.keyClick(window.resolve_panel.cancel_button, Qt.Key.Key_Escape)
+    assert window.tools["attack"].attacker is None
+    assert window.statusBar().currentMessage() == "Attack: click the attacker"
 
 
 def test_the_damage_question_names_the_token_and_its_hp(
