@@ -26,7 +26,7 @@ from core.model.dice import (
 )
 from desktop.attack_form import AttackForm
 from desktop.overlay import percent
-from desktop.panels import lay_out_now
+from desktop.panels.layout import lay_out_now
 from desktop.qt import (
     QButtonGroup,
     QFormLayout,

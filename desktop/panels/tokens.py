@@ -19,8 +19,8 @@ from core.model.tables import SIZES
 from core.rules.melee import ratings_here
 from desktop import style
 from desktop.map_menus import add_combatant
-from desktop.panels import lay_out_now
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
+from desktop.panels.layout import lay_out_now
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
 from desktop.qt import (
