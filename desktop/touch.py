@@ -126,6 +126,7 @@ class TouchGestures(QObject):
         if self.gesture is Gesture.PENDING:
             self.gesture = Gesture.SPENT
             self.view.request_menu(self._start)
+            self.view.released.emit()  # the menu took the finger's lift
 
     # --- two fingers ---------------------------------------------------------------------
     def _pinch_to(self, a: QPointF, b: QPointF) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from desktop import style
 from desktop.qt import (
+    QApplication,
     QContextMenuEvent,
     QEvent,
     QGraphicsView,
@@ -194,6 +195,8 @@ class MapView(QGraphicsView):
             return
         if self.tool is None or not self.tool.press(self._tool_event(event)):
             super().mousePressEvent(event)
+        if QApplication.activePopupWidget() or QApplication.activeModalWidget():
+            self.released.emit()  # the press opened a menu (a manoeuvre's): it takes the lift
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:

@@ -28,6 +28,7 @@ from desktop.qt import (
     QColor,
     QFont,
     QFrame,
+    QGuiApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -201,6 +202,7 @@ class TokenPanel(QWidget):
         self.library_menu = QMenu(self)
         self.templates: list[Combatant] = []
         self._held = self._stale = False  # a button is down on the map; what waits for it
+        self._held_buttons = False  # the press that holds it came from real input
         self._fill_library_menu(library_path)
         self._build()
         self._connect()
@@ -312,6 +314,9 @@ class TokenPanel(QWidget):
         (:meth:`let_go`). A drag's drop shows its token again anyway, and showing it at the
         press took 2-5 ms of the press's frame; a rubber band changed it at every move."""
         self._held = True
+        # Real input keeps the buttons' state (synthetic presses and touch report none):
+        # a press whose release went elsewhere (a popup) ends the hold once none is down.
+        self._held_buttons = QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton
 
     def let_go(self) -> None:
         """The press is over: show the selection if it changed while held."""
@@ -322,6 +327,9 @@ class TokenPanel(QWidget):
 
     def _deferred(self) -> bool:
         """Whether a press holds the panel (noting that something waits for it)."""
+        if (self._held and self._held_buttons
+                and QGuiApplication.mouseButtons() == Qt.MouseButton.NoButton):
+            self.let_go()  # its release never reached the map: show what waited
         self._stale = self._stale or self._held
         return self._held
 

@@ -358,3 +358,26 @@ def test_a_selected_token_shows_a_ring_a_gm_can_see(window: MainWindow) -> None:
 
     assert edge_colour(True) == style.SELECTION.name()
     assert edge_colour(False) != style.SELECTION.name()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen popup's grabs
+def test_a_press_whose_release_goes_to_a_menu_leaves_the_panel_following(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """A review: the Manoeuvre tool opens its menu on the press, the menu takes the
+    release, and the Combatants panel stayed held: it went on showing Mira, and a
+    condition ticked there wrote her old conditions back. Real input, through the window."""
+    from PySide6.QtTest import QTest
+
+    qtbot.waitExposed(window)
+    panel, handle = window.token_panel, window.windowHandle()
+    window.selection.set({"mira"})
+    window.select_tool("manoeuvre")
+    window.tools["manoeuvre"].actor = "ogre"
+    point = window.view.viewport().mapTo(window, cell_point(window, 6, 9))
+    QTest.mousePress(handle, LEFT, NONE, point)  # opens the offers menu on the press
+    QTest.mouseRelease(handle, LEFT, NONE, point)  # the menu takes it
+    menu = QApplication.activePopupWidget()
+    assert menu is not None
+    menu.close()
+    window.selection.set({"brannoc"})
+    assert panel.form.token_id == "brannoc"

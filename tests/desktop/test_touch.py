@@ -89,6 +89,8 @@ def test_a_long_press_opens_the_token_menu(qtbot: QtBot, window: MainWindow, fin
     with qtbot.waitSignal(window.view.token_menu_requested, timeout=5000) as menu:
         fingers.press((0, cell_point(window, 10, 5)))
     assert menu.args is not None and menu.args[0] == "brannoc"
+    window.selection.set({"mira"})  # the menu takes the lift: the panel follows anyway
+    assert window.token_panel.form.token_id == "mira"
     fingers.move((0, cell_point(window, 10, 7)))  # the press was spent on the menu
     fingers.release((0, cell_point(window, 10, 7)))
     assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
