@@ -326,10 +326,14 @@ class TokenPanel(QWidget):
             self._selection_changed(self.selection.ids)
 
     def _deferred(self) -> bool:
-        """Whether a press holds the panel (noting that something waits for it)."""
+        """Whether a press holds the panel (noting that something waits for it). A hold
+        whose button is up already (its release went to a popup, or is being handled) ends
+        here: what waited, this change included, is shown once."""
         if (self._held and self._held_buttons
                 and QGuiApplication.mouseButtons() == Qt.MouseButton.NoButton):
-            self.let_go()  # its release never reached the map: show what waited
+            self._stale = True
+            self.let_go()
+            return True
         self._stale = self._stale or self._held
         return self._held
 
