@@ -114,9 +114,11 @@ class ScreenLabel(QGraphicsRectItem):
             y = -y
         if (x, y) != (self.offset.x(), self.offset.y()):
             self.place(self.pos(), QPointF(x, y))
-        slide = _slide_into(room, self._on_screen(view))
+        to_screen = self.deviceTransform(view.viewportTransform())
+        start = to_screen.map(QPointF(self._rect.left(), self._rect.center().y()))
+        slide = _slide_into(room, self._on_screen(view), start)
         if not slide.isNull():
-            back = self.deviceTransform(view.viewportTransform()).inverted()[0]
+            back = to_screen.inverted()[0]
             self.place(self.pos(), self.offset + back.map(slide) - back.map(QPointF()))
 
     def _on_screen(self, view: QGraphicsView) -> QRectF:
@@ -140,12 +142,16 @@ class ScreenLabel(QGraphicsRectItem):
         painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
 
 
-def _slide_into(room: QRectF, shown: QRectF) -> QPointF:
-    """How far to move ``shown`` (screen pixels) to bring it inside ``room``; its left and
-    top edges stay in sight when it is bigger."""
+def _slide_into(room: QRectF, shown: QRectF, start: QPointF) -> QPointF:
+    """How far to move ``shown`` (screen pixels) to bring it inside ``room``; when it is
+    bigger, the end nearer ``start`` (where its text begins: the right on a map turned
+    half round) stays in sight."""
 
-    def along(start: float, end: float, low: float, high: float) -> float:
-        return low - start if start < low or end - start > high - low else min(high - end, 0)
+    def along(low_end: float, high_end: float, low: float, high: float, first: float
+              ) -> float:
+        if high_end - low_end > high - low:
+            return low - low_end if first - low_end <= high_end - first else high - high_end
+        return low - low_end if low_end < low else min(high - high_end, 0)
 
-    return QPointF(along(shown.left(), shown.right(), room.left(), room.right()),
-                   along(shown.top(), shown.bottom(), room.top(), room.bottom()))
+    return QPointF(along(shown.left(), shown.right(), room.left(), room.right(), start.x()),
+                   along(shown.top(), shown.bottom(), room.top(), room.bottom(), start.y()))

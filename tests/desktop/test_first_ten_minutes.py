@@ -37,8 +37,10 @@ from desktop.qt import (
     QLabel,
     QMessageBox,
     QPoint,
+    QPointF,
     QRectF,
     Qt,
+    QTransform,
     QWidgetAction,
 )
 from desktop.tools.paint import terrain_legend
@@ -388,6 +390,24 @@ def test_a_path_label_too_long_for_either_side_slides_into_sight(window: MainWin
     assert preview.label.screen_rect().width() > view.viewport().width() / 2
     preview.label.keep_in_view(view)
     assert view.viewport().rect().contains(on_screen(window, preview.label).toRect())
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_a_label_wider_than_the_view_keeps_its_first_words_in_sight(window: MainWindow,
+                                                                     turn: int) -> None:
+    """A review: on a map turned half round (table mode) the slide kept the screen's left
+    edge in sight, which is the end of the text there."""
+    preview, view = window.scene.path_preview, window.view
+    middle = view.mapToScene(view.viewport().rect().center())
+    preview.label.setTransform(QTransform().rotate(turn))
+    preview.show_path([middle], "x", legal=False)
+    repeats = 2 + round(2 * view.viewport().width() / preview.label.screen_rect().width())
+    preview.show_path([middle], "no way there " + "x" * repeats, legal=False)
+    preview.label.keep_in_view(view)
+    plate = preview.label.screen_rect()
+    first = preview.label.deviceTransform(view.viewportTransform()).map(
+        QPointF(plate.left() + 2, plate.center().y()))
+    assert view.viewport().rect().contains(first.toPoint())
 
 
 def test_switching_tools_clears_an_aim_card_but_keeps_a_pending_roll(window: MainWindow) -> None:
