@@ -41,7 +41,7 @@ def toggle_condition(encounter: Encounter, token_id: str, condition: Condition) 
     """Switch ``condition`` on or off."""
     before = encounter.token(token_id).combatant
     verb = "loses" if condition in before.conditions else "gains"
-    label = condition.value.replace("_", " ")
+    label = condition.label
     return _logged(encounter, token_id, before.toggled(condition),
                    f"{before.name} {verb} {label} (set by the GM)")
 

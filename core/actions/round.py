@@ -119,14 +119,10 @@ def _conditions_entry(encounter: Encounter, token_id: str, after: frozenset[Cond
     down, a creature standing up): they changed unseen before."""
     token = encounter.token(token_id)
     before = token.combatant.conditions
-    words = [f"loses {_named(c)}" for c in sorted(before - after)] + [
-        f"gains {_named(c)}" for c in sorted(after - before)]
+    words = [f"loses {c.label}" for c in sorted(before - after)] + [
+        f"gains {c.label}" for c in sorted(after - before)]
     summary = f"{token.name} {' and '.join(words)} (end of round {ended})"
     return LogEntry(kind="round", summary=summary, text=summary, round=ended)
-
-
-def _named(condition: Condition) -> str:
-    return condition.value.replace("_", " ")
 
 
 class SetSegmentOverride(_TimelineCommand):

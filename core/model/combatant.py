@@ -56,6 +56,11 @@ class Condition(StrEnum):
     RISING = "rising"
     DEFENDING = "defending"
 
+    @property
+    def label(self) -> str:
+        """As the GM reads it: "knocked out"."""
+        return self.value.replace("_", " ")
+
 
 class Abilities(BaseModel):
     """The six ability scores. Their range is the rules profile's ability table (3-18 by

@@ -153,8 +153,7 @@ class AttackResult(RulesValue):
         if self.wounds:
             text += f" ({self.wounds} wound point{'s' if self.wounds != 1 else ''})"
         if self.stun is not None and self.stun.rank:
-            text += "; " + ", ".join(sorted(c.value.replace("_", " ")
-                                            for c in self.stun.conditions))
+            text += "; " + ", ".join(sorted(c.label for c in self.stun.conditions))
         return text
 
 

@@ -98,7 +98,7 @@ FIELD_LABELS = {key: f.label for key, f in NUMBER_FIELDS.items()} | {
     "name": "Name", "side": "Side", "size": "Size", "armour": "Armour", "shield": "Shield",
     "weapons": "Weapons", "conditions": "Conditions"}
 OPTIONAL_KEYS = frozenset(f.key for f in MORALE if f.optional)
-CONDITION_LABELS = {c: c.value.replace("_", " ").capitalize() for c in Condition}
+CONDITION_LABELS = {c: c.label.capitalize() for c in Condition}
 
 
 class CombatantForm(QWidget):
