@@ -7,9 +7,9 @@ the time from just before it started the process.
 The only thing added to the app is an event filter on the QApplication (installed when
 the app creates it), which watches for the map view's first paint. It is hooked in when
 the app itself imports ``desktop.runtime``, so the probe imports nothing before the app
-does: PySide6 reads the source of every module imported after it (to look for its
-``__feature__`` switches), and a probe that imported Qt first made the start 32 ms slower
-than a user's (median of ten interleaved pairs).
+does: PySide6 reads the source of every module imported after it until the app's Qt
+gateway stops that (``desktop.qt``), and a probe that imported Qt first made the start
+32 ms slower than a user's (median of ten interleaved pairs).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@ names from here, so the binding and its version pin live in one place."""
 
 from __future__ import annotations
 
+import builtins
+
 import PySide6
 from PySide6.QtCore import (
     QBuffer,
@@ -135,6 +137,23 @@ from PySide6.QtWidgets import (
 from shiboken6 import isValid
 
 PYSIDE_VERSION: str = PySide6.__version__
+
+
+def _stop_feature_scan() -> None:
+    """Give the import statement back to the hook PySide6 wrapped (its lazy class loader).
+
+    For its opt-in ``from __feature__ import snake_case`` switches, PySide6 wraps the
+    import statement and, after each import, reads the source of every module it has not
+    seen yet, looking for "PySide6" in it: 185 modules during Battlemap's start, 20-60 ms
+    of it here (napari#8584 found the same tax). Battlemap switches on no feature, and
+    PySide6 treats a module it never scanned as one without features, so nothing else
+    changes. Left alone if a later PySide6 no longer installs that hook."""
+    wrapped = getattr(builtins, "__orig_import__", None)
+    if wrapped is not None and getattr(builtins.__import__, "__name__", "") == "__feature_import__":
+        builtins.__import__ = wrapped
+
+
+_stop_feature_scan()
 
 __all__ = [
     "PYSIDE_VERSION",

@@ -5,7 +5,6 @@ wheel, pipx, or the PyInstaller standalone build. No Qt here: headless commands 
 from __future__ import annotations
 
 import sys
-import tomllib
 from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from pathlib import Path
@@ -54,6 +53,8 @@ def app_version() -> str:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
         pass
+    import tomllib  # here: an installed app never needs it, and it is 3 ms of every start
+
     pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
     try:
         return str(tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"])
