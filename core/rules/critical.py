@@ -239,9 +239,9 @@ def _shift(context: _Context, event: CriticalEvent) -> _Effect:
     steps = max(1, feet // context.encounter.profile.cell_size_ft)
     dx, dy = direction.delta
     lead = sorted(context.pair, key=lambda i: -_along(context.encounter.token(i), dx, dy))
-    moves = _walk_all(context.encounter, [(i, direction) for i in lead], steps)
+    moves, halted = _walk_all(context.encounter, [(i, direction) for i in lead], steps)
     return _Effect(f"battlefield shifts {feet} ft {direction.value}"
-                   + _stopped(context, moves, lead), moves)
+                   + _stopped(context, moves, halted, lead), moves)
 
 
 def _along(token: Token, dx: int, dy: int) -> int:
@@ -258,9 +258,10 @@ def _retreat(context: _Context, event: CriticalEvent) -> _Effect:
     plan: list[tuple[str, Direction]] = []
     for side in sides:
         plan += _away_from_foes(encounter, side)
-    moves = _walk_all(encounter, plan, steps)
+    moves, halted = _walk_all(encounter, plan, steps)
     names = " and ".join(f"the {side.value}" for side in sides)
-    return _Effect(f"{names} retreat{'s' if len(sides) == 1 else ''} 10 ft", moves)
+    return _Effect(f"{names} retreat{'s' if len(sides) == 1 else ''} 10 ft"
+                   + _stopped(context, moves, halted, [i for i, _ in plan]), moves)
 
 
 def _away_from_foes(encounter: Encounter, side: Side) -> list[tuple[str, Direction]]:
@@ -279,11 +280,14 @@ def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 
 def _walk_all(encounter: Encounter, plan: list[tuple[str, Direction]], steps: int
-              ) -> dict[str, Cell]:
+              ) -> tuple[dict[str, Cell], dict[str, str]]:
     """Move each token of ``plan`` in turn up to ``steps`` cells its way; walls, closed
-    doors, ledges, the map's edge and creatures (where they already stand) stop it."""
+    doors, ledges, the map's edge and creatures (where they already stand) stop it, and so
+    does a hazard it is not already in (as for a swap: only forced movement enters one,
+    with the Pit-Stop save). The new cells, and the hazard that stopped each token."""
     scratch = encounter.scratch_copy()
     moves: dict[str, Cell] = {}
+    halted: dict[str, str] = {}
     for token_id, direction in plan:
         token = scratch.token(token_id)
         here = token.footprint
@@ -291,16 +295,28 @@ def _walk_all(encounter: Encounter, plan: list[tuple[str, Direction]], steps: in
             there = here.moved(direction)
             if step_obstacle(scratch, token, here, there, direction) is not None:
                 break
+            hazard = _hazard_under(scratch, there, here)
+            if hazard is not None:
+                halted[token_id] = hazard
+                break
             here = there
         if here != token.footprint:
             scratch.put_token(token.at(Cell(here.x, here.y)))
             moves[token_id] = Cell(here.x, here.y)
-    return moves
+    return moves, halted
 
 
-def _stopped(context: _Context, moves: dict[str, Cell], ids: list[str]) -> str:
-    held = [i for i in ids if i not in moves]
-    return f" ({context.names(held)} cannot move that way)" if held else ""
+def _stopped(context: _Context, moves: dict[str, Cell], halted: dict[str, str],
+             ids: list[str]) -> str:
+    """Who could not move at all, and who a hazard stopped (" (Mira cannot move that way;
+    Pip stops before Brazier fire)")."""
+    held = [i for i in ids if i not in moves and i not in halted]
+    parts = [f"{context.names(held)} cannot move that way"] if held else []
+    for hazard in dict.fromkeys(halted[i] for i in ids if i in halted):
+        stopped = [i for i in ids if halted.get(i) == hazard]
+        verb = "stops" if len(stopped) == 1 else "stop"
+        parts.append(f"{context.names(stopped)} {verb} before {hazard}")
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _switch(context: _Context, event: CriticalEvent) -> _Effect:

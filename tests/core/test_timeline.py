@@ -20,7 +20,7 @@ from core.model.combatant import Abilities, Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
-from core.model.mapmodel import BattleMap
+from core.model.mapmodel import BattleMap, Hazard, HazardKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules import timeline
@@ -261,6 +261,44 @@ def test_battlefield_shift_stops_at_a_wall(make_encounter: Make) -> None:
     shift = resolve_critical(enc, ("A", "X"), ScriptedDice([10, 5, 2]))   # S, 10 ft
     assert shift.moves == {"X": Cell(2, 2)}
     assert "A cannot move that way" in shift.note
+
+
+def test_a_retreat_stops_before_a_hazard_and_says_so(make_encounter: Make) -> None:
+    """A GM's walk-through: the party's retreat walked Pip through the brazier's fire
+    unharmed. A critical event's walk never enters a hazard (as a swap; only forced
+    movement does, with the Pit-Stop save)."""
+    fire = Hazard(name="Brazier fire", kind=HazardKind.FIRE, cells=(Cell(1, 1),))
+    enc = make_encounter("""
+        . . . . . .
+        . . A . X .
+        B . . . . .
+    """, {"X": foe("X")}, hazards=[fire])
+    result = resolve_critical(enc, ("A", "X"), ScriptedDice([19, 1]))   # the party retreats
+    assert result.moves == {}                             # B: the map's edge
+    assert result.note == ("the party retreats 10 ft (B cannot move that way; "
+                           "A stops before Brazier fire)")
+
+
+def test_a_battlefield_shift_stops_before_a_hazard_but_moves_within_one(
+        make_encounter: Make) -> None:
+    pit = Hazard(name="Pit", kind=HazardKind.PIT, cells=(Cell(1, 2), Cell(2, 2), Cell(2, 3)))
+    enc = make_encounter("""
+        . A X .
+        . . . .
+        . . . .
+        . . . .
+    """, {"X": foe("X")}, hazards=[pit])
+    into = resolve_critical(enc, ("A", "X"), ScriptedDice([10, 5, 2]))    # S, 10 ft
+    assert into.moves == {"A": Cell(1, 1), "X": Cell(2, 1)}
+    assert into.note == "battlefield shifts 10 ft S (A and X stop before Pit)"
+    inside = make_encounter("""
+        . A . .
+        . . . .
+        . . X .
+        . . . .
+    """, {"X": foe("X")}, hazards=[pit])
+    within = resolve_critical(inside, ("A", "X"), ScriptedDice([10, 5, 1]))  # S, 5 ft
+    assert within.moves == {"A": Cell(1, 1), "X": Cell(2, 3)}           # X is in the pit
 
 
 def test_switch_positions_is_skipped_when_a_wall_is_between(make_encounter: Make) -> None:
