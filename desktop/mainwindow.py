@@ -266,6 +266,10 @@ class MainWindow(QMainWindow):
             self.view.ensureVisible(first, 40, 40)
 
     def _token_menu(self, token_id: str, where: QPoint) -> None:
+        """The menu of one token, which it acts on: a token outside the selection becomes the
+        selection, so the Combatants form shows whom Damage… or Heal… changes."""
+        if token_id not in self.selection.ids:
+            self.selection.set({token_id})
         entries = [(text, lambda n=name, r=run: (self.select_tool(n), r()))
                    for name, tool in self.tools.items()
                    for text, run in tool.token_entries(token_id)]

@@ -35,6 +35,7 @@ from desktop.qt import (
     QApplication,
     QGraphicsItem,
     QLabel,
+    QMenu,
     QMessageBox,
     QPoint,
     QPointF,
@@ -245,6 +246,24 @@ def test_the_token_menu_damages_heals_toggles_duplicates_raises_and_deletes(
     assert document.encounter.log == []
     assert [t.id for t in document.encounter.tokens] == [t.id for t in load_encounter(
         DEMO).tokens]
+
+
+def test_right_clicking_a_token_selects_it_for_its_menu(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GM's walk-through: Heal… from Mira's menu while the form still said "Editing Pip"."""
+    shown: list[QMenu] = []
+    # the offscreen platform cannot pop a menu up: record it instead
+    monkeypatch.setattr(QMenu, "popup", lambda menu, _where: shown.append(menu))
+    window.selection.set({"pip"})
+    mira = window.document.encounter.token("mira").cell
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.RightButton,
+                     Qt.KeyboardModifier.NoModifier, points.cell(mira.x, mira.y))
+    assert shown == [window.token_menu]
+    assert window.selection.ids == {"mira"} and window.token_panel.form.token_id == "mira"
+    window.selection.set({"pip", "mira"})                # a menu within the selection keeps it
+    window._token_menu("pip", QPoint(200, 200))
+    assert len(shown) == 2 and window.selection.ids == {"pip", "mira"}
 
 
 def test_right_clicking_an_empty_cell_adds_a_combatant_there(window: MainWindow) -> None:
