@@ -393,7 +393,7 @@ class CombatantForm(QWidget):
             return
         if self._session != key:
             self._session, self._merge_key = key, self.document.new_merge_key()
-        label = f"Edit {combatant.name}: {key.replace('_', ' ')}"
+        label = f"Edit {combatant.name}: {FIELD_LABELS.get(key, key.replace('_', ' '))}"
         self._pushing = True
         try:
             self.document.push(UpdateCombatant(token.id, combatant, label), self._merge_key)

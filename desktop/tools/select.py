@@ -326,8 +326,12 @@ class SelectTool(MapTool):
             selected = [i.token_id for i in self.scene.selectedItems()
                         if isinstance(i, TokenItem)]
             if selected:
-                with self.document.group(f"Remove {len(selected)} token(s)"):
+                what = (self.document.encounter.token(selected[0]).name if len(selected) == 1
+                        else f"{len(selected)} tokens")
+                with self.document.group(f"Remove {what}"):
                     for tid in selected:
                         self.document.push(RemoveToken(tid))
+                self.say(f"Removed {what} (Undo, Ctrl+Z, puts "
+                         f"{'it' if len(selected) == 1 else 'them'} back)")
                 return True
         return False

@@ -266,6 +266,19 @@ def test_right_clicking_a_token_selects_it_for_its_menu(
     assert len(shown) == 2 and window.selection.ids == {"pip", "mira"}
 
 
+def test_delete_removes_the_selected_tokens_in_one_step_and_says_so(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """A GM's walk-through: Delete took a token off the map with a blank status bar."""
+    window.selection.set({"mira"})
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert not window.document.encounter.has_token("mira")
+    assert window.statusBar().currentMessage() == "Removed Mira (Undo, Ctrl+Z, puts it back)"
+    window.selection.set({"pip", "ogre"})
+    qtbot.keyClick(window.view, Qt.Key.Key_Backspace)
+    assert window.document.history.labels()[-2:] == ["Remove Mira", "Remove 2 tokens"]
+    assert window.statusBar().currentMessage().startswith("Removed 2 tokens (")
+
+
 def test_right_clicking_an_empty_cell_adds_a_combatant_there(window: MainWindow) -> None:
     wolf = next(t for t in window.token_panel.templates if t.name == "Wolf")
     window._add_at(wolf, Cell(14, 12))

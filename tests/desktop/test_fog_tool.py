@@ -122,7 +122,7 @@ def test_darkvision_is_edited_in_the_combatant_form(qtbot: QtBot, window: MainWi
     edit.selectAll()
     qtbot.keyClicks(edit, "60")
     assert window.document.encounter.token("mira").combatant.darkvision_ft == 60
-    assert window.document.history.labels() == ["Edit Mira: darkvision ft"]
+    assert window.document.history.labels() == ["Edit Mira: Darkv. ft"]  # as the form says
     edit.selectAll()
     qtbot.keyClicks(edit, "-5")
     assert form.is_marked("darkvision_ft")
