@@ -56,7 +56,7 @@ class AttackTool(MapTool):
             self.say("Attack: click the attacker")
         else:
             name = self.document.encounter.token(attacker_id).name
-            self.say(f"Attack: {name} — click the target")
+            self.say(f"Attack: {name} — click the target (Esc: another attacker)")
 
     def press(self, event: ToolEvent) -> bool:
         if not event.left:

@@ -95,7 +95,8 @@ class ShoveTool(MapTool):
         if self.attacker is None:
             self.say("Shove: click the attacker")
         elif self.target is None:
-            self.say(f"Shove: {self._name(self.attacker)} — click an adjacent target")
+            self.say(f"Shove: {self._name(self.attacker)} — click an adjacent target "
+                     "(Esc: another attacker)")
 
     def _name(self, token_id: str) -> str:
         return self.document.encounter.token(token_id).name
@@ -127,7 +128,9 @@ class ShoveTool(MapTool):
             setup = prepare_shove(self.document.encounter,
                                   ShoveRequest(attacker=self.attacker, defender=target_id))
         except (IllegalShoveError, NoActionError) as error:
-            self.say(f"Cannot shove: {error}")
+            # The attacker stays chosen after a shove: a GM clicking the next creature to
+            # act is told how to choose it (a GM's walk-through).
+            self.say(f"Cannot shove: {error} — Esc chooses another attacker")
             return
         self.target = target_id
         self._aim(setup.direction)

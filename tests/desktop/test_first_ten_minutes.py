@@ -365,7 +365,8 @@ def test_cancel_leaves_the_attacker_chosen_and_says_so(
     assert window.statusBar().currentMessage().startswith("Attack: set the weapon")
     window.resolve_panel.cancel_button.click()
     assert window.resolve_panel.pending is None
-    assert window.statusBar().currentMessage() == "Attack: Ogre — click the target"
+    assert window.statusBar().currentMessage() == ("Attack: Ogre — click the target "
+                                                   "(Esc: another attacker)")
     # Esc where the click left the focus (the button) reaches the tool: the ring goes.
     qtbot.keyClick(window.resolve_panel.cancel_button, Qt.Key.Key_Escape)
     assert window.tools["attack"].attacker is None
