@@ -169,6 +169,8 @@ class MapView(QGraphicsView):
                 and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture):
             self.zoom_by(1 + event.value())
             return True
+        if event.type() == QEvent.Type.ToolTip and self.tool and self.tool.hides_map_tips():
+            return True  # a GM's walk-through: a pit's tip sat over the shove's landing odds
         if not self._painted and event.type() == QEvent.Type.Paint:
             self._painted = True  # the rest of the window paints in the same pass: after it
             QTimer.singleShot(0, self, self.first_painted.emit)

@@ -95,6 +95,11 @@ class MapTool(QObject):
     def make_options(self) -> list[QWidget]:
         return []
 
+    def hides_map_tips(self) -> bool:
+        """Whether the map's hover tips (a token's ratings, a hazard's effect) would now
+        cover what the tool shows: the odds marks while it aims."""
+        return False
+
     def token_entries(self, token_id: str) -> list[TokenEntry]:
         """Entries for a token's context menu (the window activates the tool first)."""
         return []

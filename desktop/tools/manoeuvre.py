@@ -201,6 +201,9 @@ class ManoeuvreTool(MapTool):
     def _name(self, token_id: str) -> str:
         return self.document.encounter.token(token_id).name
 
+    def hides_map_tips(self) -> bool:
+        return bool(self.choices)  # the marks of a throw's or a force-back's places
+
     def key(self, event: QKeyEvent) -> bool:
         if event.key() != Qt.Key.Key_Escape:
             return False

@@ -343,6 +343,9 @@ class MissileTool(MapTool):
                 self.shooter = None
             self._prompt()
 
+    def hides_map_tips(self) -> bool:
+        return self.shooter is not None  # hovering targets shows their odds
+
     def key(self, event: QKeyEvent) -> bool:
         if event.key() != Qt.Key.Key_Escape:
             return False

@@ -204,6 +204,9 @@ class ShoveTool(MapTool):
             self.attacker = None
         self._prompt()
 
+    def hides_map_tips(self) -> bool:
+        return self.target is not None  # aiming: the landing odds are around the target
+
     def key(self, event: QKeyEvent) -> bool:
         if event.key() != Qt.Key.Key_Escape:
             return False

@@ -66,6 +66,7 @@ def test_the_token_menu_lists_manoeuvres_with_their_odds(
     assert "Brace against overruns" in texts
     next(a for a in shown[0].actions() if a.text().startswith("Throw Mira")).trigger()
     assert window.tool_actions["manoeuvre"].isChecked() and manoeuvres(window).choices
+    assert manoeuvres(window).hides_map_tips()              # the marks of the landings
 
 
 def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,

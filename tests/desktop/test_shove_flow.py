@@ -241,3 +241,34 @@ def test_slow_odds_come_from_the_worker_and_follow_an_edit_made_meanwhile(
     odds = shove_odds(window.document.encounter, request)
     assert tool.preview.isVisible() and tool.preview.odds == odds
     assert dict(odds.landing) == {Cell(6, 9): 1}  # Pip's cell: Mira cannot be moved into it
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen tip's raise()
+def test_no_hover_tip_covers_the_odds_while_a_shove_is_aimed(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """A GM's walk-through: the spiked pit's tip sat over the landing odds being aimed."""
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    window, viewport = quiet, quiet.view.viewport()
+    mira = points.cell(6, 9)
+
+    def hover_tip() -> bool:
+        QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, mira,
+                                                    viewport.mapToGlobal(mira)))
+        shown = QToolTip.isVisible() and "Mira" in QToolTip.text()
+        QToolTip.hideText()
+        return shown
+
+    assert hover_tip()                                      # the Select tool: Mira's tip
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
+    window.select_tool("shove")
+    assert hover_tip()                                      # no target yet: tips as usual
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
+    assert window.tools["shove"].hides_map_tips() and not hover_tip()
+    missile = window.tools["missile"]                       # a shooter hovers its targets
+    window.select_tool("missile")
+    missile.start(None)
+    assert not missile.hides_map_tips()
+    missile.start("ogre")
+    assert missile.hides_map_tips()
