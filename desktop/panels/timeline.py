@@ -98,6 +98,9 @@ class Chip(QLabel):
             drag.exec(Qt.DropAction.MoveAction)
 
 
+TWO_CHIPS_HIGH = 88  # a column shows its title and two chips: never squeezed under the status bar
+
+
 class SegmentColumn(QFrame):
     """A column for one segment; accepts dropped chips."""
 
@@ -107,7 +110,7 @@ class SegmentColumn(QFrame):
         self.setAcceptDrops(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setMinimumWidth(70)
-        self.setMinimumHeight(88)  # the title and two chips: never squeezed under the status bar
+        self.setMinimumHeight(TWO_CHIPS_HIGH)
         self.box = QVBoxLayout(self)
         self.box.setContentsMargins(3, 3, 3, 3)
         self.title = QLabel(str(segment))
@@ -126,9 +129,13 @@ class SegmentColumn(QFrame):
         for index, group in enumerate(groups):
             widget = group[0] if len(group) == 1 else _together(group)
             self.box.insertWidget(1 + index, widget)
+            widget.ensurePolished()  # its style sheet's border and padding: in its size now
             widget.show()  # a layout only shows a new child on the next event loop pass
         self.setStyleSheet("SegmentColumn { background: #fff3c4; border: 2px solid #ffc20e }"
                            if current else "")
+        # Taller when more act in it: every chip whole (a GM's walk-through: four in one
+        # segment were cut in half). The explicit minimum overrides the layout's own.
+        self.setMinimumHeight(max(TWO_CHIPS_HIGH, self.box.totalMinimumSize().height()))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasFormat(CHIP_MIME):

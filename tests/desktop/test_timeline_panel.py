@@ -212,3 +212,17 @@ def test_during_a_round_a_drag_moves_only_the_token_under_the_pointer(
     assert encounter.token("mira").cell == Cell(6, 9)
     assert "one at a time" in window.statusBar().currentMessage()
 
+
+
+def test_every_chip_is_whole_when_many_act_in_one_segment(qtbot: QtBot, window: MainWindow
+                                                          ) -> None:
+    """A GM's walk-through: the Ogre, the Hill Giant, Brannoc and Sister Hale in segment 5
+    showed half-height chips."""
+    window.timeline_panel.roll()
+    for token_id in ("ogre", "giant", "brannoc", "hale", "pip"):
+        window.document.push(SetSegmentOverride(token_id, 5))
+    qtbot.wait(10)
+    column = window.timeline_panel.columns[5]
+    shown = [c for c in column.findChildren(Chip) if c.isVisibleTo(column)]
+    assert len(shown) == 5
+    qtbot.waitUntil(lambda: all(c.height() >= c.sizeHint().height() for c in shown))
