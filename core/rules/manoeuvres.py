@@ -196,9 +196,10 @@ def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[C
             defender = encounter.token(run.defender)
             return DragOffer(manoeuvre="overrun", request=run, chance=1 - odds.stands,
                              target=defender.footprint,
-                             label=f"overrun · {pct(1 - odds.stands)} down",
+                             label=f"overrun {defender.name} · {pct(1 - odds.stands)} down",
                              text=f"Overrun {defender.name}: knocked over "
-                                  f"{pct(1 - odds.stands)} (Shift: go around)")
+                                  f"{pct(1 - odds.stands)}; the mover ends past it or in "
+                                  "contact, not on this cell (Shift: go around)")
     if not encounter.timeline.entries or len(path) < 2 or path[-1] != goal:
         return None
     checks = tuple(evade_checks(encounter, mover_id, path))

@@ -237,9 +237,12 @@ class SelectTool(MapTool):
                 return
             drag.ruled = True
             self.status.emit(ruling.tip)
-            # The cost stays in sight beside what the drop will ask (evade checks...).
+            # The cost stays in sight beside what the drop will ask (evade checks); not
+            # beside an overrun, which ends past the enemy (a GM's walk-through read
+            # "20 ft · overrun" and saw the mover stop 10 ft on).
+            walks_there = cost_legal and not ruling.straight
             self._show_preview([points[0], points[-1]] if ruling.straight else points,
-                               f"{label} · {ruling.label}" if cost_legal else ruling.label,
+                               f"{label} · {ruling.label}" if walks_there else ruling.label,
                                ruling.legal, ruling.tip)
 
         if not self.rulings.preview(drag.leader.token_id, target, drag.path,

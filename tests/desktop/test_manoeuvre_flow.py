@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from types import SimpleNamespace
 
 import pytest
@@ -132,6 +133,17 @@ def test_a_drag_through_an_enemy_offers_an_overrun(qtbot: QtBot, quiet: MainWind
     type_dice(qtbot, window, [2])  # 2 + 3 = 5 < 10: the orc goes down
     assert encounter.token("brannoc").cell == Cell(8, 5)
     assert Condition.PRONE in encounter.token("orc").combatant.conditions
+
+
+def test_an_overrun_drag_says_it_ends_past_the_enemy_not_on_the_cell(
+        quiet: MainWindow, drag_to: Callable[..., AbstractContextManager[None]]) -> None:
+    """A GM's walk-through: the tag read "20 ft · 4 seg · overrun · 55% down" and the mover
+    stopped 10 ft on, past the enemy: no cost to a cell the overrun never reaches."""
+    with drag_to((10, 5), (7, 5)):                      # Brannoc west through the orc
+        label = quiet.scene.path_preview.label.text
+        tip = quiet.statusBar().currentMessage()
+    assert label.startswith("overrun Orc Warrior · ") and label.endswith("% down")
+    assert "ends past it or in contact, not on this cell" in tip
 
 
 def test_a_drop_before_the_slow_ruling_arrives_still_offers_the_overrun(
