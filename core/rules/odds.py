@@ -60,6 +60,7 @@ class ShoveOdds:
     levels: dict[SuccessLevel, Fraction] = field(default_factory=dict)
     forceful_defense_caps: Fraction = Fraction(0)
     landing: dict[Cell, Fraction] = field(default_factory=dict)
+    moved: Fraction = Fraction(0)  # the defender leaves its place (a success may not push)
     slam: Fraction = Fraction(0)
     hazard_reached: Fraction = Fraction(0)
     hazards_entered: dict[str, Fraction] = field(default_factory=dict)
@@ -87,7 +88,8 @@ class ShoveOdds:
             "levels": {k.value: num(v) for k, v in self.levels.items()},
             "forceful_defense_caps": num(self.forceful_defense_caps),
             "landing": [{"cell": list(c), **num(p)} for c, p in sorted(self.landing.items())],
-            "slam": num(self.slam), "hazard_reached": num(self.hazard_reached),
+            "moved": num(self.moved), "slam": num(self.slam),
+            "hazard_reached": num(self.hazard_reached),
             "hazards_entered": {k: num(v) for k, v in self.hazards_entered.items()},
             "prone": num(self.prone), "expected_damage": num(self.expected_damage),
             "approximate": self.approximate, "approximations": self.approximations,
@@ -112,6 +114,7 @@ def shove_odds(encounter: Encounter, request: ShoveRequest) -> ShoveOdds:
         _add_push(odds, setup, walks[distance], p, profile)
         if prone:
             odds.prone += p
+    odds.moved = 1 - odds.landing.get(setup.defender.cell, Fraction(0))
     return odds
 
 

@@ -209,7 +209,8 @@ class ResolvePanel(QWidget):
             f"<b>{odds.shove_resist}</b> · Death Ray save <b>{odds.death_ray_save}</b><br>"
             f"Fail <b>{percent(levels[SuccessLevel.FAIL])}</b> · Success "
             f"<b>{percent(levels[SuccessLevel.SUCCESS])}</b> · Double "
-            f"<b>{percent(levels[SuccessLevel.DOUBLE])}</b><br>"
+            f"<b>{percent(levels[SuccessLevel.DOUBLE])}</b> · Pushed back "
+            f"<b>{percent(odds.moved)}</b><br>"
             f"Slam into a wall: <b>{percent(odds.slam)}</b> · Prone: "
             f"<b>{percent(odds.prone)}</b>{hazards}<br>"
             f"Expected damage: <b>{float(odds.expected_damage):.1f}</b>")

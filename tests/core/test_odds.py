@@ -96,6 +96,7 @@ def test_hand_worked_odds_of_a_shove_towards_a_wall(make_encounter: MakeEncounte
                            SuccessLevel.DOUBLE: Fraction(2, 20)}
     assert odds.landing == {Cell(1, 0): Fraction(8, 20) + Fraction(10, 20) * Fraction(3, 6),
                             Cell(2, 0): Fraction(10, 20) * Fraction(3, 6) + Fraction(2, 20)}
+    assert odds.moved == Fraction(10, 20) * Fraction(3, 6) + Fraction(2, 20)  # d6 1-3: 0 cells
     assert odds.slam == Fraction(2, 20)
     assert odds.prone == Fraction(2, 20)
     assert odds.expected_damage == Fraction(2, 20) * 2

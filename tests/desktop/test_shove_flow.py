@@ -13,7 +13,7 @@ from core.model.grid import Cell
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
-from desktop.overlay import alpha_for
+from desktop.overlay import alpha_for, percent
 from desktop.qt import QApplication, QEvent, Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool
 from tests.desktop.conftest import OffThread
@@ -108,6 +108,8 @@ def test_preview_shading_matches_the_core_odds(qtbot: QtBot, quiet: MainWindow,
     assert tool.preview.isVisible() and tool.preview.odds == odds
     assert tool.preview.shading() == {c: alpha_for(p) for c, p in odds.landing.items()}
     assert "Fail <b>15%</b>" in window.resolve_panel.card.text()
+    # a GM's walk-through: "Success 50%" and not a cell moved; the card says how often it moves
+    assert f"Pushed back <b>{percent(odds.moved)}</b>" in window.resolve_panel.card.text()
     qtbot.mouseMove(viewport, points.cell(2, 9))  # back to west: the pit is in play
     assert "Into Spiked pit" in window.resolve_panel.card.text()
 
