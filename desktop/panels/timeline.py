@@ -175,6 +175,7 @@ class TimelinePanel(QWidget):
         self.round_label = QLabel()
         self.timer_label = QLabel()
         self.seconds_left = 0
+        self.time_up = False  # the countdown ran out and the first segment is still to play
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
         self.clock.timeout.connect(self._tick)
@@ -254,6 +255,7 @@ class TimelinePanel(QWidget):
     def _round_started(self) -> None:
         self.seconds_left = self.document.encounter.timeline.declaration_seconds
         self._countdown_round = self.document.encounter.timeline.round_number
+        self.time_up = False
         self.clock.start()
         self._show_timer()
 
@@ -264,9 +266,9 @@ class TimelinePanel(QWidget):
         first = self.document.encounter.profile.initiative_min_segment
         declaring = state.round_number == self._countdown_round and (
             not state.entries or state.current_segment == first)
-        if self.seconds_left and not declaring:
+        if not declaring:
             self.clock.stop()
-            self.seconds_left = 0
+            self.seconds_left, self.time_up = 0, False
         self._show_timer()
 
     def next_segment(self) -> None:
@@ -288,16 +290,20 @@ class TimelinePanel(QWidget):
 
     def _tick(self) -> None:
         self.seconds_left = max(0, self.seconds_left - 1)
-        self._show_timer()
         if not self.seconds_left:
             self.clock.stop()
+            self.time_up = True
+        self._show_timer()
 
     def _show_timer(self) -> None:
-        """The declaration countdown; once it ran out, "Round under way" — only while there
-        is a round."""
+        """The declaration countdown; "Time is up" when it runs out, until the first segment
+        is played (a GM's walk-through: the countdown vanished at 0:00 unannounced); then
+        "Round under way" — only while there is a round."""
         minutes, seconds = divmod(self.seconds_left, 60)
         if self.seconds_left:
             self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}")
+        elif self.time_up:
+            self.timer_label.setText("<b>Time is up</b>: declarations are closed")
         else:
             on = bool(self.document.encounter.timeline.entries)  # initiative is rolled
             self.timer_label.setText("Round under way" if on else "")
@@ -305,7 +311,7 @@ class TimelinePanel(QWidget):
     def _encounter_replaced(self) -> None:
         """Another encounter: its own round, no countdown left from the previous one."""
         self.clock.stop()
-        self.seconds_left = 0
+        self.seconds_left, self.time_up = 0, False
         self._round_seen = self.document.encounter.timeline.round_number
         self._countdown_round = 0
         self._show_timer()

@@ -97,6 +97,12 @@ def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     assert panel.timer_label.text() == "Declarations 1:59"
     panel.add_time()
     assert panel.timer_label.text() == "Declarations 3:59"
+    panel.seconds_left = 1
+    panel.clock.timeout.emit()                      # the countdown runs out: said, not hidden
+    assert panel.timer_label.text() == "<b>Time is up</b>: declarations are closed"
+    assert not panel.clock.isActive()
+    panel.next_segment()                            # the first segment played
+    assert panel.timer_label.text() == "Round under way"
 
 
 def test_declarations_end_when_the_first_segment_is_played(window: MainWindow) -> None:
