@@ -117,12 +117,28 @@ class MainWindow(QMainWindow):
         self.view.pressed.connect(self.skip_animation)
         self.view.pressed.connect(self.token_panel.hold)
         self.view.released.connect(self.token_panel.let_go)
+        self.asked = ""  # what the active tool last asked for
         for tool in self.tools.values():
-            tool.status.connect(self.statusBar().showMessage)
+            tool.status.connect(self._tool_says)
+        self.statusBar().messageChanged.connect(self._ask_again)
+        self.document.replaced.connect(lambda: self._tool_says(""))  # its tokens are gone
 
     # --- tools ---------------------------------------------------------------------------
+    def _tool_says(self, text: str) -> None:
+        self.asked = text
+        self.statusBar().showMessage(text)
+
+    def _ask_again(self, text: str) -> None:
+        """When a passing message ends (the tool's hint on choosing it, "Undone: …") or the
+        pointer leaves a button or a menu item, the status bar went blank: what the active
+        tool asked for comes back (a GM's walk-through lost "Shove: Ogre — click an adjacent
+        target" that way)."""
+        if not text and self.asked:
+            self.statusBar().showMessage(self.asked)
+
     def select_tool(self, name: str) -> None:
         tool = self.tools[name]
+        self.asked = ""  # the last tool's question: the new tool asks its own
         self.view.set_tool(tool)
         self.tool_actions[name].setChecked(True)
         if self.resolve_panel.pending is None:

@@ -40,6 +40,7 @@ from desktop.qt import (
     QPoint,
     QPointF,
     QRectF,
+    QStatusTipEvent,
     Qt,
     QTransform,
     QWidgetAction,
@@ -549,3 +550,19 @@ def test_a_long_tool_hint_is_cut_before_the_cell_read_out(window: MainWindow,
     assert bar.fontMetrics().horizontalAdvance(shown) < bar.width() - label
     window.select_tool("ruler")  # a short hint is shown whole
     assert window.statusBar().currentMessage() == window.tools["ruler"].tooltip
+
+
+def test_what_the_tool_asked_for_comes_back_when_a_passing_message_ends(
+        window: MainWindow) -> None:
+    """A GM's walk-through: "Shove: … click an adjacent target" was gone for good once the
+    tool's hint (shown for 6 s on choosing it) ended, or a hover over a button ended."""
+    window.selection.set({"ogre"})
+    window.select_tool("shove")
+    asked = "Shove: Ogre — click an adjacent target (Esc: another attacker)"
+    assert window.statusBar().currentMessage().startswith("Shove (S)")   # the tool's hint
+    window.statusBar().clearMessage()                                     # its 6 s are over
+    assert window.statusBar().currentMessage() == asked
+    QApplication.sendEvent(window, QStatusTipEvent("Attack (K): the selected token…"))
+    assert window.statusBar().currentMessage().startswith("Attack (K)")   # a hover's tip
+    QApplication.sendEvent(window, QStatusTipEvent(""))                   # the pointer leaves
+    assert window.statusBar().currentMessage() == asked
