@@ -119,13 +119,18 @@ class MainWindow(QMainWindow):
         self.view.released.connect(self.token_panel.let_go)
         self.asked = ""  # what the active tool last asked for
         for tool in self.tools.values():
-            tool.status.connect(self._tool_says)
+            tool.status.connect(self._tool_asks if tool.prompts else self._tool_reports)
         self.statusBar().messageChanged.connect(self._ask_again)
-        self.document.replaced.connect(lambda: self._tool_says(""))  # its tokens are gone
+        self.document.replaced.connect(lambda: self._tool_asks(""))  # its tokens are gone
 
     # --- tools ---------------------------------------------------------------------------
-    def _tool_says(self, text: str) -> None:
+    def _tool_asks(self, text: str) -> None:
         self.asked = text
+        self.statusBar().showMessage(text)
+
+    def _tool_reports(self, text: str) -> None:
+        """What happened ("Door opened", "Removed Mira"): never shown again after an undo."""
+        self.asked = ""
         self.statusBar().showMessage(text)
 
     def _ask_again(self, text: str) -> None:

@@ -70,6 +70,9 @@ class MapTool(QObject):
     tooltip = ""
     cursor = Qt.CursorShape.ArrowCursor
     wants_right_button = False
+    # What it says is what it waits for ("click the target"): the window shows it again
+    # when a passing message ends. The Select tool's words report what happened instead.
+    prompts = True
 
     def __init__(self, context: ToolContext) -> None:
         super().__init__()

@@ -79,6 +79,7 @@ class SelectTool(MapTool):
     tooltip = ("Select and move tokens (V). Drag a token along a legal path; Alt-drag places "
                "it anywhere free (GM override); click a door to open or close it; Delete "
                "removes the selected tokens.")
+    prompts = False  # it reports what a drop, a door or a Delete did
 
     def __init__(self, context: ToolContext) -> None:
         super().__init__(context)

@@ -553,7 +553,7 @@ def test_a_long_tool_hint_is_cut_before_the_cell_read_out(window: MainWindow,
 
 
 def test_what_the_tool_asked_for_comes_back_when_a_passing_message_ends(
-        window: MainWindow) -> None:
+        qtbot: QtBot, window: MainWindow) -> None:
     """A GM's walk-through: "Shove: … click an adjacent target" was gone for good once the
     tool's hint (shown for 6 s on choosing it) ended, or a hover over a button ended."""
     window.selection.set({"ogre"})
@@ -566,3 +566,10 @@ def test_what_the_tool_asked_for_comes_back_when_a_passing_message_ends(
     assert window.statusBar().currentMessage().startswith("Attack (K)")   # a hover's tip
     QApplication.sendEvent(window, QStatusTipEvent(""))                   # the pointer leaves
     assert window.statusBar().currentMessage() == asked
+    window.select_tool("select")                  # its words report, and never come back
+    window.selection.set({"mira"})
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete)
+    assert window.statusBar().currentMessage().startswith("Removed Mira")
+    window.document.undo()
+    window.statusBar().clearMessage()             # "Undone: Remove Mira" is over
+    assert window.statusBar().currentMessage() == ""
