@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.view.pressed.connect(self.skip_animation)
         self.view.pressed.connect(self.token_panel.hold)
         self.view.released.connect(self.token_panel.let_go)
-        self.asked = ""  # what the active tool last asked for
+        self._asked = ""  # what the active tool last asked for
         for tool in self.tools.values():
             tool.status.connect(self._tool_asks if tool.prompts else self._tool_reports)
         self.statusBar().messageChanged.connect(self._ask_again)
@@ -125,12 +125,12 @@ class MainWindow(QMainWindow):
 
     # --- tools ---------------------------------------------------------------------------
     def _tool_asks(self, text: str) -> None:
-        self.asked = text
+        self._asked = text
         self.statusBar().showMessage(text)
 
     def _tool_reports(self, text: str) -> None:
         """What happened ("Door opened", "Removed Mira"): never shown again after an undo."""
-        self.asked = ""
+        self._asked = ""
         self.statusBar().showMessage(text)
 
     def _ask_again(self, text: str) -> None:
@@ -138,12 +138,12 @@ class MainWindow(QMainWindow):
         pointer leaves a button or a menu item, the status bar went blank: what the active
         tool asked for comes back (a GM's walk-through lost "Shove: Ogre — click an adjacent
         target" that way)."""
-        if not text and self.asked:
-            self.statusBar().showMessage(self.asked)
+        if not text and self._asked:
+            self.statusBar().showMessage(self._asked)
 
     def select_tool(self, name: str) -> None:
         tool = self.tools[name]
-        self.asked = ""  # the last tool's question: the new tool asks its own
+        self._asked = ""  # the last tool's question: the new tool asks its own
         self.view.set_tool(tool)
         self.tool_actions[name].setChecked(True)
         if self.resolve_panel.pending is None:

@@ -146,8 +146,8 @@ def throw_choices(encounter: Encounter, attacker: Token, defender: Token) -> lis
         thrown = odds.bands[GrappleBand.SUCCESS]
         # The chance of the whole attempt, as the card's "Into the hazard" (the chance once
         # thrown read 55% beside the card's 44%).
-        text = "slam" if odds.slam else f"falls {pct(odds.into_hazard)}" if odds.into_hazard \
-            else ""
+        falls = f"falls {pct(odds.into_hazard)}" if odds.into_hazard else ""
+        text = "slam" if odds.slam else falls
         choices.append(Choice(footprint=defender.footprint.moved(direction), chance=thrown,
                               text=text, request=request))
     return choices
