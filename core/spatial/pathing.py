@@ -54,6 +54,18 @@ _WEIGHTS = {
     DiagonalRule.EUCLIDEAN: (100, 141, 0.01),
 }
 
+# The A* search's weights per rule (orthogonal, diagonal, the heuristic's diagonal): the
+# same order as _WEIGHTS, scaled so the heuristic's diagonal can sit one unit under the true
+# one. An exact octile heuristic gives whole regions the same f and libtcod's heap takes
+# ties in no useful order; a hair under, they are ordered and the search stays optimal (the
+# heuristic is still a lower bound). Measured along the 45,000-cell serpentine: 17.2 →
+# 15.0 ms; the open 300×300 map: 11.6 → 12.1 ms. 5-ft diagonals have no room under.
+_SEARCH_WEIGHTS = {
+    DiagonalRule.FIVE: (1, 1, 1),
+    DiagonalRule.FIVE_TEN_FIVE: (256, 384, 383),
+    DiagonalRule.EUCLIDEAN: (100, 141, 140),
+}
+
 
 class IllegalMoveError(ValueError):
     """A move the rules do not allow; the message says why."""
@@ -148,7 +160,7 @@ class MovementGraph:
         node of its graph for a loop, which no path can be then."""
         finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
         if finder is None:
-            orth, diag, _ = _WEIGHTS[self.rule]
+            orth, diag, guess_diag = _SEARCH_WEIGHTS[self.rule]
             cost = _padded(self.cost)
             graph = libtcod_path().CustomGraph(cost.shape)
             for index, direction in enumerate(DIRECTIONS):
@@ -156,7 +168,7 @@ class MovementGraph:
                 weight = diag if direction.diagonal else orth
                 graph.add_edge((dy, dx), weight, cost=cost,
                                condition=_padded(self.conditions[index]))
-            graph.set_heuristic(cardinal=orth, diagonal=diag)
+            graph.set_heuristic(cardinal=orth, diagonal=guess_diag)
             finder = libtcod_path().Pathfinder(graph)
             finder.add_root((self.token.y, self.token.x))
             self._finders.finder = finder

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from itertools import pairwise
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint
 from core.model.mapmodel import BattleMap, WallSegment
+from core.model.profile import DiagonalRule, RulesProfile
 from core.spatial.geometry import geometry_of
 from core.spatial.pathing import MovementGraph, find_path
 
@@ -436,6 +438,27 @@ def test_path_visiting_every_anchor(make_encounter: MakeEncounter, *,
     path = find_path(enc, next(t.id for t in enc.tokens), goal)
     assert path.legal
     assert path.cost_ft == cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(open_maps(terrain=".d"))
+def test_euclidean_paths_are_as_cheap_as_the_flood(encounter: Encounter) -> None:
+    """The A* heuristic counts a diagonal a hair under its weight (to order ties): every path
+    still weighs what the range flood, a plain Dijkstra, finds (100 per straight step, 141
+    per diagonal, times the terrain; 0.05 ft per unit on 5-ft cells)."""
+    encounter = encounter.model_copy(
+        update={"profile": RulesProfile(diagonal_rule=DiagonalRule.EUCLIDEAN)})
+    token = encounter.tokens[0]
+    graph = MovementGraph(encounter, token)
+    if geometry_of(encounter).footprint_split(token.footprint):
+        return  # a wall through the mover's own start: nothing sensible to check
+    flood = graph.range_ft(500)
+    for y, x in zip(*np.nonzero(np.isfinite(flood)), strict=True):
+        path = graph.path_to(Cell(int(x), int(y)))
+        entered = [int(graph.cost[b.y, b.x]) for b in path.cells[1:]]
+        units = sum((141 if step.diagonal else 100) * cost
+                    for step, cost in zip(path.steps, entered, strict=True))
+        assert path.legal and units == round(flood[y, x] / 0.05), (x, y)
 
 
 def test_a_goal_sealed_in_a_pocket_is_refused_without_a_search() -> None:
