@@ -119,7 +119,8 @@ class MainWindow(QMainWindow):
         self.view.released.connect(self.token_panel.let_go)
         self._asked = ""  # what the active tool last asked for
         for tool in self.tools.values():
-            tool.status.connect(self._tool_asks if tool.prompts else self._tool_reports)
+            tool.status.connect(self._tool_asks)
+            tool.reported.connect(self._tool_reports)
         self.statusBar().messageChanged.connect(self._ask_again)
         self.document.replaced.connect(lambda: self._tool_asks(""))  # its tokens are gone
 

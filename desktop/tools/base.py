@@ -63,6 +63,7 @@ class MapTool(QObject):
     model directly; they push core commands and actions through the document."""
 
     status = Signal(str)  # what the tool expects next, for the status bar
+    reported = Signal(str)  # what just happened ("Door opened"), for the status bar
 
     name = "tool"
     label = "Tool"
@@ -70,9 +71,6 @@ class MapTool(QObject):
     tooltip = ""
     cursor = Qt.CursorShape.ArrowCursor
     wants_right_button = False
-    # What it says is what it waits for ("click the target"): the window shows it again
-    # when a passing message ends. The Select tool's words report what happened instead.
-    prompts = True
 
     def __init__(self, context: ToolContext) -> None:
         super().__init__()
@@ -112,9 +110,16 @@ class MapTool(QObject):
         return self.view is not None and self.view.tool is self
 
     def say(self, text: str) -> None:
-        """Tell the GM what the tool expects next (only the active tool speaks)."""
+        """Tell the GM what the tool expects next (only the active tool speaks): the window
+        shows it again when a passing message ends."""
         if self.is_active:
             self.status.emit(text)
+
+    def report(self, text: str) -> None:
+        """Tell the GM what just happened ("Removed Mira"): shown once, never brought back
+        (after an undo it would tell of a token that is back)."""
+        if self.is_active:
+            self.reported.emit(text)
 
     def mark_chosen(self, token_id: str | None) -> None:
         """Ring the token the active tool has chosen (an attacker), or none."""

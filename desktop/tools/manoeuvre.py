@@ -122,7 +122,7 @@ class ManoeuvreTool(MapTool):
         encounter = self.document.encounter
         if not offer.pick:
             self.panel.begin(action_for(offer.request), card(encounter, offer.request))
-            self.status.emit("Manoeuvre: roll for it or type the dice in the Resolve panel")
+            self.say("Manoeuvre: roll for it or type the dice in the Resolve panel")
             return
         actor = encounter.token(_actor_of(offer))
         target = encounter.token(offer.target)
@@ -135,7 +135,7 @@ class ManoeuvreTool(MapTool):
         # What the marks' percentages are: "70%" beside the menu's "85% success" read as
         # a mistake (a wall or a creature behind stops some successes).
         meaning = "is moved there" if offer.manoeuvre == "force-back" else "falls in"
-        self.status.emit(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
+        self.say(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
                          f"{target.name} goes (%: the chance {target.name} {meaning})")
 
     # --- pointer ------------------------------------------------------------------------
@@ -164,7 +164,7 @@ class ManoeuvreTool(MapTool):
                 if event.cell in set(choice.footprint.cells())]
         choice = self.choices[min(held)[1]] if held else None
         if choice is None:
-            self.status.emit("Manoeuvre: click one of the marked places (Esc: back)")
+            self.say("Manoeuvre: click one of the marked places (Esc: back)")
             return
         self.deactivate()
         from core.actions.manoeuvre import action_for
@@ -172,7 +172,7 @@ class ManoeuvreTool(MapTool):
 
         self.panel.begin(action_for(choice.request), card(self.document.encounter,
                                                           choice.request))
-        self.status.emit("Manoeuvre: roll for it or type the dice in the Resolve panel")
+        self.say("Manoeuvre: roll for it or type the dice in the Resolve panel")
 
     def _menu_against(self, target_id: str, where: QPointF) -> None:
         assert self.actor is not None
@@ -182,7 +182,7 @@ class ManoeuvreTool(MapTool):
                  if o.target == target_id]
         if not found:
             name = self.document.encounter.token(target_id).name
-            self.status.emit(f"Manoeuvre: nothing {self._name(self.actor)} can do to {name} "
+            self.say(f"Manoeuvre: nothing {self._name(self.actor)} can do to {name} "
                              "from here (it must be next to it)")
             return
         assert self.view is not None
@@ -194,9 +194,9 @@ class ManoeuvreTool(MapTool):
     def _prompt(self) -> None:
         if self.actor is None or not self.document.encounter.has_token(self.actor):
             self.actor = None
-            self.status.emit("Manoeuvre: click the creature that acts")
+            self.say("Manoeuvre: click the creature that acts")
         else:
-            self.status.emit(f"Manoeuvre: {self._name(self.actor)} — click its target")
+            self.say(f"Manoeuvre: {self._name(self.actor)} — click its target")
 
     def _name(self, token_id: str) -> str:
         return self.document.encounter.token(token_id).name

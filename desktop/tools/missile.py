@@ -294,7 +294,7 @@ class MissileTool(MapTool):
         self.waiter = None
         self.mark_chosen(None)
         if self.document.perform(outcome):
-            self.say(f"Missile: {outcome.summary}")
+            self.report(f"Missile: {outcome.summary}")
 
     def aim(self, target_id: str) -> None:
         """Work out and show the odds of shooting at ``target_id``."""

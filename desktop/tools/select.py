@@ -79,7 +79,6 @@ class SelectTool(MapTool):
     tooltip = ("Select and move tokens (V). Drag a token along a legal path; Alt-drag places "
                "it anywhere free (GM override); click a door to open or close it; Delete "
                "removes the selected tokens.")
-    prompts = False  # it reports what a drop, a door or a Delete did
 
     def __init__(self, context: ToolContext) -> None:
         super().__init__(context)
@@ -125,7 +124,7 @@ class SelectTool(MapTool):
             door = self._door_at(event.scene_pos)
             if door is not None:  # said, so the last drag's refusal does not stay
                 if self.document.push(toggle_door(door)):
-                    self.say("Door closed" if door.open else "Door opened")
+                    self.report("Door closed" if door.open else "Door opened")
                 return True
             return False  # the view starts a rubber band
         if not item.isSelected():
@@ -136,7 +135,7 @@ class SelectTool(MapTool):
         if narrowed:
             group = self._alone(item)
         else:  # the last drop's words (a refusal) are not about this drag
-            self.say("")
+            self.report("")
         self._drag = _Drag(item, group, event.scene_pos - item.pos(), self.document.encounter)
         self._drag.free, self._drag.narrowed = event.alt, narrowed
         return True
@@ -145,7 +144,7 @@ class SelectTool(MapTool):
         """During a round each creature moves in its own segments, rolling its own evade
         checks: a plain drag takes only the token under the pointer (Alt places a group)."""
         self._select(item, alone=True)
-        self.say("During a round tokens move one at a time (each rolls its own evade "
+        self.report("During a round tokens move one at a time (each rolls its own evade "
                  "checks); Alt-drag places a whole selection")
         return [item]
 
@@ -237,7 +236,7 @@ class SelectTool(MapTool):
                 self._show_plain(drag, plain)
                 return
             drag.ruled = True
-            self.status.emit(ruling.tip)
+            self.report(ruling.tip)
             # The cost stays in sight beside what the drop will ask (evade checks); not
             # beside an overrun, which ends past the enemy (a GM's walk-through read
             # "20 ft · overrun" and saw the mover stop 10 ft on).
@@ -255,7 +254,7 @@ class SelectTool(MapTool):
         about evade checks or an overrun goes."""
         if drag.ruled:
             drag.ruled = False
-            self.say("")
+            self.report("")
         self._show_preview(*plain)
 
     def _show_preview(self, points: list[QPointF], label: str, legal: bool, tip: str) -> None:
@@ -288,13 +287,13 @@ class SelectTool(MapTool):
         try:
             outcome = plan(action, self.document.encounter, ScriptedDice([]))
         except IllegalMoveError as error:
-            self.say(str(error))
+            self.report(str(error))
             self._return(drag)
             return True
         if not self.document.perform(outcome):
             self._return(drag)
         elif not drag.narrowed:  # else why the others stayed is worth more
-            self.say(self._moved(outcome.summary, outcome.result))
+            self.report(self._moved(outcome.summary, outcome.result))
         return True
 
     def _moved(self, summary: str, moved: MovePlan) -> str:
@@ -324,7 +323,7 @@ class SelectTool(MapTool):
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape and self._drag is not None:
             self._cancel()
-            self.say("")  # nothing the drag's preview said holds any more
+            self.report("")  # nothing the drag's preview said holds any more
             return True
         if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
             selected = [i.token_id for i in self.scene.selectedItems()
@@ -335,7 +334,7 @@ class SelectTool(MapTool):
                 with self.document.group(f"Remove {what}"):
                     for tid in selected:
                         self.document.push(RemoveToken(tid))
-                self.say(f"Removed {what} (Undo, Ctrl+Z, puts "
+                self.report(f"Removed {what} (Undo, Ctrl+Z, puts "
                          f"{'it' if len(selected) == 1 else 'them'} back)")
                 return True
         return False

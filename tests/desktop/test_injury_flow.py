@@ -153,6 +153,9 @@ def test_a_pop_up_from_cover_against_a_waiting_kobold(qtbot: QtBot, injured: Mai
     waiting = window.document.encounter.timeline.waiting
     assert [(w.token_id, w.spot) for w in waiting] == [("kobold", Cell(6, 10))]
     assert "Kobold waits for a foe to pop up at (6,10)" in window.statusBar().currentMessage()
+    window.statusBar().showMessage("Undone: Wait", 1)  # a passing message that ends
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() != "Undone: Wait")
+    assert window.statusBar().currentMessage() == ""  # a report: neither it nor the question
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*MIRA))
     tool.pop_up.setChecked(True)
     assert "pops up — click where" in window.statusBar().currentMessage()
