@@ -166,8 +166,10 @@ class MainWindow(QMainWindow):
     def _show_options(self, tool: MapTool) -> None:
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
-        if not tool.option_actions():  # the bar stays, so the map never jumps
-            self.options_bar.addWidget(QLabel(f" {tool.label}: no options"))
+        if not tool.option_actions():  # the bar stays, so the map never jumps: it says how
+            how = QLabel(f" {tool.tooltip}")  # (a GM's walk-through read "Shove: no options")
+            how.setEnabled(False)  # greyed: words, not a control
+            self.options_bar.addWidget(how)
 
     def _steady_options_bar(self) -> None:
         """The options bar as tall as the tallest tool's options, so switching tools never

@@ -19,7 +19,15 @@ from desktop import style
 from desktop.cli import main
 from desktop.items import MIN_BADGE_PX
 from desktop.mainwindow import MainWindow
-from desktop.qt import QApplication, QImage, QPainter, QStyleOptionGraphicsItem, Qt, QWidgetAction
+from desktop.qt import (
+    QApplication,
+    QImage,
+    QLabel,
+    QPainter,
+    QStyleOptionGraphicsItem,
+    Qt,
+    QWidgetAction,
+)
 from desktop.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.tools import select as select_tool
 from tests.desktop.conftest import cell_point
@@ -338,6 +346,15 @@ def test_switching_tools_never_moves_the_map(qtbot: QtBot, window: MainWindow) -
         window.select_tool(name)
         QApplication.processEvents()
         assert window.view.mapToGlobal(window.view.rect().topLeft()).y() == top, name
+
+
+def test_a_tool_without_options_says_how_it_works(qtbot: QtBot, window: MainWindow) -> None:
+    """A GM's walk-through read "Shove: no options" in the options bar."""
+    window.select_tool("shove")
+    qtbot.waitUntil(lambda: any(w.isVisible() for w in window.options_bar.findChildren(QLabel)))
+    labels = [w for w in window.options_bar.findChildren(QLabel) if w.isVisible()]
+    assert [label.text().strip() for label in labels] == [window.tools["shove"].tooltip]
+    assert not labels[0].isEnabled()  # greyed: words, not a control
 
 
 def test_a_selected_token_shows_a_ring_a_gm_can_see(window: MainWindow) -> None:
