@@ -376,9 +376,16 @@ class PathPreview(QGraphicsItem):
         self.setZValue(Z_PREVIEW)
         self._path = QPainterPath()
         self._legal = True
-        self.label = ScreenLabel(parent=self)
-        self.label.setZValue(1)
+        # Its own item (the scene adds it), above tokens and hazard names: the cost and
+        # "through Spiked pit" were hidden under the Ogre and the pit's name tag.
+        self.label = ScreenLabel()
+        self.label.setZValue(Z_OVERLAY)
         self.hide()
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change == QGraphicsItem.GraphicsItemChange.ItemVisibleHasChanged:
+            self.label.setVisible(bool(value))  # the label shows and hides with the path
+        return super().itemChange(change, value)
 
     def show_path(self, points: list[QPointF], label: str, legal: bool) -> None:
         self.prepareGeometryChange()

@@ -78,6 +78,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.walls)
         self.path_preview = PathPreview(self.renderer)
         self.addItem(self.path_preview)
+        self.addItem(self.path_preview.label)
         self.focus_ring = FocusRing(self.renderer)
         self.addItem(self.focus_ring)
         self.faces = FaceBook()

@@ -222,6 +222,20 @@ class MovementGraph:
             return f"{others[0].name} is in the way"
         return "a wall runs through that space"
 
+    def hazards_entered(self, path: MovePath) -> tuple[str, ...]:
+        """Names of the hazards the footprint steps into along ``path`` that it did not
+        start in, in the order it meets them: a drag warns of a walk through a pit (a move
+        by hand rolls nothing; only forced movement rolls the Pit-Stop save)."""
+        rows, cols = np.divmod(np.arange(self.size * self.size), self.size)
+        under = self.geometry.hazard_index[path.anchors[:, 1, None] + rows,
+                                           path.anchors[:, 0, None] + cols]
+        met = under[1:].ravel()
+        found, first = np.unique(met[met >= 0], return_index=True)
+        hazards = self.encounter.map.hazards
+        start = {hazards[i].name for i in under[0].tolist() if i >= 0}
+        names = (hazards[i].name for i in found[np.argsort(first)].tolist())
+        return tuple(dict.fromkeys(n for n in names if n not in start))
+
     def exact_cost(self, cells: tuple[Cell, ...]) -> float:
         """Feet along a path given as cells (a part of one, as an evade check cuts it)."""
         return self._exact_cost(np.array(cells, dtype=np.intc).reshape(-1, 2))

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from desktop.view import MapView
 
 DOOR_PICK_CELLS = 0.25
+_Preview = tuple[list[QPointF], str, bool, str]  # a path's points, label, legality, tip
 
 
 class _Drag:
@@ -214,16 +215,8 @@ class SelectTool(MapTool):
             preview.show_path([], problem or "GM override", problem is None)
             return
         drag.path = drag.graph.path_to(drag.target, self.budget_ft)
-        size = drag.leader.token.footprint.size
-        points = [self.renderer.footprint_centre(Footprint(int(x), int(y), size))
-                  for x, y in drag.path.turns().tolist()]
-        if drag.path.end != drag.target:
-            points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
-        label = self._cost(drag.path.cost_ft) if drag.path.legal else drag.path.reason
-        legal = drag.path.legal and problem is None
-        if drag.path.legal and problem and len(drag.group) > 1:
-            label = f"another selected token cannot stand there: {problem}"
-        plain = (points, label, legal, label)
+        plain = self._plain(drag, problem)
+        points, label = plain[0], plain[1]
         if len(drag.group) > 1:
             self._show_preview(*plain)
             return
@@ -249,7 +242,28 @@ class SelectTool(MapTool):
                                     around=drag.around, budget_ft=self.budget_ft, show=show):
             self._show_plain(drag, plain)
 
-    def _show_plain(self, drag: _Drag, plain: tuple[list[QPointF], str, bool, str]) -> None:
+    def _plain(self, drag: _Drag, problem: str | None) -> _Preview:
+        """The drag's path with its cost or why it is refused, and the hazards it crosses."""
+        assert drag.path is not None
+        size = drag.leader.token.footprint.size
+        points = [self.renderer.footprint_centre(Footprint(int(x), int(y), size))
+                  for x, y in drag.path.turns().tolist()]
+        if drag.path.end != drag.target:
+            points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
+        label = self._cost(drag.path.cost_ft) if drag.path.legal else drag.path.reason
+        legal = drag.path.legal and problem is None
+        if drag.path.legal and problem and len(drag.group) > 1:
+            label = f"another selected token cannot stand there: {problem}"
+        crossed = drag.graph.hazards_entered(drag.path) if drag.path.legal else ()
+        if not crossed:
+            return points, label, legal, label
+        names = ", ".join(crossed)  # a GM's drag walked Mira through the spiked pit unsaid
+        label = f"{label} · through {names}"
+        return points, label, legal, (f"{label}: a move by hand rolls nothing for {names} "
+                                      "(only forced movement rolls the Pit-Stop save); drag "
+                                      "around it to keep out")
+
+    def _show_plain(self, drag: _Drag, plain: _Preview) -> None:
         """A path the drop would ask nothing about: what the status bar said a cell ago
         about evade checks or an overrun goes."""
         if drag.ruled:

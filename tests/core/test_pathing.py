@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint
-from core.model.mapmodel import BattleMap, WallSegment
+from core.model.mapmodel import BattleMap, Hazard, HazardKind, WallSegment
 from core.model.profile import DiagonalRule, RulesProfile
 from core.spatial.geometry import geometry_of
 from core.spatial.pathing import MovementGraph, find_path
@@ -459,6 +459,23 @@ def test_euclidean_paths_are_as_cheap_as_the_flood(encounter: Encounter) -> None
         units = sum((141 if step.diagonal else 100) * cost
                     for step, cost in zip(path.steps, entered, strict=True))
         assert path.legal and units == round(flood[y, x] / 0.05), (x, y)
+
+
+def test_hazards_entered_along_a_path_in_the_order_met() -> None:
+    """A drag warns of a walk through a pit: the hazards the footprint steps into, not the
+    one it starts in, each named once."""
+    pit = Hazard(name="Pit", kind=HazardKind.PIT, cells=(Cell(2, 0), Cell(2, 1)))
+    fire = Hazard(name="Fire", kind=HazardKind.FIRE, cells=(Cell(4, 0), Cell(0, 3)))
+    start = Hazard(name="Mud", cells=(Cell(0, 0),))
+    enc = Encounter(map=BattleMap(width=6, height=4, hazards=[pit, fire, start]),
+                    tokens=[Token(id="a", combatant=Combatant(name="A"), x=0, y=0),
+                            Token(id="o", combatant=LARGE, x=0, y=1)])
+    graph = MovementGraph(enc, enc.token("a"))
+    assert graph.hazards_entered(graph.path_to(Cell(5, 0))) == ("Pit", "Fire")
+    assert graph.hazards_entered(graph.path_to(Cell(1, 0))) == ()  # Mud: it starts there
+    ogre = MovementGraph(enc, enc.token("o"))  # 2×2: its right column meets the pit
+    assert ogre.hazards_entered(ogre.path_to(Cell(1, 1))) == ("Pit",)
+    assert ogre.hazards_entered(ogre.path_to(Cell(0, 2))) == ("Fire",)
 
 
 def test_a_goal_sealed_in_a_pocket_is_refused_without_a_search() -> None:

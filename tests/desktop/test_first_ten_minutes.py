@@ -115,6 +115,17 @@ def test_the_path_label_is_whole_and_screen_sized_at_any_zoom(
     assert widths[0] == widths[1] and widths[0] > 300   # the whole sentence, same size
 
 
+def test_a_drag_through_a_pit_says_so(
+        drag_to: Callable[..., AbstractContextManager[None]], window: MainWindow) -> None:
+    """A GM's drag walked Mira across the spiked pit with the tag saying only "15 ft"."""
+    preview = window.scene.path_preview
+    with drag_to((6, 9), (3, 9)):                      # Mira, west: the pit is in the way
+        assert preview.label.text == "15 ft · 3 seg · through Spiked pit"
+        assert "rolls nothing for Spiked pit" in preview.toolTip()
+    with drag_to((6, 9), (8, 11)):                     # south-east: no hazard
+        assert preview.label.text == "15 ft · 3 seg"
+
+
 def test_opening_or_starting_anew_leaves_no_stale_state(qtbot: QtBot, window: MainWindow
                                                          ) -> None:
     """Issue 16.4: a stale "Last result", "No round yet" next to "Round under way", a new
