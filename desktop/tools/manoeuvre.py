@@ -136,7 +136,7 @@ class ManoeuvreTool(MapTool):
         # a mistake (a wall or a creature behind stops some successes).
         meaning = "is moved there" if offer.manoeuvre == "force-back" else "falls in"
         self.say(f"{offer.text.split(' —')[0].rstrip('…')}: click where "
-                         f"{target.name} goes (%: the chance {target.name} {meaning})")
+                 f"{target.name} goes (%: the chance {target.name} {meaning})")
 
     # --- pointer ------------------------------------------------------------------------
     def press(self, event: ToolEvent) -> bool:
@@ -183,7 +183,7 @@ class ManoeuvreTool(MapTool):
         if not found:
             name = self.document.encounter.token(target_id).name
             self.say(f"Manoeuvre: nothing {self._name(self.actor)} can do to {name} "
-                             "from here (it must be next to it)")
+                     "from here (it must be next to it)")
             return
         assert self.view is not None
         self.menu = QMenu(self.view)

@@ -146,7 +146,7 @@ class SelectTool(MapTool):
         checks: a plain drag takes only the token under the pointer (Alt places a group)."""
         self._select(item, alone=True)
         self.report("During a round tokens move one at a time (each rolls its own evade "
-                 "checks); Alt-drag places a whole selection")
+                    "checks); Alt-drag places a whole selection")
         return [item]
 
     def _select(self, item: TokenItem, alone: bool) -> None:
@@ -261,7 +261,7 @@ class SelectTool(MapTool):
         label = f"{label} · through {names}"
         return points, label, legal, (f"{label}: a move by hand rolls nothing for {names} "
                                       "(only forced movement rolls the Pit-Stop save); drag "
-                                      "around it to keep out")
+                                      "around to keep out")
 
     def _show_plain(self, drag: _Drag, plain: _Preview) -> None:
         """A path the drop would ask nothing about: what the status bar said a cell ago
@@ -349,6 +349,6 @@ class SelectTool(MapTool):
                     for tid in selected:
                         self.document.push(RemoveToken(tid))
                 self.report(f"Removed {what} (Undo, Ctrl+Z, puts "
-                         f"{'it' if len(selected) == 1 else 'them'} back)")
+                            f"{'it' if len(selected) == 1 else 'them'} back)")
                 return True
         return False
