@@ -69,11 +69,15 @@ class ResolvePanel(QWidget):
     applied = Signal(object)  # the Outcome, after it was applied
     began = Signal(object)  # the Action now pending (it replaces any before it)
     cleared = Signal()  # the pending action was resolved, cancelled or dropped
+    # The tool whose action it was, once it is no longer pending: resolved, cancelled,
+    # dropped, or replaced by another's (a shot left waiting while the GM began an attack).
+    released = Signal(object)
 
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
         self.document = document
         self.pending: Action[Any] | None = None
+        self.owner: object | None = None  # the tool that began the pending action
         self._shown: Command | None = None  # the step whose result "Last result" shows
         self.title = QLabel(IDLE_TEXT)
         self.title.setWordWrap(True)
@@ -217,10 +221,12 @@ class ResolvePanel(QWidget):
         self.title.setText(f"<b>{odds.attacker}</b> shoves <b>{odds.defender}</b> "
                            f"{odds.direction} — move the pointer to aim, click to confirm")
 
-    def begin(self, action: Action[Any], card: str | None = None) -> None:
-        """Prepare ``action``: roll or type its dice, then Resolve. ``card`` replaces the
-        odds card (None keeps what a preview put there)."""
-        self.pending = action
+    def begin(self, action: Action[Any], card: str | None = None,
+              owner: object | None = None) -> None:
+        """Prepare ``action`` (of the tool ``owner``): roll or type its dice, then Resolve.
+        ``card`` replaces the odds card (None keeps what a preview put there)."""
+        replaced = self.owner if self.pending is not None else None
+        self.pending, self.owner = action, owner
         if card is not None:
             self.card.setText(card)
         self.weapon.setVisible(_is_attack(action))
@@ -236,6 +242,8 @@ class ResolvePanel(QWidget):
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus
         self.began.emit(action)
+        if replaced is not None and replaced is not owner:
+            self.released.emit(replaced)
 
     def begin_roll(self, action: Action[Any], card: str) -> None:
         """A roll with nothing to aim (initiative, surprise): with "Roll for me" it resolves
@@ -276,7 +284,7 @@ class ResolvePanel(QWidget):
             self._ask_next()
 
     def clear(self) -> None:
-        self.pending = None
+        owner, self.pending, self.owner = self.owner, None, None
         self._clear_fields()
         self.message.clear()
         self.card.clear()
@@ -284,6 +292,8 @@ class ResolvePanel(QWidget):
         self.title.setText(IDLE_TEXT)
         self._enable(False)
         self.cleared.emit()
+        if owner is not None:
+            self.released.emit(owner)
 
     def _enable(self, on: bool) -> None:
         self.resolve_button.setEnabled(on)

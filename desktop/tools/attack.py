@@ -26,8 +26,7 @@ class AttackTool(MapTool):
         super().__init__(context)
         self.panel = context.resolve_panel
         self.attacker: str | None = None
-        self._sent = False  # the panel's pending action is this tool's attack
-        self.panel.cleared.connect(self._panel_cleared)
+        self.panel.released.connect(self._panel_released)
 
     def activate(self, view: MapView) -> None:
         super().activate(view)
@@ -69,17 +68,16 @@ class AttackTool(MapTool):
         else:
             from core.actions.attack import AttackAction  # see desktop/__init__
 
-            self.panel.begin(AttackAction(self.attacker, token.id), self._cover(token.id))
-            self._sent = True
+            self.panel.begin(AttackAction(self.attacker, token.id), self._cover(token.id),
+                             owner=self)
             self.say("Attack: set the weapon, roll or type the dice in the Resolve "
                              "panel")
         return True
 
-    def _panel_cleared(self) -> None:
+    def _panel_released(self, owner: object) -> None:
         """The attack was resolved or cancelled: the attacker stays chosen for the next
         (its ring stays), and the status bar says so instead of asking for the weapon."""
-        if self._sent:
-            self._sent = False
+        if owner is self:
             gone = self.attacker is not None and not self.document.encounter.has_token(
                 self.attacker)
             self.start(None if gone else self.attacker)

@@ -73,8 +73,7 @@ class MissileTool(MapTool):
         self.note = ""  # the card's first line: a pop-up's Spot chance, an exposed target
         self.waiter: str | None = None  # a token declaring it waits: the next click's cell
         self._build_options()
-        self._sent = False  # the panel holds this tool's missile
-        self.panel.cleared.connect(self._panel_cleared)
+        self.panel.released.connect(self._panel_released)
 
     # --- options ---------------------------------------------------------------------------
     def _build_options(self) -> None:
@@ -184,7 +183,7 @@ class MissileTool(MapTool):
             self._fill_injury()
         if self.target is not None and not encounter.has_token(self.target):
             self._drop_target()
-        elif self.target is not None and not self._sent:
+        elif self.target is not None and not self._holds_panel:
             self._refresh()
 
     def token_entries(self, token_id: str) -> list[TokenEntry]:
@@ -222,12 +221,12 @@ class MissileTool(MapTool):
         self.target, self.odds = None, None
         self.previews.forget()
         self.preview.clear()
-        if not self._sent and self.panel.pending is None:
+        if self.panel.pending is None:
             self.panel.card.clear()  # no odds (or refusal) of a target no longer aimed at
 
     # --- pointer ---------------------------------------------------------------------------
     def move(self, event: ToolEvent) -> bool:
-        if self.shooter is None or self._sent or self._wants_spot():
+        if self.shooter is None or self._holds_panel or self._wants_spot():
             return False
         token = self.document.encounter.token_at(event.cell)
         if token is None or token.id == self.shooter:
@@ -251,7 +250,7 @@ class MissileTool(MapTool):
         token = self.document.encounter.token_at(event.cell)
         if token is None:
             return True
-        if self._sent:  # the panel holds a missile: this click starts another
+        if self._holds_panel:  # the panel holds a missile: this click starts another
             self.panel.clear()
         if self.shooter is None or token.id == self.shooter:
             self.start(token.id)
@@ -304,7 +303,7 @@ class MissileTool(MapTool):
     def _refresh(self) -> None:
         """Work out the odds at the target (memoised; on the odds worker when they take a
         while) and show them."""
-        if self.shooter is None or self.target is None or self._sent:
+        if self.shooter is None or self.target is None or self._holds_panel:
             return
         self.odds = None
         request, spot = self.request(self.target), self.spot
@@ -330,18 +329,21 @@ class MissileTool(MapTool):
 
     def _confirm(self) -> None:
         assert self.odds is not None and self.target is not None
-        self.panel.begin(self.action(self.target), card(self.odds, self.note))
-        self._sent = True
+        self.panel.begin(self.action(self.target), card(self.odds, self.note), owner=self)
         self.say("Missile: roll for it or type the dice in the Resolve panel")
 
-    def _panel_cleared(self) -> None:
-        if self._sent:
-            self._sent = False
+    def _panel_released(self, owner: object) -> None:
+        if owner is self:
             self._drop_target()
             if self.shooter is not None and not self.document.encounter.has_token(
                     self.shooter):
                 self.shooter = None
             self._prompt()
+
+    @property
+    def _holds_panel(self) -> bool:
+        """Whether the Resolve panel's pending action is this tool's shot."""
+        return self.panel.owner is self
 
     def hides_map_tips(self) -> bool:
         return self.shooter is not None  # hovering targets shows their odds
@@ -349,7 +351,7 @@ class MissileTool(MapTool):
     def key(self, event: QKeyEvent) -> bool:
         if event.key() != Qt.Key.Key_Escape:
             return False
-        if self._sent and self.panel.pending is not None:
+        if self._holds_panel:
             self.panel.clear()
         elif self.target is not None:
             self._drop_target()

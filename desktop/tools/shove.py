@@ -42,8 +42,7 @@ class ShoveTool(MapTool):
         self.preview = ShovePreview(self.renderer)
         self.odds = OddsService(self.document)
         self.scene.addItem(self.preview)
-        self._sent = False  # the panel holds this tool's shove
-        self.panel.cleared.connect(self._panel_cleared)
+        self.panel.released.connect(self._panel_released)
 
     def activate(self, view: MapView) -> None:
         super().activate(view)
@@ -187,13 +186,11 @@ class ShoveTool(MapTool):
             return
         from core.actions.shove import ShoveAction
 
-        self.panel.begin(ShoveAction(self.request()))
-        self._sent = True
+        self.panel.begin(ShoveAction(self.request()), owner=self)
         self.say("Shove: roll for it or type the dice in the Resolve panel")
 
-    def _panel_cleared(self) -> None:
-        if self._sent:
-            self._sent = False
+    def _panel_released(self, owner: object) -> None:
+        if owner is self:
             self.finished()
 
     def finished(self) -> None:

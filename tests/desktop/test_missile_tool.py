@@ -220,3 +220,24 @@ def test_no_weapon_is_not_carried_before_a_shooter_is_picked(
     tool = pick(qtbot, quiet, points, KOBOLD, BRANNOC)
     names = [tool.weapons.itemText(i) for i in range(tool.weapons.count())]
     assert names[0] == "Sling" and all("(not carried)" in name for name in names[1:])
+
+
+def test_a_shot_replaced_by_an_attack_lets_go_of_the_panel(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """The kobold's shot waits in the Resolve panel; the GM begins its melee attack instead.
+    Back in the Missile tool, Esc must not throw away the attack, and aiming works again."""
+    tool = pick(qtbot, quiet, points, KOBOLD, BRANNOC)
+    viewport = quiet.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))  # the shot is pending
+    quiet.select_tool("attack")                          # the kobold stays chosen
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    attack = quiet.resolve_panel.pending
+    assert attack is not None and attack.title(quiet.document.encounter).startswith(
+        "Kobold attacks")
+    assert tool.target is None  # the shot let go: no odds held for it
+    quiet.select_tool("missile")
+    qtbot.keyClick(quiet.view, Qt.Key.Key_Escape)
+    assert quiet.resolve_panel.pending is attack
+    tool.start("kobold")
+    qtbot.mouseMove(viewport, points.cell(*MIRA))
+    qtbot.waitUntil(lambda: tool.odds is not None)  # the shooter aims again
