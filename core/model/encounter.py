@@ -256,6 +256,13 @@ class Encounter(BaseModel):
                 found.setdefault(token.id, token)
         return list(found.values())
 
+    def neighbours(self, token: Token, cells: int) -> list[Token]:
+        """The other tokens standing within ``cells`` cells of the token's square
+        (Chebyshev), from the cell index."""
+        x, y, size = token.footprint
+        around = Footprint(x - cells, y - cells, size + 2 * cells)
+        return self.tokens_overlapping(around, ignore=token.id)
+
     def can_place(self, footprint: Footprint, ignore: str | None = None) -> bool:
         return (self.map.contains_footprint(footprint)
                 and not self.tokens_overlapping(footprint, ignore))

@@ -30,7 +30,7 @@ import numpy as np
 
 from core.model.breakdown import Term
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Footprint
+from core.model.grid import Cell
 from core.model.profile import RulesProfile
 from core.rules.value import RulesValue
 from core.spatial.cover import (
@@ -192,18 +192,10 @@ def _friend_in_the_way(encounter: Encounter, attacker: Token, target: Token,
     several, the one hiding the most."""
     line = np.array([[*shape.origin, *target.footprint.centre]])
     shares = {s.token_id: s.share for s in shape.shadows if s.token_id}
-    friends = [t for t in neighbours(encounter, target, 1)
+    friends = [t for t in encounter.neighbours(target, 1)
                if t.combatant.side is attacker.combatant.side and t.id != attacker.id
                and segments_meeting_hull(line, convex_hull(_corners(t)))[0]]
     return max(friends, key=lambda t: shares.get(t.id, 0.0), default=None)
-
-
-def neighbours(encounter: Encounter, token: Token, cells: int) -> list[Token]:
-    """The other tokens standing within ``cells`` cells of the token's square (Chebyshev),
-    from the encounter's cell index."""
-    x, y, size = token.footprint
-    around = Footprint(x - cells, y - cells, size + 2 * cells)
-    return encounter.tokens_overlapping(around, ignore=token.id)
 
 
 def _corners(token: Token) -> np.ndarray:

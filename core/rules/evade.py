@@ -23,7 +23,6 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Footprint
 from core.rules.conditions import roll_penalty
-from core.rules.cover import neighbours
 from core.rules.damage import damage_after_armour
 from core.rules.holds import move_refusal
 from core.rules.melee import (
@@ -96,7 +95,7 @@ def _foes_next_to(encounter: Encounter, moved: Token) -> list[Token]:
     """The able enemies the mover (``moved`` to a step of its path) touches, in token order:
     from the cell index around it (going through every token to index where each enemy
     can be touched took 56 ms a path on the scale map, 3,000 tokens)."""
-    foes = [t for t in neighbours(encounter, moved, 1)
+    foes = [t for t in encounter.neighbours(moved, 1)
             if enemies(moved.combatant, t.combatant) and able(t.combatant)
             and moved.footprint.adjacent(t.footprint)]
     return sorted(foes, key=lambda t: encounter.order_of(t.id))

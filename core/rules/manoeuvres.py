@@ -19,7 +19,6 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, allowed_directions
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.conditions import NoActionError
-from core.rules.cover import neighbours
 from core.rules.evade import EvadeCheck, EvadeRequest, evade_checks
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import (
@@ -70,7 +69,7 @@ def offers(encounter: Encounter, actor_id: str) -> list[Offer]:
     found: list[Offer] = []
     # Only the creatures next to it can be engaged: from the cell index, in map order
     # (going through all 3,000 tokens of the scale map was 1,500 checks a menu).
-    for other in sorted(neighbours(encounter, actor, 1),
+    for other in sorted(encounter.neighbours(actor, 1),
                         key=lambda t: encounter.order_of(t.id)):
         if (enemies(actor.combatant, other.combatant)
                 or other.id == partner) and engaged(encounter, actor, other):

@@ -25,7 +25,6 @@ from core.model.melee import AcPenalty, HoldKind
 from core.model.profile import RulesProfile
 from core.model.weapons import Weapon
 from core.rules.conditions import helpless
-from core.rules.cover import neighbours
 from core.rules.holds import hold_between, weapon_refusal
 from core.rules.ratings import Ratings, ratings
 from core.rules.timeline import strike_segment
@@ -90,7 +89,7 @@ def multiple_attackers(encounter: Encounter, attacker: Token, defender: Token
     Allies count when able (:func:`able`); the attacker counts whatever its reach."""
     profile = encounter.profile
     side = attacker.combatant.side
-    count = 1 + sum(1 for t in neighbours(encounter, defender, 1)  # next to it, from the index
+    count = 1 + sum(1 for t in encounter.neighbours(defender, 1)  # next to it, from the index
                     if t.id != attacker.id and t.combatant.side is side
                     and able(t.combatant) and engaged(encounter, t, defender))
     if count < profile.multiple_attackers_min or not profile.multiple_attackers_bonus:

@@ -68,7 +68,7 @@ from core.rules.attack import (
     with_fumble,
 )
 from core.rules.conditions import helpless, require_action
-from core.rules.cover import CoverReport, cover_on_map, neighbours
+from core.rules.cover import CoverReport, cover_on_map
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
 from core.rules.injury import miss_margin
@@ -319,7 +319,7 @@ def _packed_group(encounter: Encounter, attacker: Token, target: Token) -> list[
     to make a packed group (the attacker does not count)."""
     profile = encounter.profile
     reach = max(1, math.ceil(profile.packed_group_ft / profile.cell_size_ft))
-    close = [t for t in neighbours(encounter, target, reach) if t.id != attacker.id
+    close = [t for t in encounter.neighbours(target, reach) if t.id != attacker.id
              and distance_ft(t.footprint, target.footprint, profile.cell_size_ft,
                              profile.diagonal_rule) <= profile.packed_group_ft]
     return close if len(close) >= profile.packed_group_count else []
