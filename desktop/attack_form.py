@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
 from core.rules.weapons import melee_weapons
+from desktop.focus_widgets import FocusComboBox
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -39,12 +40,12 @@ class AttackForm(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.weapon_box = narrow(QComboBox())
+        self.weapon_box = narrow(FocusComboBox())
         self.weapon_box.setToolTip("The weapon: its damage dice, STR and damage type; or type "
                                    "the dice")
         self.damage_dice = QLineEdit("d8")
         self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
-        self.grip = narrow(QComboBox())
+        self.grip = narrow(FocusComboBox())
         self.grip.setToolTip("002 One or two hands: 1½ hands +d3 damage and +1 to hit; two "
                              "hands the weapon's bonus die (and +1 to hit unless it always "
                              "needs two)")
@@ -162,14 +163,14 @@ def add_choice(box: QComboBox, text: str, data: str, tip: str = "") -> None:
 
 
 def location_box() -> QComboBox:
-    box = QComboBox()
+    box = FocusComboBox()
     box.setToolTip("002 Hitting specific locations: aim at one (its modifier to hit); a hit "
                    "lands there. Otherwise the location die decides")
     return box
 
 
 def hero_box() -> QComboBox:
-    box = QComboBox()
+    box = FocusComboBox()
     box.setToolTip("002 Damage: a hero point causes double damage, an automatic hit (not "
                    "when aiming at a location) or +10 to hit; spent with the attack (undo "
                    "gives it back)")

@@ -17,6 +17,7 @@ from core.model.limits import number_range
 from core.model.profile import RulesProfile
 from core.model.profile_docs import FIELD_DOCS
 from desktop.dialogs import ok_cancel
+from desktop.focus_widgets import FocusComboBox, FocusSpinBox
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -193,10 +194,10 @@ def _editor(value: Any, name: str) -> QWidget:
     if isinstance(value, bool):
         editor = QCheckBox()
     elif isinstance(value, Enum):
-        editor = QComboBox()
+        editor = FocusComboBox()
         editor.addItems([member.value for member in type(value)])
     elif isinstance(value, int):
-        editor = QSpinBox()
+        editor = FocusSpinBox()
         editor.setRange(*number_range(RulesProfile, name))
     else:
         editor = QLineEdit()

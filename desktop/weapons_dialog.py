@@ -20,6 +20,7 @@ from core.model.weapons import (
     MissileKind,
     Weapon,
 )
+from desktop.focus_widgets import FocusComboBox
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -229,7 +230,7 @@ def _spin(low: int, high: int, suffix: str, special: str = "") -> QSpinBox:
 
 
 def _choice(values: list[str]) -> QComboBox:
-    box = QComboBox()
+    box = FocusComboBox()
     box.addItems(values)
     return box
 

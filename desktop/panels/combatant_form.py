@@ -15,6 +15,7 @@ from core.io.fileio import in_plain_words
 from core.model.combatant import Combatant, Condition, Side
 from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
+from desktop.focus_widgets import FocusComboBox
 from desktop.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
@@ -238,7 +239,7 @@ class CombatantForm(QWidget):
 
     def _combo(self, key: str, tip: str, choices: list[tuple[str, str, str]]) -> None:
         """A choice whose item data is the model's value; each item explains itself."""
-        combo = QComboBox()
+        combo = FocusComboBox()
         combo.setToolTip(tip)
         for index, (text, value, item_tip) in enumerate(choices):
             combo.addItem(text, value)

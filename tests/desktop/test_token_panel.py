@@ -21,7 +21,19 @@ from desktop.document import EncounterDocument
 from desktop.panels.combatant_form import CombatantForm
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
-from desktop.qt import QAction, QEvent, QLineEdit, QObject, Qt, QTreeWidgetItem, QWidget
+from desktop.qt import (
+    QAction,
+    QApplication,
+    QEvent,
+    QLineEdit,
+    QObject,
+    QPoint,
+    QPointF,
+    Qt,
+    QTreeWidgetItem,
+    QWheelEvent,
+    QWidget,
+)
 from desktop.scene import MapScene
 from desktop.selection import SelectionModel
 from desktop.style import CONDITION_BADGES
@@ -276,6 +288,28 @@ def test_choices_and_ticks_apply_and_refresh_the_ratings(demo: Setup) -> None:
     assert demo.panel.list.rows["brannoc"].isSelected()
     assert demo.scene.tokens["brannoc"].isSelected()  # moving the row kept the selection
     assert demo.panel.form.token_id == "brannoc"
+
+
+def wheel(widget: QWidget, notches: int) -> bool:
+    """A mouse-wheel turn over ``widget``: whether the widget took it."""
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, widget.mapToGlobal(centre), QPoint(), QPoint(0, -120 * notches),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+    return event.isAccepted()
+
+
+def test_the_wheel_changes_a_choice_only_once_it_has_focus(demo: Setup) -> None:
+    """A GM's walk-through scrolled the editor and turned Plate Mail into a Suit Armor."""
+    demo.select("brannoc")
+    armour = demo.panel.form.combos["armour"]
+    before = demo.encounter.token("brannoc").combatant.armour
+    assert not wheel(armour, 1)  # passed on: the scroll area scrolls
+    assert demo.encounter.token("brannoc").combatant.armour == before
+    armour.setFocus()
+    assert wheel(armour, 1)
+    assert demo.encounter.token("brannoc").combatant.armour != before
 
 
 def test_selecting_a_row_selects_the_token_and_back(demo: Setup) -> None:
