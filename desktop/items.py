@@ -8,7 +8,8 @@ import itertools
 import math
 from typing import TYPE_CHECKING
 
-from core.model.combatant import Condition, Side
+from core.model.combatant import Combatant, Condition, Side
+from core.rules.conditions import incapacity
 from desktop import style
 from desktop.labels import ScreenLabel
 from desktop.qt import (
@@ -277,7 +278,15 @@ def _token_tip(token: Token) -> str:
     c = token.combatant
     hidden = "<br><i>Hidden from the players</i>" if token.gm_only else ""
     return (f"<b>{c.name}</b> ({c.side.value}, {c.size.value})<br>HP {c.hp}/{c.max_hp}<br>"
-            f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}{hidden}")
+            f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}{why_idle(c)}"
+            f"{hidden}")
+
+
+def why_idle(combatant: Combatant) -> str:
+    """A tip's line saying why the combatant takes no action ("Down (-3 HP): no action"),
+    or nothing: a walk-through saw a creature at -3 HP with "Conditions: none"."""
+    reason = incapacity(combatant)
+    return f"<br>{reason[0].upper()}{reason[1:]}" if reason else ""
 
 
 def token_initials(name: str) -> str:

@@ -18,6 +18,7 @@ from core.model.grid import Cell
 from core.model.tables import SIZES
 from core.rules.melee import ratings_here
 from desktop import style
+from desktop.items import why_idle
 from desktop.map_menus import add_combatant
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.layout import lay_out_now
@@ -160,14 +161,15 @@ def _fill(item: QTreeWidgetItem, token: Token) -> None:
     item.setData(0, Qt.ItemDataRole.ForegroundRole, QColor(HIDDEN) if token.gm_only else None)
     # "wp", not "2W": a "W" beside the Cond column's badges read as a condition
     item.setText(1, f"{c.hp}/{c.max_hp}" + (f" · {c.wounds} wp" if c.wounds else ""))
-    item.setText(2, " ".join(style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)))
+    badges = [style.CONDITION_BADGES[x][0] for x in sorted(c.conditions)]
+    item.setText(2, " ".join(["Down", *badges] if c.hp <= 0 else badges))
     colour = DOWN if c.hp <= 0 else HURT if c.hp * 2 <= c.max_hp else None
     item.setData(1, Qt.ItemDataRole.ForegroundRole, QColor(colour) if colour else None)
     conditions = ", ".join(CONDITION_LABELS[x] for x in sorted(c.conditions)) or "none"
     tip = (f"<b>{c.name}</b> ({SIZES[c.size].label} {c.side.value}) at {tuple(token.cell)}"
            f"<br>HP {c.hp} of {c.max_hp}" + (f" · wound points {c.wounds}" if c.wounds else "")
            + (f" · hero points {c.hero_points}" if c.hero_points else "")
-           + f"<br>Conditions: {conditions}"
+           + f"<br>Conditions: {conditions}" + why_idle(c)
            + ("<br>Hidden from the players" if token.gm_only else ""))
     for column in range(3):
         item.setToolTip(column, tip)

@@ -290,6 +290,19 @@ def test_choices_and_ticks_apply_and_refresh_the_ratings(demo: Setup) -> None:
     assert demo.panel.form.token_id == "brannoc"
 
 
+def test_a_creature_below_0_hp_reads_down(demo: Setup, qtbot: object) -> None:
+    """A walk-through saw the Kobold at -3/5 HP with an empty Cond. column and "Conditions:
+    none" in its tips, while the timeline said it takes no action."""
+    demo.select("kobold")
+    demo.type_into(qtbot, "hp", "-3")
+    row = demo.panel.list.rows["kobold"]
+    assert row.text(2) == "Down"
+    assert "Down (-3 HP): no action" in row.toolTip(0)
+    assert "Down (-3 HP): no action" in demo.scene.tokens["kobold"].toolTip()
+    demo.type_into(qtbot, "hp", "2")
+    assert row.text(2) == "" and "no action" not in row.toolTip(0)
+
+
 def wheel(widget: QWidget, notches: int) -> bool:
     """A mouse-wheel turn over ``widget``: whether the widget took it."""
     centre = QPointF(widget.rect().center())
