@@ -102,6 +102,11 @@ def incapacity(combatant: Combatant) -> str:
     return next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
 
 
+def down(combatant: Combatant) -> bool:
+    """RD: "down (0 HP or KO)"."""
+    return combatant.hp <= 0 or combatant.has(Condition.KNOCKED_OUT)
+
+
 def inactive(combatant: Combatant) -> bool:
     """Does nothing at all (down, knocked out or down, asleep, waking); a rising, defending
     or surrendered creature still acts, without attacking."""

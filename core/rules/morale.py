@@ -40,7 +40,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.morale import MoraleTrigger, TriggerKind
 from core.model.profile import MoraleResult, MoraleRoll, RulesProfile
-from core.rules.conditions import helpless
+from core.rules.conditions import down, helpless
 from core.rules.value import RulesValue
 from core.spatial.retreat import Retreat, plan_retreats
 
@@ -59,11 +59,6 @@ class IllegalMoraleError(ValueError):
 
 
 # --- who counts --------------------------------------------------------------------------
-def down(combatant: Combatant) -> bool:
-    """RD: "down (0 HP or KO)"."""
-    return combatant.hp <= 0 or combatant.has(Condition.KNOCKED_OUT)
-
-
 def fighting(combatant: Combatant) -> bool:
     """Still in the fight: not down and not surrendered."""
     return not down(combatant) and not combatant.has(Condition.SURRENDERED)

@@ -25,7 +25,7 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
 from core.model.tables import Size
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import down, require_action, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
     IllegalManoeuvreError,
@@ -77,6 +77,9 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     if mover.id == defender.id or not enemies(mover.combatant, defender.combatant):
         raise IllegalManoeuvreError(f"{mover.name} can only overrun an enemy")
     require_action(mover.combatant)
+    if down(defender.combatant):
+        raise IllegalManoeuvreError(f"{defender.name} is down: there is no one standing to "
+                                    "overrun (walk round it, or Alt-drag to place the mover)")
     if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
         raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
                                     f"{defender.name}; it may swarm past (002 Overruns)")
@@ -235,6 +238,8 @@ def overrun_line(encounter: Encounter, mover_id: str, goal: Cell) -> OverrunRequ
         for other in encounter.tokens_overlapping(mover.at(anchor).footprint, ignore=mover.id):
             if not enemies(mover.combatant, other.combatant):
                 continue
+            if down(other.combatant):  # nobody to knock over: the path goes round
+                return None
             if mover.at(goal).footprint.overlaps(other.footprint):
                 return None
             return OverrunRequest(mover=mover.id, defender=other.id, approach=before,

@@ -206,6 +206,17 @@ def test_tiny_creatures_cannot_overrun_the_braced(make_encounter: Make) -> None:
         overrun_odds(encounter, OverrunRequest(mover="A", defender="B"))
 
 
+@pytest.mark.parametrize("state", [{"hp": -3}, {"conditions": frozenset({Condition.KNOCKED_OUT})}],
+                         ids=["below-0-hp", "knocked-out"])
+def test_a_creature_that_is_down_cannot_be_overrun(make_encounter: Make,
+                                                   state: dict[str, object]) -> None:
+    """A walk-through was offered "overrun Kobold · 75% down" against a Kobold at -3 HP."""
+    encounter = make_encounter("A . . B . .", {"A": Combatant(name="A"), "B": foe("B", **state)})
+    assert overrun_line(encounter, "A", Cell(5, 0)) is None  # a drag past it offers nothing
+    with pytest.raises(IllegalManoeuvreError, match="B is down: there is no one standing"):
+        overrun_odds(encounter, OverrunRequest(mover="A", defender="B", approach=Cell(2, 0)))
+
+
 # --- evading -----------------------------------------------------------------------------
 
 def evade_scene(make_encounter: Make) -> Encounter:
