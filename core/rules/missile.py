@@ -441,15 +441,28 @@ def landing_points(encounter: Encounter, setup: MissileSetup, margins: Sequence[
     sides = DiceExpression.parse(profile.scatter_die).dice[0]
     origin, aim = np.array(setup.cover.origin), np.array(setup.cover.aim)
     ahead = (aim - origin) / np.hypot(*(aim - origin))
-    beyond = profile.lobbed_beyond_ft / profile.cell_size_ft if setup.lobbed else 0.0
+    half = encounter.token(setup.target_id).footprint.size / 2
     feet = np.array(margins, dtype=np.float64) * weapon.miss_ft_per_point
     angle = 2 * math.pi * np.array(faces, dtype=np.float64) / sides
     cos, sin = np.cos(angle), np.sin(angle)
     # Clockwise on the screen (y grows downwards) is the usual rotation matrix.
     turned = np.stack([ahead[0] * cos - ahead[1] * sin, ahead[0] * sin + ahead[1] * cos], -1)
-    aims = aim + ahead * beyond + turned * (feet / profile.cell_size_ft)[:, None]
+    cells = feet / profile.cell_size_ft
+    if setup.lobbed:  # 4 ft beyond the target's far side, then the miss distance
+        beyond = _to_edge(ahead, half) + profile.lobbed_beyond_ft / profile.cell_size_ft
+        aims = aim + ahead * beyond + turned * cells[:, None]
+    else:  # the miss distance from the target's side it passes
+        aims = aim + turned * (_to_edge(turned, half) + cells)[:, None]
     points, walls = flight_ends(geometry_of(encounter), setup.cover.origin, aims)
     return points, walls, feet
+
+
+def _to_edge(direction: FloatArray, half: float) -> FloatArray:
+    """How far (cells) a ray from the centre of a square of half side ``half`` goes along
+    each unit ``direction`` before it leaves the square: a miss is measured from the
+    target's side, so a near miss of a Large ogre does not land on the ogre."""
+    distance: FloatArray = half / np.abs(direction).max(axis=-1)
+    return distance
 
 
 def _on_map(encounter: Encounter, point: Point) -> Cell | None:

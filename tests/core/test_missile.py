@@ -182,18 +182,18 @@ def test_applying_a_near_miss_hurts_the_friend(make_encounter: Make) -> None:
 # --- misses --------------------------------------------------------------------------------------
 def test_a_miss_scatters_against_a_wall(make_encounter: Make) -> None:
     # d20 6 vs AC 11: missed by 5 → 10 ft (a long bow misses by 2 ft a point) towards 3
-    # o'clock: from the target's centre (2.5, 1.5) east to (4.5, 1.5). The flight from the
-    # shooter (2.5, 11.5) meets the wall x = 4 at (4, 4): it stops there, in cell (3, 4).
-    encounter = make_encounter(FIELD, {"A": BOWMAN, "T": ORC}, walls=[(4, 0, 4, 5)])
+    # o'clock, from the target's east side (3, 1.5) to (5, 1.5). The flight from the
+    # shooter (2.5, 11.5) meets the wall x = 4 at (4, 5.5): it stops there, in cell (3, 5).
+    encounter = make_encounter(FIELD, {"A": BOWMAN, "T": ORC}, walls=[(4, 0, 4, 7)])
     result = resolve_missile(encounter, shot(), ScriptedDice([6, 3]))
     landing = result.landing
     assert landing is not None and result.scatter is not None
     assert landing.distance_ft == 10 and landing.clock == 3
-    assert landing.wall == (4, 0, 4, 5) and landing.cell == Cell(3, 4)
-    assert landing.point == pytest.approx((4.0, 4.0), abs=1e-5)
+    assert landing.wall == (4, 0, 4, 7) and landing.cell == Cell(3, 5)
+    assert landing.point == pytest.approx((4.0, 5.5), abs=1e-5)
     open_field = make_encounter(FIELD, {"A": BOWMAN, "T": ORC})
     clear = resolve_missile(open_field, shot(), ScriptedDice([6, 3])).landing
-    assert clear is not None and clear.cell == Cell(4, 1) and clear.wall is None
+    assert clear is not None and clear.cell == Cell(5, 1) and clear.wall is None
 
 
 def test_twelve_is_straight_on_and_the_clock_turns_clockwise(make_encounter: Make) -> None:
@@ -204,9 +204,22 @@ def test_twelve_is_straight_on_and_the_clock_turns_clockwise(make_encounter: Mak
         landing = resolve_missile(encounter, shot(), ScriptedDice([10, face])).landing
         assert landing is not None
         points[face] = landing.point
-    # missed by 1: 2 ft (0.4 cells) from the target's centre (2.5, 2.5); north is straight on
-    expected = {12: (2.5, 2.1), 3: (2.9, 2.5), 6: (2.5, 2.9), 9: (2.1, 2.5)}
+    # missed by 1: 2 ft (0.4 cells) beyond the side of the target's cell (centre (2.5, 2.5),
+    # half a cell to each side); north is straight on
+    expected = {12: (2.5, 1.6), 3: (3.4, 2.5), 6: (2.5, 3.4), 9: (1.6, 2.5)}
     assert all(points[face] == pytest.approx(at) for face, at in expected.items())
+
+
+@pytest.mark.parametrize("face", range(1, 13))
+def test_a_near_miss_of_a_large_target_lands_beside_it(make_encounter: Make, face: int) -> None:
+    """A walk-through saw three misses of the 2×2 Ogre "land at" Ogre cells: the miss
+    distance is measured from the side of the target it passes."""
+    picture = "\n".join(["......"] * 3 + ["..TT.."] * 2 + ["......"] * 8 + ["..A..."])
+    ogre = ORC.model_copy(update={"size": "large"})
+    encounter = make_encounter(picture, {"A": BOWMAN, "T": ogre})
+    landing = resolve_missile(encounter, shot(), ScriptedDice([10, face])).landing  # by 1: 2 ft
+    assert landing is not None and landing.distance_ft == 2
+    assert landing.cell not in set(encounter.token("T").footprint.cells())
 
 
 def test_a_lobbed_miss_lands_4_ft_beyond_first(make_encounter: Make) -> None:
@@ -215,8 +228,9 @@ def test_a_lobbed_miss_lands_4_ft_beyond_first(make_encounter: Make) -> None:
     result = resolve_missile(encounter, shot(), ScriptedDice([10, 12]))  # long: −5
     landing = result.landing
     assert landing is not None and landing.lobbed and result.range.band is RangeBand.LONG
-    # missed by 11 - (10 - 5) = 6 → 12 ft straight on, after 4 ft beyond: 16 ft = 3.2 cells
-    assert landing.point == pytest.approx((2.5, 4.5 - 3.2))
+    # missed by 11 - (10 - 5) = 6 → 12 ft straight on, after 4 ft beyond the target's far
+    # side (half a cell from its centre): 0.5 + 16 ft (3.2 cells)
+    assert landing.point == pytest.approx((2.5, 4.5 - 0.5 - 3.2))
 
 
 # --- burning oil ---------------------------------------------------------------------------------
