@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.actions.commands import ResizeMap, SetBackground, SetProfile
+from core.actions.commands import ChangeSet, ResizeMap, SetBackground, SetProfile
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.mapmodel import BattleMap
@@ -41,6 +41,7 @@ from desktop.qt import (
     QPoint,
     QSettings,
     Qt,
+    QToolTip,
     QVariantAnimation,
     QWidget,
 )
@@ -510,10 +511,15 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.cell_label)
         self.hovered_cell: Cell | None = None
         self.view.cell_hovered.connect(self._describe_cell)
-        # What was just painted or moved under the pointer is said at once, not on the
-        # next mouse move.
-        self.document.changed.connect(lambda _changes: self._describe_cell(self.hovered_cell))
+        self.document.changed.connect(self._after_change)
         self.document.replaced.connect(lambda: self._describe_cell(None))
+
+    def _after_change(self, _changes: ChangeSet) -> None:
+        """What was just painted, moved or undone under the pointer is said at once, not on
+        the next mouse move; a tip shown before the change would tell of the old state (a
+        walk-through read "HP -3/5" over a shove already undone)."""
+        QToolTip.hideText()
+        self._describe_cell(self.hovered_cell)
 
     def _describe_cell(self, cell: Cell | None) -> None:
         self.hovered_cell = cell

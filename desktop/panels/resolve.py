@@ -201,6 +201,13 @@ class ResolvePanel(QWidget):
                                        layout.totalMinimumHeightForWidth(self.width())))
 
     # --- preparing ------------------------------------------------------------------------
+    def forget_preview(self) -> None:
+        """An aim given up: no odds card of it, unless an action is pending (a walk-through
+        pressed Esc and still read "Kobold shoves Pip S — move the pointer to aim")."""
+        if self.pending is None:
+            self.card.clear()
+            self.title.setText(IDLE_TEXT)
+
     def preview_shove(self, odds: ShoveOdds) -> None:
         """Show the odds card of a shove being aimed (before any roll)."""
         from core.rules.shove import SuccessLevel

@@ -92,7 +92,7 @@ class AttackTool(MapTool):
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape:
-            if self.panel.pending is not None:
+            if self.panel.owner is self:  # not a shove or a shot left waiting
                 self.panel.clear()
             self.start(None)
             return True

@@ -121,7 +121,8 @@ class ManoeuvreTool(MapTool):
 
         encounter = self.document.encounter
         if not offer.pick:
-            self.panel.begin(action_for(offer.request), card(encounter, offer.request))
+            self.panel.begin(action_for(offer.request), card(encounter, offer.request),
+                             owner=self)
             self.say("Manoeuvre: roll for it or type the dice in the Resolve panel")
             return
         actor = encounter.token(_actor_of(offer))
@@ -170,8 +171,8 @@ class ManoeuvreTool(MapTool):
         from core.actions.manoeuvre import action_for
         from desktop.manoeuvre_cards import card
 
-        self.panel.begin(action_for(choice.request), card(self.document.encounter,
-                                                          choice.request))
+        self.panel.begin(action_for(choice.request),
+                         card(self.document.encounter, choice.request), owner=self)
         self.say("Manoeuvre: roll for it or type the dice in the Resolve panel")
 
     def _menu_against(self, target_id: str, where: QPointF) -> None:
@@ -209,7 +210,7 @@ class ManoeuvreTool(MapTool):
             return False
         if self.choices:
             self.deactivate()
-        elif self.panel.pending is not None:
+        elif self.panel.owner is self:
             self.panel.clear()
         else:
             self.actor = None

@@ -221,8 +221,7 @@ class MissileTool(MapTool):
         self.target, self.odds = None, None
         self.previews.forget()
         self.preview.clear()
-        if self.panel.pending is None:
-            self.panel.card.clear()  # no odds (or refusal) of a target no longer aimed at
+        self.panel.forget_preview()  # no odds (or refusal) of a target no longer aimed at
 
     # --- pointer ---------------------------------------------------------------------------
     def move(self, event: ToolEvent) -> bool:

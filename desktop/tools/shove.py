@@ -173,6 +173,7 @@ class ShoveTool(MapTool):
         """No odds shown, and none to come."""
         self.odds.forget()
         self.preview.clear()
+        self.panel.forget_preview()
 
     def request(self) -> ShoveRequest:
         assert self.attacker is not None and self.target is not None
@@ -208,7 +209,7 @@ class ShoveTool(MapTool):
         if event.key() != Qt.Key.Key_Escape:
             return False
         if self.target is not None:
-            if self.panel.pending is not None:
+            if self.panel.owner is self:
                 self.panel.clear()
             else:
                 self.finished()

@@ -584,3 +584,17 @@ def test_what_the_tool_asked_for_comes_back_when_a_passing_message_ends(
     window.document.undo()
     window.statusBar().clearMessage()             # "Undone: Remove Mira" is over
     assert window.statusBar().currentMessage() == ""
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen tip's raise()
+def test_a_tip_shown_before_an_undo_goes_with_it(qtbot: QtBot, window: MainWindow) -> None:
+    """A walk-through read "HP -3/5" in the Kobold's tip after the shove that did it was
+    undone: a tip does not follow the model while it is shown."""
+    from desktop.qt import QToolTip
+
+    kobold = window.document.encounter.token("kobold").combatant
+    window.document.push(UpdateCombatant("kobold", kobold.model_copy(update={"hp": -3})))
+    QToolTip.showText(window.view.mapToGlobal(QPoint(50, 50)), "Kobold HP -3/5", window.view)
+    qtbot.waitUntil(QToolTip.isVisible)
+    window.document.undo()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=1000)  # Qt hides it in 300 ms

@@ -14,6 +14,7 @@ from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for, percent
+from desktop.panels.resolve import IDLE_TEXT
 from desktop.qt import QApplication, QEvent, Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool
 from tests.desktop.conftest import OffThread
@@ -274,3 +275,26 @@ def test_no_hover_tip_covers_the_odds_while_a_shove_is_aimed(
     assert not missile.hides_map_tips()
     missile.start("ogre")
     assert missile.hides_map_tips()
+
+
+def test_esc_gives_up_the_aim_and_its_odds_card(qtbot: QtBot, quiet: MainWindow,
+                                                 points: SimpleNamespace) -> None:
+    """A GM's walk-through pressed Esc while aiming and still read "Ogre shoves Mira … move
+    the pointer to aim" and its odds in the Resolve panel. An attack left waiting there is
+    not the Shove tool's to throw away."""
+    window, viewport, panel = quiet, quiet.view.viewport(), quiet.resolve_panel
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))     # the Ogre
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))     # Mira: aiming
+    qtbot.mouseMove(viewport, points.cell(5, 10))
+    qtbot.waitUntil(lambda: "move the pointer to aim" in panel.title.text())
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert panel.title.text() == IDLE_TEXT and not panel.card.text()
+    window.select_tool("attack")                                  # the Ogre attacks Mira
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
+    attack = panel.pending
+    assert attack is not None
+    window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert panel.pending is attack
