@@ -113,6 +113,9 @@ class MainWindow(QMainWindow):
         self.document.refused.connect(self._refused)
         self.document.history_changed.connect(self._update_undo_actions)
         self.resolve_panel.applied.connect(self._show_result)
+        # What the status bar said of the cancelled action (a drag's "Overrun Kobold:
+        # knocked over 75%") goes; the active tool's question, if any, comes back.
+        self.resolve_panel.cancel_button.clicked.connect(self.statusBar().clearMessage)
         self.view.token_menu_requested.connect(self._token_menu)
         self.view.cell_menu_requested.connect(self._cell_menu)
         self.view.pressed.connect(self.skip_animation)

@@ -135,6 +135,16 @@ def test_a_drag_through_an_enemy_offers_an_overrun(qtbot: QtBot, quiet: MainWind
     assert Condition.PRONE in encounter.token("orc").combatant.conditions
 
 
+def test_cancelling_a_dropped_overrun_takes_its_words_off_the_status_bar(
+        qtbot: QtBot, quiet: MainWindow, drag: Callable[..., None]) -> None:
+    """A GM's walk-through cancelled the overrun a drag offered and the status bar still
+    read "Overrun Kobold: knocked over 75%…"."""
+    drag((10, 5), [(9, 5), (8, 5), (7, 5)])  # Brannoc west, straight through the orc
+    assert "Overrun Orc Warrior" in quiet.statusBar().currentMessage()
+    qtbot.mouseClick(quiet.resolve_panel.cancel_button, LEFT)
+    assert quiet.resolve_panel.pending is None and quiet.statusBar().currentMessage() == ""
+
+
 def test_an_overrun_drag_says_it_ends_past_the_enemy_not_on_the_cell(
         quiet: MainWindow, drag_to: Callable[..., AbstractContextManager[None]]) -> None:
     """A GM's walk-through: the tag read "20 ft · 4 seg · overrun · 55% down" and the mover
