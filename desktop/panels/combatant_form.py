@@ -394,7 +394,9 @@ class CombatantForm(QWidget):
             return
         if self._session != key:
             self._session, self._merge_key = key, self.document.new_merge_key()
-        label = f"Edit {combatant.name}: {FIELD_LABELS.get(key, key.replace('_', ' '))}"
+        # The name before the edit: a rename's first keystroke made "Edit B: Name"
+        # (keystrokes merge into the first push, which keeps its label).
+        label = f"Edit {token.combatant.name}: {FIELD_LABELS.get(key, key.replace('_', ' '))}"
         self._pushing = True
         try:
             self.document.push(UpdateCombatant(token.id, combatant, label), self._merge_key)

@@ -290,6 +290,16 @@ def test_choices_and_ticks_apply_and_refresh_the_ratings(demo: Setup) -> None:
     assert demo.panel.form.token_id == "brannoc"
 
 
+def test_a_rename_is_one_step_labelled_with_the_old_name(demo: Setup, qtbot: object) -> None:
+    """A walk-through's Edit menu read "Undo Edit B: Name" after renaming Brannoc."""
+    demo.select("brannoc")
+    steps = demo.document.history.index
+    demo.type_into(qtbot, "name", "Bob")
+    assert demo.encounter.token("brannoc").combatant.name == "Bob"
+    assert demo.document.history.index == steps + 1
+    assert demo.document.history.labels()[-1] == "Edit Brannoc: Name"
+
+
 def test_a_creature_below_0_hp_reads_down(demo: Setup, qtbot: object) -> None:
     """A walk-through saw the Kobold at -3/5 HP with an empty Cond. column and "Conditions:
     none" in its tips, while the timeline said it takes no action."""
