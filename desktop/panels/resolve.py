@@ -360,11 +360,15 @@ class ResolvePanel(QWidget):
     def _add_field(self, faces: int, purpose: str) -> None:
         field = QLineEdit()
         field.setPlaceholderText(f"1–{faces}")
-        field.setToolTip(f"The d{faces} you rolled for {purpose}")
+        tip = f"The d{faces} you rolled for {purpose}"
+        # A 2d6 fall asks each die for the same purpose: "falling 20 ft" twice read as a
+        # mistake in a GM's walk-through.
+        again = sum(1 for earlier in self.die_fields if earlier.toolTip() == tip)
+        field.setToolTip(tip)
         field.setValidator(QIntValidator(0, 999, field))  # a letter is refused as typed
         field.textEdited.connect(self.message.clear)  # the last refusal is being answered
         field.returnPressed.connect(self.resolve)
-        label = QLabel(f"d{faces} · {purpose}")
+        label = QLabel(f"d{faces} · {purpose}" + (f" (die {again + 1})" if again else ""))
         label.setWordWrap(True)
         self.dice_form.addRow(label, field)
         self.die_fields.append(field)

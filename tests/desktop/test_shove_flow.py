@@ -15,7 +15,7 @@ from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
 from desktop.overlay import alpha_for, percent
 from desktop.panels.resolve import IDLE_TEXT
-from desktop.qt import QApplication, QEvent, Qt
+from desktop.qt import QApplication, QEvent, QFormLayout, Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool
 from tests.desktop.conftest import OffThread
 
@@ -87,7 +87,12 @@ def test_pit_stop_failure_drops_into_the_pit(qtbot: QtBot, quiet: MainWindow,
     # 9 + 7 = 16 vs FD 11: success; d10 5 + 7 - 5 = 7, capped at 5 ft: the pit is next;
     # Pit-Stop 3 vs Death Ray 12 fails; spikes d6 4 (AV 2: 2), fall 20 ft: 2d6 2 + 6 = 8,
     # one hit through AV 2: 6
-    type_dice(qtbot, window, [9, 5, 3, 4, 2, 6])
+    type_dice(qtbot, window, [9, 5, 3, 4, 2])
+    form = window.resolve_panel.dice_form
+    labels = [form.itemAt(row, QFormLayout.ItemRole.LabelRole).widget().text()
+              for row in range(form.rowCount())]
+    assert labels[-2:] == ["d6 · falling 20 ft", "d6 · falling 20 ft (die 2)"]
+    type_dice(qtbot, window, [6])
     mira = window.document.encounter.token("mira")
     assert mira.cell == Cell(5, 9)
     assert mira.combatant.hp == 22 - 8
