@@ -79,6 +79,7 @@ class ResolvePanel(QWidget):
         self.pending: Action[Any] | None = None
         self.owner: object | None = None  # the tool that began the pending action
         self._shown: Command | None = None  # the step whose result "Last result" shows
+        self._shown_text = ""
         self.title = QLabel(IDLE_TEXT)
         self.title.setWordWrap(True)
         self.card = QLabel()
@@ -124,7 +125,7 @@ class ResolvePanel(QWidget):
         self.typed_mode.toggled.connect(self._mode_changed)
         document.replaced.connect(self._encounter_replaced)
         document.changed.connect(self._follow)
-        document.history_changed.connect(self._forget_undone_result)
+        document.history_changed.connect(self._follow_history)
         self._enable(False)
 
     def _dice_tray(self) -> QHBoxLayout:
@@ -323,10 +324,12 @@ class ResolvePanel(QWidget):
             self.message.setText("A token of the action is no longer on the map: the action "
                                  "was dropped.")
 
-    def _forget_undone_result(self) -> None:
-        if self._shown is not None and not self.document.history.is_done(self._shown):
-            self._shown = None
-            self.result.clear()
+    def _follow_history(self) -> None:
+        """An undone step's result leaves "Last result"; a redo brings it back (a GM's
+        walk-through found it empty after the redo)."""
+        if self._shown is not None:
+            done = self.document.history.is_done(self._shown)
+            self.result.setPlainText(self._shown_text if done else "")
 
     # --- dice ------------------------------------------------------------------------------
     def _mode_changed(self, typed: bool) -> None:
@@ -433,7 +436,7 @@ class ResolvePanel(QWidget):
         if not self.document.perform(outcome):
             self.message.setText("The encounter refused the result; nothing was changed.")
             return
-        self._shown = outcome.command
+        self._shown, self._shown_text = outcome.command, outcome.text
         self.result.setPlainText(outcome.text)
         self.clear()
         self.applied.emit(outcome)

@@ -78,6 +78,8 @@ def test_slam_into_a_closed_door(qtbot: QtBot, quiet: MainWindow,
     assert window.resolve_panel.result.toPlainText() == "", f"{entry_summary} still shown"
     assert Condition.PRONE not in encounter.token("pip").combatant.conditions
     assert not encounter.log and window.log_panel.tree.topLevelItemCount() == 0
+    window.document.redo()                     # the result comes back with its step
+    assert window.resolve_panel.result.toPlainText().startswith(entry_summary)
 
 
 def test_pit_stop_failure_drops_into_the_pit(qtbot: QtBot, quiet: MainWindow,
