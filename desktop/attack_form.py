@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
 from core.rules.weapons import melee_weapons
-from desktop.focus_widgets import FocusComboBox
+from desktop.focus_widgets import FocusComboBox, FocusSpinBox
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -18,7 +18,6 @@ from desktop.qt import (
     QLabel,
     QLineEdit,
     QSizePolicy,
-    QSpinBox,
     Qt,
     QWidget,
     Signal,
@@ -49,7 +48,7 @@ class AttackForm(QWidget):
         self.grip.setToolTip("002 One or two hands: 1½ hands +d3 damage and +1 to hit; two "
                              "hands the weapon's bonus die (and +1 to hit unless it always "
                              "needs two)")
-        self.hit_modifier = QSpinBox()
+        self.hit_modifier = FocusSpinBox()
         self.hit_modifier.setRange(-20, 20)
         self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
         self.magic = QCheckBox("Magic damage")

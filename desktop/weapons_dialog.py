@@ -20,7 +20,7 @@ from core.model.weapons import (
     MissileKind,
     Weapon,
 )
-from desktop.focus_widgets import FocusComboBox
+from desktop.focus_widgets import FocusComboBox, FocusSpinBox
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -221,7 +221,7 @@ def _weapon(values: dict[str, Any]) -> Weapon:
 
 
 def _spin(low: int, high: int, suffix: str, special: str = "") -> QSpinBox:
-    box = QSpinBox()
+    box = FocusSpinBox()
     box.setRange(low, high)
     box.setSuffix(suffix)
     if special:

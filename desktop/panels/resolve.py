@@ -327,9 +327,11 @@ class ResolvePanel(QWidget):
     def _follow_history(self) -> None:
         """An undone step's result leaves "Last result"; a redo brings it back (a GM's
         walk-through found it empty after the redo)."""
-        if self._shown is not None:
-            done = self.document.history.is_done(self._shown)
-            self.result.setPlainText(self._shown_text if done else "")
+        if self._shown is None:
+            return
+        text = self._shown_text if self.document.history.is_done(self._shown) else ""
+        if self.result.toPlainText() != text:  # not laid out again on every push
+            self.result.setPlainText(text)
 
     # --- dice ------------------------------------------------------------------------------
     def _mode_changed(self, typed: bool) -> None:
