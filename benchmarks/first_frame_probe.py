@@ -6,7 +6,7 @@ the time from just before it started the process.
 
 The only thing added to the app is an event filter on the QApplication (installed when
 the app creates it), which watches for the map view's first paint. It is hooked in when
-the app itself imports ``desktop.runtime``, so the probe imports nothing before the app
+the app itself imports ``desktop.system.application``, so the probe imports nothing before the app
 does: PySide6 reads the source of every module imported after it until the app's Qt
 gateway stops that (``desktop.qt``), and a probe that imported Qt first made the start
 32 ms slower than a user's (median of ten interleaved pairs).
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-RUNTIME = "desktop.runtime"
+RUNTIME = "desktop.system.application"
 WATCHERS: list[Any] = []  # the event filter, kept alive as long as the app
 
 
@@ -57,7 +57,8 @@ def watch(app: Any) -> Any:
 
 
 class WatchedRuntime(importlib.abc.Loader):
-    """Loads ``desktop.runtime`` as usual, then wraps its ``application()`` in ``watch``."""
+    """Loads ``desktop.system.application`` as usual, then wraps its ``application()`` in
+    ``watch``."""
 
     def __init__(self, loader: importlib.abc.Loader) -> None:
         self.loader = loader
@@ -72,7 +73,7 @@ class WatchedRuntime(importlib.abc.Loader):
 
 
 class RuntimeFinder(importlib.abc.MetaPathFinder):
-    """Finds ``desktop.runtime`` where the app would, with the loader above."""
+    """Finds ``desktop.system.application`` where the app would, with the loader above."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -87,6 +88,6 @@ class RuntimeFinder(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, RuntimeFinder())
 
-from desktop.cli import main  # noqa: E402 (after the hook, as the app imports it)
+from desktop.cli.main import main  # noqa: E402 (after the hook, as the app imports it)
 
 sys.exit(main([]))

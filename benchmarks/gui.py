@@ -24,7 +24,7 @@ from core.model.grid import Cell
 from desktop.app import warm_up
 from desktop.mainwindow import MainWindow
 from desktop.qt import QEvent, QMouseEvent, QPointF, QSettings, Qt
-from desktop.runtime import application
+from desktop.system.application import application
 
 TOKENS = 500
 VIEW = (1600, 1000)

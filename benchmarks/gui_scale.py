@@ -32,10 +32,10 @@ from core.model.grid import Cell, Direction, allowed_directions
 from core.model.tables import SIZES, Size
 from core.spatial.pathing import find_path
 from desktop.app import warm_up
-from desktop.collector import QuietCollector, collect_everything
+from desktop.document.collector import QuietCollector, collect_everything
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QEvent, QPointF, QSettings
-from desktop.runtime import application
+from desktop.system.application import application
 
 VIEW = (1600, 1000)
 ZOOM_STEPS = 40
@@ -124,7 +124,7 @@ class Bench:
 # --- garbage collection ---------------------------------------------------------------------
 def bench_collections(bench: Bench) -> Figures:
     """A full garbage collection with the encounter open, before and after the objects
-    that survive one are frozen (:mod:`desktop.collector` does it 0.3 s after an encounter
+    that survive one are frozen (:mod:`desktop.document.collector` does it 0.3 s after an encounter
     opens; waited for, so every frame timed after this meets the frozen heap)."""
     bench.wait_for_collection(0)
     gc.unfreeze()

@@ -26,7 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "hostile" / "corpus"
 MAKE_CORPUS = ROOT / "tests" / "hostile" / "make_corpus.py"
-CLI = "import sys; from desktop.cli import main; sys.exit(main())"
+CLI = "import sys; from desktop.cli.main import main; sys.exit(main())"
 GUI_OPEN = str(ROOT / "benchmarks" / "hostile_gui_open.py")
 LOAD = ("import sys; from core.io.fileio import EncounterFileError, load_encounter\n"
         "try:\n    load_encounter(sys.argv[1])\n"

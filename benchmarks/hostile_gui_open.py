@@ -12,10 +12,10 @@ import tempfile
 from pathlib import Path
 
 from core.io.fileio import load_encounter
-from desktop.cli import DEMO
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMessageBox, QSettings, qInstallMessageHandler
-from desktop.runtime import application
+from desktop.system.application import application
+from desktop.system.resources import DEMO
 
 #: The offscreen platform's one harmless warning (pytest's qt_log_ignore drops it too);
 #: any other Qt message still reaches stderr, where the test counts lines.

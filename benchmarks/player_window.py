@@ -34,7 +34,7 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QSettings
-from desktop.runtime import application
+from desktop.system.application import application
 
 VIEW = (1600, 1000)
 MOVES = 40

@@ -46,7 +46,7 @@ def entry_point() -> list[str]:
         return [str(script)]
     found = shutil.which("battlemap")
     return [found] if found else [sys.executable, "-c",
-                                  "import sys; from desktop.cli import main; sys.exit(main())"]
+                                  "import sys; from desktop.cli.main import main; sys.exit(main())"]
 
 
 def _env(home: Path) -> dict[str, str]:

@@ -15,13 +15,14 @@ import core.actions
 import core.rules
 from core.io.fileio import EncounterFileError, load_encounter
 from core.spatial.pathing import libtcod_path
-from desktop.autosave import orphaned_recoveries
-from desktop.collector import QuietCollector
-from desktop.fileops import UVTT_SUFFIXES
+from desktop.document.autosave import orphaned_recoveries
+from desktop.document.collector import QuietCollector
+from desktop.document.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
-from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import QMessageBox, QSettings, QTimer
-from desktop.runtime import application, data_dir
+from desktop.system.application import application, data_dir
+from desktop.system.display import hint, missing_packages, uses_xcb
+from desktop.system.resources import DEMO
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -81,7 +82,6 @@ def _age(path: Path) -> str:
 
 
 def run_app(path: Path) -> int:
-    from desktop.cli import DEMO
 
     if uses_xcb(os.environ):
         packages = missing_packages()
@@ -95,7 +95,7 @@ def run_app(path: Path) -> int:
     offer_recovery(window, orphaned_recoveries(data_dir()))
     QTimer.singleShot(0, window.view.fit_map)
     # Right after the first frame: its imports (~0.1 s) are then made before the quiet
-    # collector freezes what the start made, 0.3 s after opening (desktop.collector).
+    # collector freezes what the start made, 0.3 s after opening (desktop.document.collector).
     window.view.first_painted.connect(warm_up)
     return app.exec()
 

@@ -14,12 +14,14 @@ from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter
 from core.model.mapmodel import BattleMap
 from core.spatial.geometry import geometry_of
-from desktop.animation import marker, show_missile, slide
-from desktop.document import EncounterDocument
-from desktop.fileops import FileController
-from desktop.history_view import HistoryView
-from desktop.map_menus import TokenMenu, add_combatant
-from desktop.morale import MoraleController
+from desktop.document.document import EncounterDocument
+from desktop.document.fileops import FileController
+from desktop.document.selection import SelectionModel
+from desktop.map.animation import marker, show_missile, slide
+from desktop.map.scene import MapScene
+from desktop.map.view import MapView
+from desktop.panels.context_menus import TokenMenu, add_combatant
+from desktop.panels.history import HistoryView
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
 from desktop.panels.timeline import TimelinePanel
@@ -45,22 +47,20 @@ from desktop.qt import (
     QVariantAnimation,
     QWidget,
 )
-from desktop.scene import MapScene
-from desktop.selection import SelectionModel
-from desktop.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
-from desktop.table import TableController
+from desktop.table.controller import TableController
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.fog import FogTool
 from desktop.tools.hazards import HazardTool
 from desktop.tools.manoeuvre import ManoeuvreTool
 from desktop.tools.missile import MissileTool
+from desktop.tools.morale import MoraleController
 from desktop.tools.paint import ElevationTool, TerrainTool
 from desktop.tools.ruler import RulerTool
 from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
-from desktop.view import MapView
+from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 
 if TYPE_CHECKING:
     from core.actions.base import Outcome
@@ -94,10 +94,14 @@ class MainWindow(QMainWindow):
         self.resolve_panel = ResolvePanel(self.document)
         self.morale = MoraleController(self.document, self.scene, self.resolve_panel)
         self.morale.bar.attach(self.view)
-        context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel)
+        context = ToolContext(self.document, self.scene, self.selection, self.resolve_panel,
+                              self.view)
         self.tools: dict[str, MapTool] = {kind.name: kind(context) for kind in TOOL_KINDS}
         self._build_tool_bars()
-        self.table = TableController(self)  # player window, fog, table mode
+        fog_tool = self.tools["fog"]
+        assert isinstance(fog_tool, FogTool)
+        # player window, fog, table mode
+        self.table = TableController(self, self.settings, self.document, self.view, fog_tool)
         self._build_docks()
         self._build_menus()
         self._build_status_bar()
@@ -368,7 +372,7 @@ class MainWindow(QMainWindow):
 
     # The dialogs are imported when opened: the first frame shows none of them.
     def show_shortcuts(self) -> None:
-        from desktop.help import ShortcutSheet
+        from desktop.dialogs.help import ShortcutSheet
 
         ShortcutSheet(self.menuBar(), self).exec()
 
@@ -456,7 +460,7 @@ class MainWindow(QMainWindow):
     def new_map(self) -> None:
         if not self.files.confirm_discard():
             return
-        from desktop.dialogs import MapSizeDialog
+        from desktop.dialogs.edits import MapSizeDialog
 
         dialog = MapSizeDialog(30, 20, "New encounter", self)
         if dialog.exec():
@@ -464,7 +468,7 @@ class MainWindow(QMainWindow):
             self.files.new(Encounter(map=BattleMap(width=width, height=height)))
 
     def resize_map(self) -> None:
-        from desktop.dialogs import MapSizeDialog
+        from desktop.dialogs.edits import MapSizeDialog
 
         battle_map = self.document.encounter.map
         dialog = MapSizeDialog(battle_map.width, battle_map.height, "Resize map", self)
@@ -472,7 +476,7 @@ class MainWindow(QMainWindow):
             self.document.push(ResizeMap(*dialog.size))
 
     def edit_background(self) -> None:
-        from desktop.dialogs import BackgroundDialog
+        from desktop.dialogs.edits import BackgroundDialog
 
         current = self.document.encounter.map.background
         dialog = BackgroundDialog(current, self)
@@ -480,7 +484,7 @@ class MainWindow(QMainWindow):
             self.document.push(SetBackground(dialog.result_background))
 
     def edit_rules(self) -> None:
-        from desktop.rules_dialog import RulesDialog
+        from desktop.dialogs.rules import RulesDialog
 
         dialog = RulesDialog(self.document.encounter.profile, self)
         if dialog.exec() and dialog.result_profile not in (None, self.document.encounter.profile):
@@ -488,7 +492,7 @@ class MainWindow(QMainWindow):
             self.document.push(SetProfile(dialog.result_profile))
 
     def edit_weapons(self) -> None:
-        from desktop.weapons_dialog import WeaponsDialog
+        from desktop.dialogs.weapons import WeaponsDialog
 
         WeaponsDialog(self.document, self).exec()
 
@@ -500,7 +504,7 @@ class MainWindow(QMainWindow):
         self.morale.begin_check(side)
 
     def surprise_check(self) -> None:
-        from desktop.dialogs import SurpriseDialog
+        from desktop.dialogs.edits import SurpriseDialog
 
         levels = [a.name for a in self.document.encounter.profile.alertness]
         dialog = SurpriseDialog(levels, self)

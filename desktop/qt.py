@@ -29,6 +29,7 @@ from PySide6.QtCore import (
     QTimer,
     QVariantAnimation,
     Signal,
+    SignalInstance,
     qInstallMessageHandler,
 )
 from PySide6.QtGui import (
@@ -282,6 +283,7 @@ __all__ = [
     "QWidgetAction",
     "Qt",
     "Signal",
+    "SignalInstance",
     "isValid",
     "qInstallMessageHandler",
 ]

@@ -136,7 +136,8 @@ def check(bundle: Path, version: str, build_venv: Path) -> dict[str, object]:
         _, out = timed([*exe, "resolve", "shove", demo, "--attacker", "Ogre", "--target", "Mira",
                         "--seed", "1"], cwd, env)
         expect(out.startswith("Ogre shoves Mira"), f"resolve printed {out[:80]!r}")
-        # The check the window's autosave runs in a process of its own (desktop.load_check).
+        # The check the window's autosave runs in a process of its own
+        # (desktop.document.load_check).
         done = subprocess.run([*exe, "check", "-", "--name", "the autosave", "--json"],
                               input=Path(demo).read_bytes(), cwd=cwd, env=env,
                               capture_output=True, timeout=120, check=False)
@@ -169,7 +170,7 @@ def main() -> int:
     args = parser.parse_args()
     start = time.perf_counter()
     python = build_venv(args.work / "venv")
-    version = subprocess.run([python, "-c", "from desktop.resources import app_version; "
+    version = subprocess.run([python, "-c", "from desktop.system.resources import app_version; "
                               "print(app_version())"], capture_output=True, text=True,
                              check=True).stdout.strip()
     bundle = pyinstaller(python, args.work, args.dist)

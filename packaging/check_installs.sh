@@ -43,12 +43,12 @@ check() {
     cd "$run"
     export HOME="$run"  # the window's settings and recovery folder go here
     local demo
-    demo="$("$bin/python" -c 'from desktop.cli import DEMO; print(DEMO)')"
+    demo="$("$bin/python" -c 'from desktop.system.resources import DEMO; print(DEMO)')"
     "$bin/battlemap" --version
     "$bin/battlemap" resolve shove "$demo" --attacker Ogre --target Mira --seed 1 >resolve.txt
     grep -m1 "^Ogre shoves Mira" resolve.txt
     "$bin/battlemap" render "$demo" --out "$run/demo.png" --size 800x500
-    # the check the window's autosave runs in a process of its own (desktop.load_check)
+    # the check the window's autosave runs in a process of its own (desktop.document.load_check)
     "$bin/python" -P -m desktop check - --name "the autosave" --json <"$demo" >check.json
     grep -q '"opens": true' check.json
     local assets_under="$source_dir"

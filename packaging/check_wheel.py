@@ -16,9 +16,10 @@ from pathlib import Path
 
 PACKAGES = ("core/", "desktop/", "assets/")
 DIST_INFO = re.compile(r"battlemap-[^/]+\.dist-info/")
-REQUIRED = ("core/py.typed", "desktop/cli.py", "desktop/resources.py", "assets/__init__.py",
-            "assets/demo_encounter.json", "assets/library.json", "assets/icons/battlemap.svg",
-            "assets/icons/battlemap-16.png", "assets/icons/battlemap-512.png")
+REQUIRED = ("core/py.typed", "desktop/cli/main.py", "desktop/system/resources.py",
+            "assets/__init__.py", "assets/demo_encounter.json", "assets/library.json",
+            "assets/icons/battlemap.svg", "assets/icons/battlemap-16.png",
+            "assets/icons/battlemap-512.png")
 KIB = 1024
 
 

@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from desktop.resources import ICON_SIZES, icon_png, icon_svg
+from desktop.system.resources import ICON_SIZES, icon_png, icon_svg
 
 
 def render(renderer: QSvgRenderer, size: int, out: Path) -> None:

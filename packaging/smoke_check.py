@@ -18,9 +18,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from desktop.app import open_window
-from desktop.cli import DEMO
-from desktop.resources import app_version, assets_dir
-from desktop.runtime import application
+from desktop.system.application import application
+from desktop.system.resources import DEMO, app_version, assets_dir
 
 MIN_WINDOW_PX = 400
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from desktop.cli import main
+from desktop.cli.main import main
 
 sys.exit(main())

@@ -15,8 +15,7 @@ from core.io.fileio import in_plain_words
 from core.model.combatant import Combatant, Condition, Side
 from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
-from desktop.focus_widgets import FocusComboBox
-from desktop.portraits import PortraitRow
+from desktop.document.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -38,10 +37,11 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+from desktop.widgets.focus import FocusComboBox
 
 if TYPE_CHECKING:
     from core.model.encounter import Token
-    from desktop.document import EncounterDocument
+    from desktop.document.document import EncounterDocument
 
 INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
 WHOLE_NUMBER = re.compile(r"\s*[+-]?\d{1,6}\s*")

@@ -8,7 +8,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.model.combatant import Combatant
-from desktop.resources import bundled
+from desktop.system.resources import bundled
 
 if TYPE_CHECKING:
     from pathlib import Path

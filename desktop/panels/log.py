@@ -25,7 +25,7 @@ from desktop.qt import (
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
-    from desktop.document import EncounterDocument
+    from desktop.document.document import EncounterDocument
 
 
 class _WrappingDelegate(QStyledItemDelegate):

@@ -24,8 +24,8 @@ from core.model.dice import (
     ScriptedDice,
     SeededDice,
 )
-from desktop.attack_form import AttackForm
-from desktop.overlay import percent
+from desktop.map.shove_overlay import percent
+from desktop.panels.attack_form import AttackForm
 from desktop.panels.layout import lay_out_now
 from desktop.qt import (
     QButtonGroup,
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from core.actions.commands import ChangeSet, Command
     from core.rules.attack_odds import AttackOdds
     from core.rules.odds import ShoveOdds
-    from desktop.document import EncounterDocument
+    from desktop.document.document import EncounterDocument
 
 ERROR_STYLE = "color: #c0392b"
 MIN_WIDTH_PX = 260

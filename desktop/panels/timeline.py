@@ -15,7 +15,7 @@ from core.actions.round import (
 )
 from core.actions.surprise import SurpriseAction
 from core.rules.timeline import AttackTiming, acting_order, entry_timing
-from desktop import style
+from desktop.map import style
 from desktop.qt import (
     QApplication,
     QContextMenuEvent,
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
     from core.model.combatant import Side
     from core.model.round import InitiativeEntry
-    from desktop.document import EncounterDocument
+    from desktop.document.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
 
 CHIP_MIME = "application/x-battlemap-token"

@@ -17,10 +17,10 @@ from core.model.combatant import Combatant, Side
 from core.model.grid import Cell
 from core.model.tables import SIZES
 from core.rules.melee import ratings_here
-from desktop import style
-from desktop.items import why_idle
-from desktop.map_menus import add_combatant
+from desktop.map import style
+from desktop.map.items import why_idle
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
+from desktop.panels.context_menus import add_combatant
 from desktop.panels.layout import lay_out_now
 from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
@@ -51,8 +51,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from core.model.encounter import Token
-    from desktop.document import EncounterDocument
-    from desktop.selection import SelectionModel
+    from desktop.document.document import EncounterDocument
+    from desktop.document.selection import SelectionModel
 
 TOKEN_ROLE = Qt.ItemDataRole.UserRole
 GROUP_TITLES = {Side.PARTY: "Party", Side.OPPOSITION: "Opposition"}

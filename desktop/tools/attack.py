@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from core.rules.cover import cover_on_map
 from desktop.qt import QKeyEvent, Qt
-from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
 
 
 class AttackTool(MapTool):
@@ -28,8 +28,8 @@ class AttackTool(MapTool):
         self.attacker: str | None = None
         self.panel.released.connect(self._panel_released)
 
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
+    def activate(self) -> None:
+        super().activate()
         self.start(self.context.selection.single())
 
     def reset(self) -> None:

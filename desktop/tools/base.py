@@ -9,40 +9,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from desktop.qt import QAction, QKeyEvent, QObject, QPointF, Qt, QWidget, QWidgetAction, Signal
+from desktop.qt import QAction, QKeyEvent, QObject, Qt, QWidget, QWidgetAction, Signal
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
-    from core.model.grid import Cell
-    from desktop.document import EncounterDocument
+    from desktop.document.document import EncounterDocument
+    from desktop.document.selection import SelectionModel
+    from desktop.map.renderer import MapRenderer
+    from desktop.map.scene import MapScene
+    from desktop.map.tool_events import ToolEvent
+    from desktop.map.view import MapView
     from desktop.panels.resolve import ResolvePanel
-    from desktop.renderer import MapRenderer
-    from desktop.scene import MapScene
-    from desktop.selection import SelectionModel
-    from desktop.view import MapView
-
-
-@dataclass(frozen=True)
-class ToolEvent:
-    """A pointer event as a tool sees it: scene point, cell, buttons and modifiers."""
-
-    scene_pos: QPointF
-    cell: Cell
-    button: Qt.MouseButton
-    buttons: Qt.MouseButton
-    modifiers: Qt.KeyboardModifier
-
-    @property
-    def alt(self) -> bool:
-        return bool(self.modifiers & Qt.KeyboardModifier.AltModifier)
-
-    @property
-    def shift(self) -> bool:
-        return bool(self.modifiers & Qt.KeyboardModifier.ShiftModifier)
-
-    @property
-    def left(self) -> bool:
-        return self.button == Qt.MouseButton.LeftButton
 
 
 @dataclass(frozen=True)
@@ -53,6 +30,7 @@ class ToolContext:
     scene: MapScene
     selection: SelectionModel
     resolve_panel: ResolvePanel
+    view: MapView
 
 
 TokenEntry = tuple[str, Callable[[], None]]
@@ -77,7 +55,7 @@ class MapTool(QObject):
         self.context = context
         self.document = context.document
         self.scene = context.scene
-        self.view: MapView | None = None
+        self.view = context.view
         self._options: list[QAction] | None = None
         self.document.replaced.connect(self.reset)
         self.document.changed.connect(self.follow)
@@ -107,7 +85,7 @@ class MapTool(QObject):
 
     @property
     def is_active(self) -> bool:
-        return self.view is not None and self.view.tool is self
+        return self.view.tool is self
 
     def say(self, text: str) -> None:
         """Tell the GM what the tool expects next (only the active tool speaks): the window
@@ -140,8 +118,8 @@ class MapTool(QObject):
         """An edit happened: drop or re-check anything it touched."""
 
     # --- events -------------------------------------------------------------------------
-    def activate(self, view: MapView) -> None:
-        self.view = view
+    def activate(self) -> None:
+        """The tool became the view's active one."""
 
     def deactivate(self) -> None:
         """Drop any preview the tool shows."""

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from core.model.grid import Cell, Footprint
 from core.rules.holds import move_refusal
-from desktop.melee_items import CellMarks, Mark, chance_colour
-from desktop.odds_service import Answer, OddsService
-from desktop.overlay import percent
+from desktop.document.odds_service import Answer, OddsService
+from desktop.map.melee_items import CellMarks, Mark, chance_colour
+from desktop.map.shove_overlay import percent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -37,7 +37,7 @@ class Ruling(NamedTuple):
 class DragRulings:
     """The manoeuvre a drag in progress would be, and its marks on the map. Worked out
     per cell the pointer enters: memoised, and on the odds worker when it takes a while
-    (:class:`desktop.odds_service.OddsService`); the drop settles it at once."""
+    (:class:`desktop.document.odds_service.OddsService`); the drop settles it at once."""
 
     def __init__(self, context: ToolContext) -> None:
         self.context = context
@@ -109,7 +109,7 @@ class DragRulings:
         if offer is None:
             return False
         from core.actions.manoeuvre import action_for
-        from desktop.manoeuvre_cards import card
+        from desktop.tools.manoeuvre_cards import card
 
         panel, encounter = self.context.resolve_panel, self.context.document.encounter
         if offer.manoeuvre == "evade":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from core.actions.fog import ClearFogOverrides, HideCells, RevealCells, SetDarkness, SetFogEnabled
 from core.model.mapmodel import Darkness
-from desktop.fog_layer import GM_FOG, FogLayer, PlayerViewModel
+from desktop.map.fog_layer import GM_FOG, FogLayer, PlayerViewModel
 from desktop.qt import (
     QCheckBox,
     QColor,
@@ -27,8 +27,8 @@ from desktop.tools.paint import CellPaintTool
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet, Command
     from core.model.grid import Cell
-    from desktop.tools.base import ToolContext, ToolEvent
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
+    from desktop.tools.base import ToolContext
 
 REVEAL, HIDE = "Reveal", "Hide"
 
@@ -73,8 +73,8 @@ class FogTool(CellPaintTool):
         self.pinned = on
         self._update_preview()
 
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
+    def activate(self) -> None:
+        super().activate()
         self._update_preview()
 
     def deactivate(self) -> None:

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from core.actions.commands import ReplaceHazard
 from core.spatial.geometry import geometry_of
 from desktop.qt import QBrush, QColor, QGraphicsRectItem, QPen, Qt
-from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.paint import rectangle_cells
 
 if TYPE_CHECKING:
     from core.model.grid import Cell
     from core.model.mapmodel import Hazard
+    from desktop.map.tool_events import ToolEvent
 
 
 class HazardTool(MapTool):
@@ -60,7 +61,7 @@ class HazardTool(MapTool):
         cells = tuple(sorted(c for c in rectangle_cells(anchor, event.cell)
                              if battle_map.contains(c)))
         if cells:
-            from desktop.dialogs import HazardDialog  # when opened, as the window's dialogs
+            from desktop.dialogs.edits import HazardDialog  # when opened, as the window's dialogs
 
             dialog = HazardDialog(cells, parent=self.view)
             if dialog.exec() and dialog.result_hazard is not None:
@@ -68,7 +69,7 @@ class HazardTool(MapTool):
         return True
 
     def edit(self, hazard: Hazard) -> None:
-        from desktop.dialogs import HazardDialog
+        from desktop.dialogs.edits import HazardDialog
 
         dialog = HazardDialog(hazard.cells, hazard, parent=self.view)
         if not dialog.exec():

@@ -15,14 +15,14 @@ from core.actions.commands import ChangeSet, UpdateCombatant
 from core.model.combatant import Condition
 from core.model.melee import HoldKind
 from core.rules.holds import active_holds
-from desktop.melee_items import CellMarks, HoldLinks, Link, Mark, chance_colour
+from desktop.map.melee_items import CellMarks, HoldLinks, Link, Mark, chance_colour
 from desktop.qt import QCheckBox, QKeyEvent, QMenu, QPointF, Qt, QWidget
-from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext
 
 if TYPE_CHECKING:
     from core.model.grid import Footprint
     from core.rules.manoeuvres import Choice, Offer
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
 
 
 class ManoeuvreTool(MapTool):
@@ -79,8 +79,8 @@ class ManoeuvreTool(MapTool):
         self.choices, self.leads = [], []
         self.marks.clear()
 
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
+    def activate(self) -> None:
+        super().activate()
         self.actor = self.context.selection.single()
         self._prompt()
 
@@ -117,7 +117,7 @@ class ManoeuvreTool(MapTool):
         creature."""
         from core.actions.manoeuvre import action_for
         from core.rules.manoeuvres import push_choices, throw_choices
-        from desktop.manoeuvre_cards import card
+        from desktop.tools.manoeuvre_cards import card
 
         encounter = self.document.encounter
         if not offer.pick:
@@ -169,7 +169,7 @@ class ManoeuvreTool(MapTool):
             return
         self.deactivate()
         from core.actions.manoeuvre import action_for
-        from desktop.manoeuvre_cards import card
+        from desktop.tools.manoeuvre_cards import card
 
         self.panel.begin(action_for(choice.request),
                          card(self.document.encounter, choice.request), owner=self)
@@ -186,7 +186,6 @@ class ManoeuvreTool(MapTool):
             self.say(f"Manoeuvre: nothing {self._name(self.actor)} can do to {name} "
                      "from here (it must be next to it)")
             return
-        assert self.view is not None
         self.menu = QMenu(self.view)
         for offer in found:
             self.menu.addAction(offer.text, partial(self.take, offer))

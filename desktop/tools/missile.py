@@ -18,10 +18,10 @@ from core.actions.base import plan
 from core.model.dice import ScriptedDice
 from core.model.injury import HeroUse
 from core.rules.weapons import missile_weapons
-from desktop.attack_form import fill_hero, fill_locations, hero_box, location_box
-from desktop.missile_overlay import MissilePreview
-from desktop.odds_service import Answer, OddsService
-from desktop.overlay import percent
+from desktop.document.odds_service import Answer, OddsService
+from desktop.map.missile_overlay import MissilePreview
+from desktop.map.shove_overlay import percent
+from desktop.panels.attack_form import fill_hero, fill_locations, hero_box, location_box
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -32,7 +32,7 @@ from desktop.qt import (
     QWidget,
     QWidgetAction,
 )
-from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext
 
 if TYPE_CHECKING:
     from core.actions.base import Action
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from core.model.grid import Cell
     from core.rules.missile import MissileRequest
     from core.rules.missile_odds import MissileOdds
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
 
 AUTO_COVER = -1  # the cover box's "from the map" value
 
@@ -159,8 +159,8 @@ class MissileTool(MapTool):
         return MissileAction(self.request(target))
 
     # --- following the document ------------------------------------------------------------
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
+    def activate(self) -> None:
+        super().activate()
         self.start(self.context.selection.single())
 
     def deactivate(self) -> None:

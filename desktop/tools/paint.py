@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from core.actions.commands import Command, PaintTerrain, SetElevation
 from core.model.grid import Cell
 from core.model.mapmodel import TERRAINS, Terrain
-from desktop import style
+from desktop.map import style
 from desktop.qt import (
     QBrush,
     QCheckBox,
@@ -22,10 +22,11 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, ToolContext
 
 if TYPE_CHECKING:
     from core.model.profile import RulesProfile
+    from desktop.map.tool_events import ToolEvent
 
 
 class CellPaintTool(MapTool):

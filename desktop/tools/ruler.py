@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from core.rules.measure import measure
-from desktop import style
-from desktop.labels import ScreenLabel
+from desktop.map import style
+from desktop.map.labels import ScreenLabel
 from desktop.qt import (
     QGraphicsPathItem,
     QKeyEvent,
@@ -17,11 +17,12 @@ from desktop.qt import (
     QPointF,
     Qt,
 )
-from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, ToolContext
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
     from core.model.grid import Cell
+    from desktop.map.tool_events import ToolEvent
 
 Z_RULER = 55
 

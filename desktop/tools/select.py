@@ -19,7 +19,7 @@ from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
 from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath, movement_graph
-from desktop.items import TokenItem
+from desktop.map.items import TokenItem
 from desktop.qt import (
     QGraphicsView,
     QKeyEvent,
@@ -30,13 +30,13 @@ from desktop.qt import (
     Qt,
     QWidget,
 )
-from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, ToolContext
 from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
 
 DOOR_PICK_CELLS = 0.25
 _Preview = tuple[list[QPointF], str, bool, str]  # a path's points, label, legality, tip
@@ -97,13 +97,12 @@ class SelectTool(MapTool):
             lambda value: setattr(self, "budget_ft", float(value) if value else None))
         return [QLabel(" Move budget "), budget]
 
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
-        view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+    def activate(self) -> None:
+        super().activate()
+        self.view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
 
     def deactivate(self) -> None:
-        if self.view is not None:
-            self.view.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.view.setDragMode(QGraphicsView.DragMode.NoDrag)
         self._cancel()
 
     def reset(self) -> None:
@@ -275,8 +274,7 @@ class SelectTool(MapTool):
         preview = self.scene.path_preview
         preview.show_path(points, label, legal)
         preview.setToolTip(tip)
-        if self.view is not None:
-            preview.label.keep_in_view(self.view)
+        preview.label.keep_in_view(self.view)
 
     # --- release -------------------------------------------------------------------------
     def release(self, event: ToolEvent) -> bool:

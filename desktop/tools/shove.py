@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING
 
 from core.model.grid import Direction, allowed_directions, bearing
 from core.rules.conditions import NoActionError
-from desktop.odds_service import Answer, OddsService
-from desktop.overlay import ShovePreview
+from desktop.document.odds_service import Answer, OddsService
+from desktop.map.shove_overlay import ShovePreview
 from desktop.qt import QKeyEvent, Qt
-from desktop.tools.base import MapTool, TokenEntry, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, TokenEntry, ToolContext
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
     from core.rules.shove import ShoveRequest
-    from desktop.view import MapView
+    from desktop.map.tool_events import ToolEvent
 
 AIM_PROMPT = ("Shove: aim with the pointer (the arrow snaps to allowed directions), click to "
               "confirm")
@@ -44,8 +44,8 @@ class ShoveTool(MapTool):
         self.scene.addItem(self.preview)
         self.panel.released.connect(self._panel_released)
 
-    def activate(self, view: MapView) -> None:
-        super().activate(view)
+    def activate(self) -> None:
+        super().activate()
         self.attacker = self.context.selection.single()
         self.target, self.direction = None, None
         self._prompt()

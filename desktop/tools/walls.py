@@ -3,12 +3,17 @@ horizontal or vertical."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.actions.commands import ReplaceWalls
 from core.model.mapmodel import WallKind, WallSegment
 from core.spatial.geometry import point_segment_distance
-from desktop import style
+from desktop.map import style
 from desktop.qt import QGraphicsLineItem, QKeyEvent, QPen, QPointF, Qt
-from desktop.tools.base import MapTool, ToolContext, ToolEvent
+from desktop.tools.base import MapTool, ToolContext
+
+if TYPE_CHECKING:
+    from desktop.map.tool_events import ToolEvent
 
 ERASE_PICK_CELLS = 0.3
 

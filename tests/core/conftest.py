@@ -161,7 +161,7 @@ def touches() -> Callable[[Segment, Segment], bool]:
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
     """``cli(*argv)`` runs the ``battlemap`` command: its exit status, stdout and stderr."""
-    from desktop.cli import main
+    from desktop.cli.main import main
 
     def run(*argv: str) -> tuple[int, str, str]:
         code = main(list(argv))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "packaging" / "check_wheel.py"
-GOOD = ["core/__init__.py", "core/py.typed", "desktop/cli.py", "desktop/resources.py",
+GOOD = ["core/__init__.py", "core/py.typed", "desktop/cli/main.py", "desktop/system/resources.py",
         "assets/__init__.py", "assets/demo_encounter.json", "assets/library.json",
         "assets/icons/battlemap.svg", "assets/icons/battlemap-16.png",
         "assets/icons/battlemap-512.png", "battlemap-0.1.0.dist-info/METADATA",

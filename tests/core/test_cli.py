@@ -20,7 +20,10 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter
-from desktop.cli import DEMO, CliError, main, save
+from desktop.cli.errors import CliError
+from desktop.cli.main import main
+from desktop.cli.run import save
+from desktop.system.resources import DEMO
 
 MakeEncounter = Callable[..., Encounter]
 REPO = Path(__file__).resolve().parents[2]
@@ -254,7 +257,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
 def test_headless_commands_import_no_qt(encounter_file: Path) -> None:
     code = (
         "import sys\n"
-        "from desktop.cli import main\n"
+        "from desktop.cli.main import main\n"
         f"rc = main(['odds', 'shove', {str(encounter_file)!r}, '--attacker', 'A', "
         "'--target', 'B', '--json'])\n"
         "assert rc == 0, rc\n"
@@ -290,7 +293,7 @@ def test_an_applied_move_records_what_the_party_saw(tmp_path: Path) -> None:
 @pytest.mark.parametrize("option", ["--help", "--version"])
 def test_help_and_version_load_no_rules_engine(option: str) -> None:
     """What ``battlemap --help`` prints needs argparse only: no numpy, pydantic or core."""
-    code = ("import sys\nfrom desktop.cli import main\ntry:\n"
+    code = ("import sys\nfrom desktop.cli.main import main\ntry:\n"
             f"    main([{option!r}])\n"
             "except SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "

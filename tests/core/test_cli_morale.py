@@ -12,7 +12,7 @@ import pytest
 from core.io.fileio import load_encounter, save_encounter
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter
-from desktop.cli import main
+from desktop.cli.main import main
 
 
 def foe(name: str, **update: object) -> Combatant:

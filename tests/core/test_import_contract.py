@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 HEADLESS_IMPORTS = (
     "import core.rules.shove, core.rules.odds, core.spatial.pathing, core.io.fileio; "
-    "import desktop.cli; import sys; "
+    "import desktop.cli.main; import sys; "
     "assert not any(m.startswith('PySide6') for m in sys.modules), "
     "sorted(m for m in sys.modules if m.startswith('PySide6'))"
 )

@@ -28,7 +28,7 @@ from core.rules.charge import ChargeRequest
 from core.rules.damage import maximum_damage, roll_damage, set_highs, wound_points
 from core.rules.injury import IllegalInjuryError, Natural
 from core.rules.manoeuvre_report import format_charge
-from desktop.cli import main
+from desktop.cli.main import main
 
 Make = Callable[..., Encounter]
 ON = RulesProfile(hit_location=True, head_hits_stun=True, wounds=True, critical_roll=True,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from desktop.cli import CliError, main
-from desktop.install import (
+from desktop.cli.errors import CliError
+from desktop.cli.install import (
     ENCOUNTER_TYPE,
     UVTT_TYPE,
     data_home,
@@ -21,7 +21,8 @@ from desktop.install import (
     exec_quoted,
     launcher,
 )
-from desktop.resources import ICON_SIZES, icon_png, icon_svg
+from desktop.cli.main import main
+from desktop.system.resources import ICON_SIZES, icon_png, icon_svg
 
 REPO = Path(__file__).resolve().parents[2]
 HAS_CACHE_TOOLS = all(shutil.which(tool) for tool in

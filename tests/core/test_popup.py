@@ -23,7 +23,7 @@ from core.model.grid import Cell
 from core.rules.missile import IllegalMissileError, MissileRequest, resolve_missile
 from core.rules.missile_odds import missile_odds
 from core.rules.popup import PopUpRequest, pop_up_odds, resolve_pop_up
-from desktop.cli import main
+from desktop.cli.main import main
 
 Make = Callable[..., Encounter]
 # A at (0,5) behind crates along x = 1 (rows 0-5); it pops up at (1,5), clear of them. The

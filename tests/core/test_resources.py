@@ -1,4 +1,4 @@
-"""Finding the bundled files and the version (desktop/resources.py), without Qt.
+"""Finding the bundled files and the version (desktop/system/resources.py), without Qt.
 
 Each install layout (editable, regular, wheel, pipx, standalone) is exercised end to end by
 ``packaging/check_installs.sh`` and ``packaging/build_standalone.py``, which CI runs; these
@@ -15,9 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from desktop.cli import DEMO, main
+from desktop.cli.main import main
 from desktop.panels.library import LIBRARY_PATH, load_library
-from desktop.resources import ICON_SIZES, app_version, assets_dir, bundled, icon_png, icon_svg
+from desktop.system.resources import (
+    DEMO,
+    ICON_SIZES,
+    app_version,
+    assets_dir,
+    bundled,
+    icon_png,
+    icon_svg,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
@@ -81,7 +89,7 @@ def test_a_namespace_assets_folder_is_refused_with_a_clear_error(tmp_path: Path)
     (source / "desktop").symlink_to(REPO / "desktop")
     path = [str(source), str(tmp_path / "one"), str(tmp_path / "two")]
     code = ("import sys; sys.path[:0] = " + repr(path) + "\n"
-            "from desktop.resources import assets_dir\n"
+            "from desktop.system.resources import assets_dir\n"
             "assets_dir()\n")
     # -S: without site-packages, where an installed regular assets package would win.
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd=tmp_path,

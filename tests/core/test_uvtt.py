@@ -285,7 +285,7 @@ def test_fuzz_byte_mutations(edits: list[tuple[int, int]], cut: int) -> None:
 # --- command line --------------------------------------------------------------------------
 def test_cli_import_writes_a_loadable_encounter(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from desktop.cli import main
+    from desktop.cli.main import main
 
     out = tmp_path / "red.json"
     assert main(["import", str(RED), "--out", str(out)]) == 0
@@ -299,7 +299,7 @@ def test_cli_import_writes_a_loadable_encounter(tmp_path: Path,
 
 def test_cli_import_refuses_a_broken_file(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from desktop.cli import main
+    from desktop.cli.main import main
 
     bad = tmp_path / "bad.dd2vtt"
     bad.write_bytes(SMALL[:40])

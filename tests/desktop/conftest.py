@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from core.io.fileio import load_encounter
-from desktop import odds_service
+from desktop.document import odds_service
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMessageBox, QPoint, QSettings, Qt
 

@@ -13,8 +13,8 @@ from pytestqt.qtbot import QtBot
 import desktop.app
 from desktop.app import open_window
 from desktop.qt import QApplication, QSettings, QSize
-from desktop.resources import ICON_SIZES, bundled
-from desktop.runtime import app_icon
+from desktop.system.application import app_icon
+from desktop.system.resources import ICON_SIZES, bundled
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = bundled("demo_encounter.json")
@@ -97,7 +97,7 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 # What the first window is built and painted without (each was part of its start): libtcod,
 # a tenth of it (the warm-up loads it off the GUI thread afterwards); numpy.ma, 8 ms,
 # imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
-# for the autosave's check process (desktop.load_check); tomllib, 3 ms, for the version of
+# for the autosave's check process (desktop.document.load_check); tomllib, 3 ms, for the version of
 # a bare checkout.
 NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib")
 # The only modules of core.rules and core.actions the first window imports: what its docks
@@ -120,7 +120,7 @@ def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
     code = ("import sys\n"
             "from pathlib import Path\n"
             "from desktop.app import open_window, warm_up\n"
-            "from desktop.runtime import application\n"
+            "from desktop.system.application import application\n"
             + RULES_MODULES +
             "app = application()\n"
             f"window = open_window(Path({str(DEMO)!r}), Path({str(DEMO)!r}))\n"
@@ -140,11 +140,11 @@ def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
 def test_the_app_starts_without_the_cyclic_collector_then_freezes_and_turns_it_on(
         tmp_path: Path) -> None:
     """``battlemap`` builds its first window with the collector off, and runs the quiet
-    collector (desktop.collector) on it: its first full collection freezes the open
+    collector (desktop.document.collector) on it: its first full collection freezes the open
     encounter and turns the collector on."""
     code = ("import gc, sys\n"
             "import desktop.app as app_module\n"
-            "from desktop.cli import main\n"
+            "from desktop.cli.main import main\n"
             "from desktop.qt import QTimer\n"
             "make = app_module.application\n"
             "def application():\n"
@@ -165,7 +165,7 @@ def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path:
     """Other threads (the autosave's check, the shove odds) run in slices of the GIL: the
     app's are 1 ms, not 5, so a frame does not wait 5 ms at each Qt call that let it go."""
     code = ("import sys\n"
-            "from desktop.runtime import application\n"
+            "from desktop.system.application import application\n"
             "application()\n"
             "print(sys.getswitchinterval())\n")
     assert float(python_prints(code, tmp_path)[-1]) <= 0.001
@@ -179,7 +179,7 @@ def test_numpy_starts_no_blas_threads_unless_asked_to(tmp_path: Path, given: str
     """``battlemap`` sets OpenBLAS to one thread before anything imports numpy (its spinning
     threads cost the start 120-150 ms of CPU); a value the user set is kept."""
     code = ("import os, sys\n"
-            "from desktop.cli import main\n"
+            "from desktop.cli.main import main\n"
             "print('numpy' in sys.modules)\n"
             f"main(['check', {str(DEMO)!r}])\n"
             "print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'],\n"

@@ -19,13 +19,19 @@ from core.actions.commands import MoveToken, UpdateCombatant
 from core.io.fileio import load_encounter
 from core.model.encounter import LogEntry
 from core.model.grid import Cell
-from desktop import autosave, load_check
 from desktop.app import offer_recovery
-from desktop.autosave import AUTOSAVE_MS, QUIET_MS, RETRY_MS, orphaned_recoveries, read_recovery
-from desktop.document import EncounterDocument
+from desktop.document import autosave, load_check
+from desktop.document.autosave import (
+    AUTOSAVE_MS,
+    QUIET_MS,
+    RETRY_MS,
+    orphaned_recoveries,
+    read_recovery,
+)
+from desktop.document.document import EncounterDocument
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QMessageBox, QSettings, Qt
-from desktop.resources import app_version
+from desktop.system.resources import app_version
 
 from .conftest import DEMO
 
@@ -208,7 +214,7 @@ CHECKER = ("import os, sys, time\n"
            "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
            "time.sleep(float(sys.argv[2]))\n"
            "open(sys.argv[3], 'w').write('answered')\n"
-           "from desktop.cli import main\n"
+           "from desktop.cli.main import main\n"
            "sys.exit(main(sys.argv[4:]))\n")
 
 

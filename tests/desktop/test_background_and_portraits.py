@@ -10,12 +10,12 @@ import pytest
 
 from core.actions.commands import SetBackground, UpdateCombatant
 from core.actions.portraits import SetPortrait
-from desktop.dialogs import BackgroundDialog
+from desktop.cli.render import render_encounter
+from desktop.dialogs.edits import BackgroundDialog
+from desktop.document.portraits import PORTRAIT_PX, set_portrait_from_file
 from desktop.mainwindow import MainWindow
-from desktop.map_menus import TokenMenu
-from desktop.portraits import PORTRAIT_PX, set_portrait_from_file
+from desktop.panels.context_menus import TokenMenu
 from desktop.qt import QColor, QImage, QMenu, QPainter, Qt
-from desktop.render import render_encounter
 
 
 def red_image(path: Path, size: int = 140) -> Path:

@@ -13,10 +13,10 @@ from pytestqt.qtbot import QtBot
 from core.actions.commands import MoveToken
 from core.io.fileio import load_encounter
 from core.model.grid import Cell
-from desktop.cli import DEMO
-from desktop.collector import QuietCollector, collect_everything
-from desktop.document import EncounterDocument
+from desktop.document.collector import QuietCollector, collect_everything
+from desktop.document.document import EncounterDocument
 from desktop.qt import QDialog
+from desktop.system.resources import DEMO
 
 
 class Cycle:

@@ -9,10 +9,10 @@ from core.model.grid import Cell
 from core.model.mapmodel import HazardKind
 from core.model.profile import AbilityBand, DiagonalRule, RulesProfile
 from core.model.profile_docs import FIELD_DOCS
-from desktop.dialogs import HazardDialog, MapSizeDialog, SurpriseDialog
+from desktop.dialogs.edits import HazardDialog, MapSizeDialog, SurpriseDialog
+from desktop.dialogs.rules import RulesDialog
 from desktop.mainwindow import MainWindow
 from desktop.qt import QCheckBox, QFormLayout, QLabel, QLineEdit, QSpinBox, Qt, QTextDocument
-from desktop.rules_dialog import RulesDialog
 
 
 def test_hazard_dialog_refuses_bad_dice_and_builds_a_hazard(window: MainWindow) -> None:

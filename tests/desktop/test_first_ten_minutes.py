@@ -23,13 +23,12 @@ from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, Hazard, HazardKind, Terrain
 from core.model.profile import RulesProfile
 from core.rules.shove import ShoveRequest
-from desktop import map_menus
-from desktop.help import ShortcutSheet
-from desktop.items import token_initials
+from desktop.dialogs.help import ShortcutSheet
 from desktop.mainwindow import MainWindow
-from desktop.map_menus import TokenMenu
+from desktop.map.items import token_initials
+from desktop.panels import context_menus
+from desktop.panels.context_menus import TokenMenu
 from desktop.panels.log import LogPanel
-from desktop.platform_check import hint, missing_packages, uses_xcb
 from desktop.qt import (
     QAction,
     QApplication,
@@ -45,6 +44,7 @@ from desktop.qt import (
     QTransform,
     QWidgetAction,
 )
+from desktop.system.display import hint, missing_packages, uses_xcb
 from desktop.tools.paint import terrain_legend
 from desktop.tools.ruler import RulerTool
 from desktop.tools.shove import ShoveTool
@@ -390,7 +390,7 @@ def test_the_damage_question_names_the_token_and_its_hp(
     """A GM's walk-through: with Mira in the panel, Damage… from the Ogre's menu asked only
     "Hit points to take away:" (a table screen may show no window title)."""
     asked: list[str] = []
-    monkeypatch.setattr(map_menus.QInputDialog, "getInt",
+    monkeypatch.setattr(context_menus.QInputDialog, "getInt",
                         lambda _parent, _title, label, *_args: asked.append(label) or (3, True))
     menu = TokenMenu(window.document, "ogre", [], window)
     next(a for a in menu.actions() if a.text() == "Damage…").trigger()

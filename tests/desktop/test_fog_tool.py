@@ -10,10 +10,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.model.mapmodel import Darkness
-from desktop.dialogs import HazardDialog
-from desktop.fog_layer import GM_FOG
+from desktop.dialogs.edits import HazardDialog
 from desktop.mainwindow import MainWindow
-from desktop.map_menus import TokenMenu
+from desktop.map.fog_layer import GM_FOG
+from desktop.panels.context_menus import TokenMenu
 from desktop.qt import QCheckBox, QComboBox, QPushButton, Qt
 from desktop.tools.fog import FogTool
 

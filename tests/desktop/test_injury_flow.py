@@ -17,12 +17,12 @@ from core.model.grid import Cell
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HeroUse
 from core.model.profile import RulesProfile
 from core.model.weapons import Grip, Hands
+from desktop.dialogs.rules import RulesDialog
+from desktop.dialogs.weapons import WeaponsDialog
 from desktop.mainwindow import MainWindow
 from desktop.panels.resolve import MIN_WIDTH_PX
 from desktop.qt import QApplication, QComboBox, QLineEdit, QPoint, QScrollArea, Qt
-from desktop.rules_dialog import RulesDialog
 from desktop.tools.missile import MissileTool
-from desktop.weapons_dialog import WeaponsDialog
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 KOBOLD, BRANNOC, ORC, MIRA = Cell(5, 4), Cell(10, 5), Cell(9, 5), Cell(6, 9)

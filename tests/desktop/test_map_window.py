@@ -15,10 +15,11 @@ from core.io.fileio import load_encounter, save_encounter
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import Terrain, WallKind, WallSegment
 from core.spatial.geometry import geometry_of
-from desktop import style
-from desktop.cli import main
-from desktop.items import MIN_BADGE_PX
+from desktop.cli.main import main
 from desktop.mainwindow import MainWindow
+from desktop.map import style
+from desktop.map.items import MIN_BADGE_PX
+from desktop.map.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.qt import (
     QApplication,
     QImage,
@@ -28,7 +29,6 @@ from desktop.qt import (
     Qt,
     QWidgetAction,
 )
-from desktop.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.tools import select as select_tool
 from tests.desktop.conftest import cell_point
 

@@ -14,11 +14,11 @@ from core.model.grid import Cell
 from core.model.mapmodel import Terrain
 from core.rules.missile import MissileRequest
 from core.rules.missile_odds import missile_odds
+from desktop.dialogs.weapons import WeaponsDialog
 from desktop.mainwindow import MainWindow
-from desktop.overlay import alpha_for
+from desktop.map.shove_overlay import alpha_for
 from desktop.qt import QGraphicsItem, Qt
 from desktop.tools.missile import MissileTool
-from desktop.weapons_dialog import WeaponsDialog
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 KOBOLD, BRANNOC, ORC, MIRA = Cell(5, 4), Cell(10, 5), Cell(9, 5), Cell(6, 9)

@@ -15,7 +15,7 @@ from core.model.combatant import Condition, Side
 from core.model.grid import Cell, Footprint
 from core.rules.morale import retreat_plans
 from desktop.mainwindow import MainWindow
-from desktop.morale_items import Walk
+from desktop.map.morale_items import Walk
 from desktop.qt import QMenu, QPoint, Qt
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier

@@ -16,8 +16,8 @@ from core.actions.commands import MoveToken
 from core.io.fileio import load_encounter
 from core.model.encounter import Encounter
 from core.model.grid import Cell
-from desktop.document import EncounterDocument
-from desktop.odds_service import Answer, OddsService
+from desktop.document.document import EncounterDocument
+from desktop.document.odds_service import Answer, OddsService
 from desktop.qt import QApplication
 from tests.desktop.conftest import OffThread
 

@@ -1,4 +1,4 @@
-"""Level of detail zoomed out (desktop.overview): tokens too small on screen are drawn as
+"""Level of detail zoomed out (desktop.map.overview): tokens too small on screen are drawn as
 dots by one item, hazards as one tinted image, and everything still behaves as on a map
 drawn item by item: what the GM sees, selection, drags, edits, undo."""
 
@@ -16,10 +16,10 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, WallSegment
 from core.model.tables import Size
-from desktop import style
-from desktop.items import DETAIL_PX, DOWN_GREY, TokenItem
 from desktop.mainwindow import MainWindow
-from desktop.overview import NO_CONTENTS
+from desktop.map import style
+from desktop.map.items import DETAIL_PX, DOWN_GREY, TokenItem
+from desktop.map.overview import NO_CONTENTS
 from desktop.qt import (
     QApplication,
     QColor,

@@ -14,13 +14,13 @@ from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, Hazard, HazardKind, WallSegment
-from desktop import style
-from desktop.cli import main
-from desktop.fog_layer import PLAYERS_FOG
+from desktop.cli.main import main
+from desktop.cli.render import MARGIN_PX
 from desktop.mainwindow import MainWindow
+from desktop.map import style
+from desktop.map.fog_layer import PLAYERS_FOG
+from desktop.map.renderer import CELL_PX
 from desktop.qt import QColor, QImage
-from desktop.render import MARGIN_PX
-from desktop.renderer import CELL_PX
 
 WIDTH, HEIGHT = 10, 6  # cells; rendered at one pixel per scene pixel (no scaling)
 SIZE = f"{WIDTH * 50 + 2 * MARGIN_PX}x{HEIGHT * 50 + 2 * MARGIN_PX}"

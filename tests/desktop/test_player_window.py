@@ -19,11 +19,11 @@ from core.model.combatant import Combatant
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell
 from core.rules.missile import MissileRequest
-from desktop.fog_layer import PLAYERS_FOG
 from desktop.mainwindow import MainWindow
-from desktop.player_window import PlayerWindow
+from desktop.map.fog_layer import PLAYERS_FOG
 from desktop.qt import QColor, QGuiApplication, Qt
-from desktop.table import screen_key
+from desktop.table.controller import screen_key
+from desktop.table.player_window import PlayerWindow
 from tests.desktop.conftest import DEMO
 from tests.desktop.test_shove_flow import type_dice
 

@@ -13,7 +13,7 @@ from core.model.grid import Cell
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from desktop.mainwindow import MainWindow
-from desktop.overlay import alpha_for, percent
+from desktop.map.shove_overlay import alpha_for, percent
 from desktop.panels.resolve import IDLE_TEXT
 from desktop.qt import QApplication, QEvent, QFormLayout, Qt
 from desktop.tools.shove import AIM_PROMPT, ShoveTool

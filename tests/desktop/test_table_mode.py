@@ -11,9 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from core.io.fileio import load_encounter
 from core.model.grid import Cell
-from desktop.help import ShortcutSheet
-from desktop.labels import ScreenLabel
+from desktop.dialogs.help import ShortcutSheet
 from desktop.mainwindow import MainWindow
+from desktop.map.labels import ScreenLabel
 from desktop.qt import (
     QApplication,
     QCheckBox,
@@ -23,7 +23,7 @@ from desktop.qt import (
     QToolButton,
     QWidget,
 )
-from desktop.table_mode import MM_PER_INCH, TOUCH_TARGET_MM, touch_target_px
+from desktop.table.mode import MM_PER_INCH, TOUCH_TARGET_MM, touch_target_px
 from tests.desktop.conftest import DEMO
 
 

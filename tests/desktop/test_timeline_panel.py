@@ -13,8 +13,8 @@ from core.model.combatant import Condition
 from core.model.dice import SeededDice
 from core.model.grid import Cell
 from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
-from desktop.items import TokenItem
 from desktop.mainwindow import MainWindow
+from desktop.map.items import TokenItem
 from desktop.panels.timeline import Chip
 from desktop.qt import QDropEvent, QMimeData, QPointF, Qt
 

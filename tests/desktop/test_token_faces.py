@@ -1,4 +1,4 @@
-"""Token pictures per zoom step (desktop.token_faces): borrowed while the GM zooms, drawn
+"""Token pictures per zoom step (desktop.map.token_faces): borrowed while the GM zooms, drawn
 exactly once the zoom rests, drawn at once everywhere else."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import RemoveToken
-from desktop.items import DETAIL_PX, TokenItem
 from desktop.mainwindow import MainWindow
+from desktop.map.items import DETAIL_PX, TokenItem
+from desktop.map.token_faces import FACE_STEP, REST_MS, face_step
 from desktop.qt import QImage, QPixmapCache, QPointF, QRectF
-from desktop.token_faces import FACE_STEP, REST_MS, face_step
 
 
 def drawn(item: TokenItem, step: int) -> bool:

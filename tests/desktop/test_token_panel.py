@@ -17,7 +17,10 @@ from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
-from desktop.document import EncounterDocument
+from desktop.document.document import EncounterDocument
+from desktop.document.selection import SelectionModel
+from desktop.map.scene import MapScene
+from desktop.map.style import CONDITION_BADGES
 from desktop.panels.combatant_form import CombatantForm
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
@@ -34,9 +37,6 @@ from desktop.qt import (
     QWheelEvent,
     QWidget,
 )
-from desktop.scene import MapScene
-from desktop.selection import SelectionModel
-from desktop.style import CONDITION_BADGES
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 DEMO = Path(__file__).parents[2] / "assets" / "demo_encounter.json"

@@ -9,8 +9,8 @@ from pytestqt.qtbot import QtBot
 
 from core.model.grid import Cell
 from desktop.mainwindow import MainWindow
+from desktop.map.touch import Gesture
 from desktop.qt import QPoint, QPointingDevice
-from desktop.touch import Gesture
 from tests.desktop.conftest import cell_point
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from core.io.uvtt import import_uvtt_file
+from desktop.cli.render import MARGIN_PX, render_encounter
 from desktop.mainwindow import MainWindow
 from desktop.qt import QColor, QImage
-from desktop.render import MARGIN_PX, render_encounter
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "uvtt"
 SAMPLE = FIXTURES / "dd02_cropped_window_sampleMap.dd2vtt"
@@ -39,7 +39,7 @@ def test_a_broken_map_is_refused_and_changes_nothing(window: MainWindow, tmp_pat
 def test_a_refused_map_leaves_no_cycle_behind(window: MainWindow, tmp_path: Path,
                                               answer_dialogs: list[str]) -> None:
     """The refused file and its error are freed when the refusal has been shown, not at
-    some later collection (one that froze them would keep them: desktop.collector)."""
+    some later collection (one that froze them would keep them: desktop.document.collector)."""
     broken = tmp_path / "broken.dd2vtt"
     broken.write_bytes(SAMPLE.read_bytes()[:5000])
     gc.collect()

@@ -13,8 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "assets" / "demo_encounter.json"
 RENDER_ON_A_FULL_DISK = """
 import resource, signal, sys
-from desktop.cli import main
-import desktop.render  # imported before the limit: no module is loaded or cached past it
+from desktop.cli.main import main
+import desktop.cli.render  # imported before the limit: no module is loaded or cached past it
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
 sys.exit(main(["render", sys.argv[1], "--out", sys.argv[2], "--size", "400x300"]))

@@ -1,0 +1,126 @@
+"""The right-click menus of the map: on a token (the tools' actions, damage or heal, the
+conditions, portrait, duplicate, delete, bring to front, hide from or show to the players,
+centre) and on an empty cell (add a combatant there). Every entry is one undoable step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
+from core.actions.fog import SetGmOnly
+from core.actions.gm_edits import change_hp, toggle_condition
+from core.actions.portraits import SetPortrait
+from core.model.combatant import Combatant, Condition
+from core.model.encounter import Token
+from core.model.tables import SIZES
+from desktop.document.portraits import choose_portrait
+from desktop.panels.combatant_form import CONDITION_LABELS
+from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
+
+if TYPE_CHECKING:
+    from core.model.grid import Cell
+    from desktop.document.document import EncounterDocument
+
+Entry = tuple[str, Callable[[], None]]
+
+
+class TokenMenu(QMenu):
+    """Everything the GM can do to one token from the map."""
+
+    def __init__(self, document: EncounterDocument, token_id: str, tool_entries: list[Entry],
+                 parent: QWidget) -> None:
+        super().__init__(parent)
+        self.document, self.token_id = document, token_id
+        for text, run in tool_entries:
+            self.addAction(text, run)
+        self.addSeparator()
+        self.addAction("Damage…", lambda: self._change_hp(damage=True))
+        self.addAction("Heal…", lambda: self._change_hp(damage=False))
+        self._conditions(self.addMenu("Conditions"))
+        self.addAction("Portrait…", lambda: choose_portrait(document, token_id, parent))
+        if self._combatant().portrait or self._combatant().image:
+            self.addAction("Remove portrait",
+                           lambda: document.push(SetPortrait(token_id, None)))
+        self.addSeparator()
+        self.addAction("Duplicate", self.duplicate)
+        self.addAction("Bring to front", lambda: document.push(RaiseToken(token_id)))
+        hidden = document.encounter.token(token_id).gm_only
+        self.addAction("Show to players" if hidden else "Hide from players",
+                       lambda: document.push(SetGmOnly([token_id], not hidden)))
+        self.addAction("Delete", lambda: document.push(_named(RemoveToken(token_id),
+                                                              f"Delete {self._name()}")))
+
+    def _name(self) -> str:
+        return self.document.encounter.token(self.token_id).name
+
+    def _combatant(self) -> Combatant:
+        return self.document.encounter.token(self.token_id).combatant
+
+    def _change_hp(self, damage: bool) -> None:
+        verb = "Damage" if damage else "Heal"
+        combatant = self._combatant()
+        # The name in the question too: a window manager may show no title (a table screen).
+        amount, ok = QInputDialog.getInt(
+            self.parentWidget(), f"{verb} {self._name()}",
+            f"Hit points to {'take away from' if damage else 'give back to'} {self._name()} "
+            f"({combatant.hp}/{combatant.max_hp} HP):", 1, 1, 9999)
+        if ok:
+            self.apply_hp(amount if damage else -amount)
+
+    def apply_hp(self, damage: int) -> None:
+        """Take ``damage`` hit points away (a negative amount heals), as one logged step."""
+        step = change_hp(self.document.encounter, self.token_id, damage)
+        if self.document.push(step):
+            self._say(step.label)
+
+    def _say(self, text: str) -> None:
+        window = self.parentWidget()
+        if isinstance(window, QMainWindow):
+            window.statusBar().showMessage(text, 5000)
+
+    def _conditions(self, menu: QMenu) -> None:
+        held = self._combatant().conditions
+        for condition in Condition:
+            action = menu.addAction(CONDITION_LABELS[condition],
+                                    lambda c=condition: self.toggle(c))
+            action.setCheckable(True)
+            action.setChecked(condition in held)
+
+    def toggle(self, condition: Condition) -> None:
+        step = toggle_condition(self.document.encounter, self.token_id, condition)
+        if self.document.push(step):
+            self._say(step.label)
+
+    def duplicate(self) -> None:
+        """A copy on the nearest free space, numbered apart from the original."""
+        add_combatant(self.document, self._combatant(),
+                      self.document.encounter.token(self.token_id).cell)
+
+
+def add_combatant(document: EncounterDocument, template: Combatant, near: Cell) -> str | None:
+    """Add ``template`` on the free space nearest ``near``; same-named creatures are
+    numbered ("Skeleton 1", "Skeleton 2"). The new token's id, or None (and why, on the
+    document's ``refused``) when the map has no room."""
+    encounter = document.encounter
+    size = SIZES[template.size].footprint
+    cell = encounter.free_spot(size, near)
+    if cell is None:
+        document.refused.emit(f"No free {size}×{size} space on the map for {template.name}")
+        return None
+    name, renames = encounter.numbered_name(template.name)
+    # Token ids are ASCII; unique_id keeps any letter, so "Éowyn" would be refused.
+    token = Token(id=encounter.unique_id(name),
+                  combatant=template.model_copy(update={"name": name}), x=cell.x, y=cell.y)
+    with document.group(f"Add {name}"):
+        for token_id, new_name in renames.items():
+            old = encounter.token(token_id).combatant
+            document.push(UpdateCombatant(token_id, old.model_copy(update={"name": new_name}),
+                                          f"Rename {old.name} to {new_name}"))
+        document.push(AddToken(token))
+    return token.id if encounter.has_token(token.id) else None
+
+
+def _named(command: RemoveToken, label: str) -> RemoveToken:
+    command.label = label
+    return command
