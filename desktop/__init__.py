@@ -7,5 +7,5 @@ an odds function or an action whose module pulls in the rules engine (``core.rul
 it, with a pointer here; :func:`desktop.app.warm_up` imports them all on a thread as soon
 as the first frame is painted (done in ~0.15 s, before the quiet collector freezes what
 the start made), so the GM's first click does not wait for them either.
-``tests/desktop/test_app_start.py`` lists the rules modules the first window may import.
+``tests/desktop/test_app.py`` lists the rules modules the first window may import.
 """
