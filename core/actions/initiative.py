@@ -15,7 +15,7 @@ from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.round import RoundState
 from core.rules.critical import CriticalResult, roll_critical_events
-from core.rules.timeline import initiative_log, roll_initiative
+from core.rules.timeline import initiative_log, join_round, newcomers, roll_initiative
 
 
 @dataclass(frozen=True)
@@ -66,3 +66,34 @@ def tie_cause(encounter: Encounter, state: RoundState, pair: tuple[str, str]) ->
     as the opposition")."""
     party, foe = (encounter.token(token_id).name for token_id in pair)
     return f"{party} and {foe} tied at segment {state.entry(pair[0]).segment}"
+
+
+@dataclass(frozen=True)
+class JoinRoundAction(Action[RoundState]):
+    """Roll initiative for the creatures added to the map after the round's roll."""
+
+    name = "join-round"
+    dice_order = ("a d10 for each party newcomer in token order, then one d10 for the "
+                  "opposition if the round had none")
+
+    def title(self, encounter: Encounter) -> str:
+        names = ", ".join(token.name for token in newcomers(encounter))
+        return f"Round {encounter.timeline.round_number}: initiative for {names}"
+
+    def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundState:
+        return join_round(encounter, dice)
+
+    def effects(self, encounter: Encounter, result: RoundState) -> list[Command]:
+        return [StartRound(result)]
+
+    def entries(self, encounter: Encounter, result: RoundState) -> list[LogEntry]:
+        joined = {entry.token_id for entry in encounter.timeline.entries}
+        lines = [f"{encounter.token(e.token_id).name}: {e.terms.describe()} → segment "
+                 f"{e.segment}" for e in result.entries if e.token_id not in joined]
+        return [LogEntry(kind="initiative", round=result.round_number,
+                         summary=self.title(encounter),
+                         text="\n".join(lines))]
+
+    def totals(self, result: RoundState) -> dict[str, Any]:
+        return {"summary": "Joined the round", "round": result.round_number,
+                "segments": {e.token_id: e.segment for e in result.entries}}

@@ -19,7 +19,7 @@ from itertools import groupby
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import DiceSource, RollRecord
-from core.model.encounter import Encounter, LogEntry
+from core.model.encounter import Encounter, LogEntry, Token
 from core.model.mapmodel import Hazard
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
@@ -37,6 +37,7 @@ from core.rules.value import RulesValue
 from core.rules.weapons import melee_reach
 
 SEED = "002 Initiative"
+SIDES = (Side.PARTY, Side.OPPOSITION)  # who rolls initiative (002: party and opposition)
 
 
 class AttackTiming(RulesValue):
@@ -107,6 +108,43 @@ def roll_initiative(encounter: Encounter, dice: DiceSource) -> RoundState:
                       morale_answered=list(previous.morale_answered))
 
 
+class LateJoinError(ValueError):
+    """No round to join, or nobody to join it."""
+
+
+def newcomers(encounter: Encounter) -> list[Token]:
+    """Creatures on the map that the round under way has no initiative for (added after
+    its roll); none when no round is under way."""
+    state = encounter.timeline
+    if not state.entries:
+        return []
+    rolled = {entry.token_id for entry in state.entries}
+    return [t for t in encounter.tokens if t.id not in rolled and t.combatant.side in SIDES]
+
+
+def join_round(encounter: Encounter, dice: DiceSource) -> RoundState:
+    """The round under way with an initiative for each newcomer, as the round's roll would
+    have given it: a party character rolls its own die; the opposition's take the round's
+    "one general roll for the opposition" (002), rolled now if the round had no opposition
+    yet. Dice order: the party newcomers in token order, then the opposition roll if new."""
+    joining = newcomers(encounter)
+    if not joining:
+        raise LateJoinError("no round under way" if not encounter.timeline.entries
+                            else "everyone on the map is in the round already")
+    profile, state = encounter.profile, encounter.timeline
+    entries = [_entry(t.id, t.combatant, dice.roll(profile.initiative_die,
+                                                   f"initiative: {t.name}"), profile)
+               for t in joining if t.combatant.side is Side.PARTY]
+    shared = state.opposition_roll
+    foes = [t for t in joining if t.combatant.side is Side.OPPOSITION]
+    if foes and shared is None:
+        shared = dice.roll(profile.initiative_die, "initiative: opposition")
+    entries += [_entry(t.id, t.combatant, shared, profile, shared=True)
+                for t in foes if shared is not None]
+    return state.model_copy(update={"entries": [*state.entries, *entries],
+                                    "opposition_roll": shared})
+
+
 def _entry(token_id: str, combatant: Combatant, roll: RollRecord, profile: RulesProfile,
            shared: bool = False) -> InitiativeEntry:
     terms = initiative_terms(roll.total, combatant, profile)
@@ -172,6 +210,50 @@ def acting_order(state: RoundState, encounter: Encounter) -> list[tuple[int, lis
                   for _, same in groupby(in_segment, key=lambda e: reach[e.token_id])]
         order.append((segment, groups))
     return order
+
+
+class StillToAct(RulesValue):
+    """A creature whose turn this round is not over: ending the round now takes it away."""
+
+    token_id: str
+    name: str
+    segment: int  # when it strikes (after moving)
+    ends: int  # the last segment of its action (a spell or prayer lasts several)
+
+    @property
+    def casting(self) -> bool:
+        """A declared action of several segments already begun."""
+        return self.ends > self.segment
+
+    def describe(self) -> str:
+        """"Ogre (segment 7)", "Sister Hale (long action, segments 4-6)"."""
+        if self.casting:
+            return f"{self.name} (long action, segments {self.segment}-{self.ends})"
+        return f"{self.name} (segment {self.segment})"
+
+
+def still_to_act(state: RoundState, encounter: Encounter) -> list[StillToAct]:
+    """Who has a segment of this round still to come (002 "Initiative": each acts in the
+    segment of its roll, moving first), or a declared action of several segments not yet
+    finished — what "Next round" would skip. Creatures that can take no action this round
+    (asleep, knocked out, down) are not listed: they lose nothing.
+
+    >>> still_to_act(RoundState(), Encounter())
+    []
+    """
+    profile, waiting = encounter.profile, []
+    for entry in state.entries:
+        if not encounter.has_token(entry.token_id):
+            continue
+        token = encounter.token(entry.token_id)
+        if entry_timing(entry, token.combatant, profile).idle:
+            continue
+        strikes = strike_segment(entry, profile)
+        ends = min(strikes + entry.action_segments - 1, profile.initiative_max_segment)
+        if ends > state.current_segment:
+            waiting.append(StillToAct(token_id=entry.token_id, name=token.name,
+                                      segment=strikes, ends=ends))
+    return sorted(waiting, key=lambda still: (still.segment, still.name))
 
 
 def describe_order(state: RoundState, encounter: Encounter) -> str:

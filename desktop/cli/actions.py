@@ -14,7 +14,7 @@ from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
-from core.actions.initiative import InitiativeAction
+from core.actions.initiative import InitiativeAction, JoinRoundAction
 from core.actions.missile import MissileAction
 from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
@@ -211,6 +211,8 @@ RESOLVE: dict[str, CliAction] = {
                       _add_wait, lambda args: WaitAction(args.token, args.spot)),
     "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
                             lambda parser: None, lambda args: InitiativeAction()),
+    "join-round": CliAction(JoinRoundAction, "roll initiative for creatures added after the "
+                            "round's roll", lambda parser: None, lambda args: JoinRoundAction()),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
                           _add_critical, lambda args: CriticalEventAction(args.party,
                                                                            args.foe)),

@@ -458,3 +458,74 @@ def test_a_chip_tells_no_action_at_all_from_no_attack(hp: int, condition: Condit
     timing = entry_timing(InitiativeEntry(token_id="a", segment=3), combatant, PROFILE)
     assert not timing.attacks and timing.reason
     assert timing.idle is idle
+
+
+# --- who would lose their turn; joining a round late ------------------------------------
+
+def test_still_to_act_lists_who_strikes_later_or_is_mid_spell(make_encounter: Make) -> None:
+    """Ending the round at segment 4: X (segment 6) and Y (segment 8) have not struck, A's
+    prayer (declared for segments 3-5) is not over; B struck at 2, and Z is asleep (002
+    "Sleep": no action) so loses nothing."""
+    sleepy = foe("Z", conditions=frozenset({Condition.ASLEEP}))
+    enc = make_encounter("A B X Y Z", {"X": foe("X"), "Y": foe("Y", initiative_modifier=2),
+                                       "Z": sleepy})
+    state = roll_initiative(enc, ScriptedDice([3, 2, 6]))
+    prayer = state.entry("A").model_copy(update={"action_segments": 3})
+    state = state.model_copy(update={"current_segment": 4, "entries": [
+        prayer, *(e for e in state.entries if e.token_id != "A")]})
+    waiting = timeline.still_to_act(state, enc)
+    assert [w.describe() for w in waiting] == [
+        "A (long action, segments 3-5)", "X (segment 6)", "Y (segment 8)"]
+    assert [w.casting for w in waiting] == [True, False, False]
+    last = state.model_copy(update={"current_segment": 11})
+    assert timeline.still_to_act(last, enc) == []
+
+
+def test_newcomers_join_the_round_as_its_roll_would_have_placed_them(
+        make_encounter: Make) -> None:
+    """002 "Initiative": a party character rolls its own die; the opposition's newcomer
+    takes the round's one opposition roll (6), plus its own modifier (+2)."""
+    enc = make_encounter("A . X .", {"X": foe("X")})
+    enc.timeline = roll_initiative(enc, ScriptedDice([4, 6]))
+    enc.add_token(Token(id="late", combatant=Combatant(name="Late"), x=1, y=0))
+    enc.add_token(Token(id="imp", combatant=foe("Imp", initiative_modifier=2), x=3, y=0))
+    assert [t.id for t in timeline.newcomers(enc)] == ["late", "imp"]
+    dice = ScriptedDice([9])
+    state = timeline.join_round(enc, dice)
+    assert [r.purpose for r in dice.rolls] == ["initiative: Late"]  # no second opposition die
+    assert (state.entry("late").segment, state.entry("imp").segment) == (9, 8)
+    assert state.entry("imp").roll is None and state.opposition_roll == enc.timeline.opposition_roll
+    enc.timeline = state
+    assert timeline.newcomers(enc) == []
+    with pytest.raises(timeline.LateJoinError, match="in the round already"):
+        timeline.join_round(enc, ScriptedDice([]))
+
+
+def test_an_opposition_newcomer_in_a_round_without_foes_rolls_the_opposition_die(
+        make_encounter: Make) -> None:
+    enc = make_encounter("A .")
+    enc.timeline = roll_initiative(enc, ScriptedDice([4]))
+    assert enc.timeline.opposition_roll is None
+    enc.add_token(Token(id="imp", combatant=foe("Imp"), x=1, y=0))
+    state = timeline.join_round(enc, ScriptedDice([7]))
+    assert state.opposition_roll is not None and state.opposition_roll.total == 7
+    assert state.entry("imp").segment == 7
+    with pytest.raises(timeline.LateJoinError, match="no round under way"):
+        timeline.join_round(make_encounter("A"), ScriptedDice([]))
+
+
+def test_joining_the_round_is_one_undoable_step_with_its_log_line(make_encounter: Make
+                                                                  ) -> None:
+    from core.actions.base import perform
+    from core.actions.initiative import JoinRoundAction
+
+    enc = make_encounter("A .")
+    enc.timeline = roll_initiative(enc, ScriptedDice([4]))
+    enc.add_token(Token(id="late", combatant=Combatant(name="Late"), x=1, y=0))
+    history = History(enc)
+    outcome = perform(JoinRoundAction(), history, ScriptedDice([2]))
+    assert outcome.summary == "Round 1: initiative for Late"
+    assert history.encounter.timeline.entry("late").segment == 2
+    assert "Late: d10 2" in history.encounter.log[-1].text
+    history.undo()
+    assert [e.token_id for e in history.encounter.timeline.entries] == ["A"]
