@@ -19,7 +19,7 @@ from desktop.document.autosave import orphaned_recoveries
 from desktop.document.collector import QuietCollector
 from desktop.document.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
-from desktop.qt import QMessageBox, QSettings, QTimer
+from desktop.qt import QMessageBox, QSettings
 from desktop.system.application import application, data_dir
 from desktop.system.display import hint, missing_packages, uses_xcb
 from desktop.system.resources import DEMO
@@ -90,10 +90,9 @@ def run_app(path: Path) -> int:
             return 1
     app = application()
     window = open_window(path, DEMO)
-    window.show()
+    window.show_on_screen()
     QuietCollector(window.document)
     offer_recovery(window, orphaned_recoveries(data_dir()))
-    QTimer.singleShot(0, window.view.fit_map)
     # Right after the first frame: its imports (~0.1 s) are then made before the quiet
     # collector freezes what the start made, 0.3 s after opening (desktop.document.collector).
     window.view.first_painted.connect(warm_up)

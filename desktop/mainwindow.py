@@ -17,6 +17,7 @@ from core.spatial.geometry import geometry_of
 from desktop.document.document import EncounterDocument
 from desktop.document.fileops import FileController
 from desktop.document.selection import SelectionModel
+from desktop.map import style
 from desktop.map.animation import marker, show_missile, slide
 from desktop.map.scene import MapScene
 from desktop.map.view import MapView
@@ -24,6 +25,7 @@ from desktop.panels.context_menus import TokenMenu, add_combatant
 from desktop.panels.history import HistoryView
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
+from desktop.panels.sidebars import LAYOUT_VERSION, Sidebars
 from desktop.panels.timeline import TimelinePanel
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
@@ -41,15 +43,20 @@ from desktop.qt import (
     QMenu,
     QMessageBox,
     QPoint,
+    QRect,
+    QResizeEvent,
     QSettings,
     Qt,
+    QTimer,
+    QToolButton,
     QToolTip,
     QVariantAnimation,
     QWidget,
 )
 from desktop.table.controller import TableController
+from desktop.table.mode import as_bool
 from desktop.tools.attack import AttackTool
-from desktop.tools.base import MapTool, ToolContext
+from desktop.tools.base import OPTIONS_ROOM_PX, MapTool, ToolContext
 from desktop.tools.fog import FogTool
 from desktop.tools.hazards import HazardTool
 from desktop.tools.manoeuvre import ManoeuvreTool
@@ -60,7 +67,11 @@ from desktop.tools.ruler import RulerTool
 from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
+from desktop.widgets.elided import ElidedLabel
+from desktop.widgets.icons import tool_icon
+from desktop.widgets.screen_fit import sidebar_width
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
+from desktop.widgets.window_memory import WindowMemory
 
 if TYPE_CHECKING:
     from core.actions.base import Outcome
@@ -73,6 +84,7 @@ TOOL_KINDS: tuple[type[MapTool], ...] = (SelectTool, ShoveTool, AttackTool, Miss
                                          TerrainTool, ElevationTool, HazardTool, FogTool)
 ANIMATION_SPEEDS = {"Off": 0, "Fast": 60, "Normal": 140, "Slow": 300}
 STATUS_MS = 8000
+TIMELINE_EXPANDED = "timeline/expanded"
 
 
 class MainWindow(QMainWindow):
@@ -101,15 +113,20 @@ class MainWindow(QMainWindow):
         fog_tool = self.tools["fog"]
         assert isinstance(fog_tool, FogTool)
         # player window, fog, table mode
-        self.table = TableController(self, self.settings, self.document, self.view, fog_tool)
+        self.memory = WindowMemory(self, settings, LAYOUT_VERSION, self._arrange_panels)
+        self.table = TableController(self.memory, self.document, self.view, fog_tool)
+        self.table.mode.changed.connect(self._place_options_bar)  # larger text, wider tools
         self._build_docks()
         self._build_menus()
         self._build_status_bar()
         self._connect()
         self._update_title()
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        self.memory.restore()
+        self.timeline_panel.set_expanded(as_bool(settings.value(TIMELINE_EXPANDED, False)))
         self.select_tool("select")
+        self.view.fit_map()  # and kept fitted while the window settles
+        self._show_sides()
 
     def _connect(self) -> None:
         self.document.path_changed.connect(self._update_title)
@@ -175,7 +192,7 @@ class MainWindow(QMainWindow):
         self.options_bar.clear()
         self.options_bar.addActions(tool.option_actions())
         if not tool.option_actions():  # the bar stays, so the map never jumps: it says how
-            how = QLabel(f" {tool.tooltip}")  # (a GM's walk-through read "Shove: no options")
+            how = ElidedLabel(f" {tool.tooltip}")  # (a walk-through read "Shove: no options")
             how.setEnabled(False)  # greyed: words, not a control
             self.options_bar.addWidget(how)
 
@@ -192,51 +209,93 @@ class MainWindow(QMainWindow):
         if self.view.tool is not None:
             self._show_options(self.view.tool)
 
+    def _place_options_bar(self) -> None:
+        """The options beside the tools where the window leaves them
+        :data:`desktop.tools.base.OPTIONS_ROOM_PX` (every tool's options fit in it), so a
+        laptop keeps the row for the map; else on a row of their own. Decided by the
+        window's width alone, so switching tools never moves the map."""
+        room = OPTIONS_ROOM_PX * style.ui_scale()
+        wrap = self.width() < self.tools_bar.sizeHint().width() + room
+        if wrap != self._options_wrapped:
+            self._options_wrapped = wrap
+            if wrap:
+                self.insertToolBarBreak(self.options_bar)
+            else:
+                self.removeToolBarBreak(self.options_bar)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place_options_bar()
+
     def _build_tool_bars(self) -> None:
-        bar = self.addToolBar("Tools")
+        """One row over the map: the tools as icons (their names and keys in the tips and
+        the Tools menu), then the active tool's options in the rest of the row."""
+        self.tools_bar = bar = self.addToolBar("Tools")
         bar.setObjectName("tools")
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
-            action = QAction(tool.label, self, checkable=True)
+            action = QAction(tool_icon(name), tool.label, self, checkable=True)
             action.setShortcut(QKeySequence(tool.shortcut))
             action.setToolTip(tool.tooltip)
             action.triggered.connect(lambda _=False, n=name: self.select_tool(n))
             group.addAction(action)
             bar.addAction(action)
             self.tool_actions[name] = action
-        self.addToolBarBreak()  # the options get their own row: a legend never overflows
         self.options_bar = self.addToolBar("Tool options")
+        self._options_wrapped = False
         self.options_bar.setObjectName("tool-options")
         self.view.first_painted.connect(self._steady_options_bar)
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:
-        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.token_panel = TokenPanel(self.document, self.selection)
         self.token_panel.placement_hint = self._view_centre_cell
         self.token_panel.centre_requested.connect(
             lambda tid: self.view.centre_on_cell(self.document.encounter.token(tid).cell))
-        self.combatants_dock = self._dock("Combatants", self.token_panel, right)
-        self.history_dock = self._dock("History", HistoryView(self.document), right)
-        self.tabifyDockWidget(self.combatants_dock, self.history_dock)
-        self.combatants_dock.raise_()
         self.log_panel = LogPanel(self.document)
-        self.resolve_dock = self._dock("Resolve", self.resolve_panel, left)
-        self.log_dock = self._dock("Combat log", self.log_panel, left)
-        # The Resolve panel holds the dice fields: it gets most of the column.
-        self.resizeDocks([self.resolve_dock, self.log_dock], [3, 1], Qt.Orientation.Vertical)
+        self.sidebars = Sidebars(self, [
+            ("Combatants", self.token_panel, "right"), ("Resolve", self.resolve_panel, "right"),
+            ("Combat log", self.log_panel, "left"), ("History", HistoryView(self.document),
+                                                     "left")])
+        docks = self.sidebars.docks
+        self.combatants_dock, self.resolve_dock = docks["Combatants"], docks["Resolve"]
+        self.log_dock, self.history_dock = docks["Combat log"], docks["History"]
+        # A ruling's odds and dice come to the front of their sidebar when a tool asks.
+        self.resolve_panel.wants_sight.connect(lambda: self.sidebars.bring_forward("Resolve"))
         self.timeline_panel = TimelinePanel(self.document, self.resolve_panel,
                                             self.highlight_acting)
-        self.timeline_dock = self._dock("Round timeline", self.timeline_panel,
-                                        Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.timeline_dock = QDockWidget("Round timeline", self)
+        self.timeline_dock.setObjectName("round timeline")
+        self.timeline_dock.setWidget(self.timeline_panel)
+        self.timeline_dock.setTitleBarWidget(QWidget())  # its own row says "Round 2"
+        self.timeline_dock.setAllowedAreas(Qt.DockWidgetArea.BottomDockWidgetArea
+                                           | Qt.DockWidgetArea.TopDockWidgetArea)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.timeline_dock)
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(title.lower())
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
+    def _arrange_panels(self, screen: QRect) -> None:
+        self.sidebars.arrange(sidebar_width(screen.width()))
+
+    def show_on_screen(self) -> None:
+        """Show the window as the GM left it, or maximised the first time: the map gets the
+        screen. Either way within the screen's free area, its frame included."""
+        if self.memory.geometry_restored:
+            self.show()
+        else:
+            self.showMaximized()
+        QTimer.singleShot(0, self.memory.keep_on_screen)  # its frame is known once shown
+
+    def reset_layout(self) -> None:
+        self.timeline_panel.set_expanded(False)
+        self.settings.setValue(TIMELINE_EXPANDED, False)
+        self.memory.reset()
+
+    def _expand_timeline(self, on: bool) -> None:
+        self.timeline_panel.set_expanded(on)
+        self.settings.setValue(TIMELINE_EXPANDED, on)
+        self.resizeDocks([self.timeline_dock], [self.timeline_panel.sizeHint().height()],
+                         Qt.Orientation.Vertical)
 
     def _view_centre_cell(self) -> Cell:
         centre = self.view.mapToScene(self.view.viewport().rect().center())
@@ -387,9 +446,7 @@ class MainWindow(QMainWindow):
         self._toggle(view, "Show &grid", "G", "show_grid")
         self._toggle(view, "Show &elevation numbers", "Shift+H", "show_elevation_numbers")
         view.addSeparator()
-        view.addActions([dock.toggleViewAction() for dock in (
-            self.combatants_dock, self.history_dock, self.resolve_dock, self.log_dock,
-            self.timeline_dock)])
+        self._layout_menu(view)
         self._animation_menu(view.addMenu("&Animation speed"))
         self.actions_by_name |= self.table.build_menus(self.menuBar(), self.menus)
         self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
@@ -397,6 +454,36 @@ class MainWindow(QMainWindow):
             MenuItem("&Help", "&Keyboard shortcuts", "F1", self.show_shortcuts,
                      "Every shortcut and map gesture in one sheet")], self)
         self._update_undo_actions()
+
+    def _layout_menu(self, view: QMenu) -> None:
+        """The sidebars (one key each), each panel, the timeline's segments, the default
+        layout back."""
+        for side, key, panels in (("left", "Ctrl+[", "Combat log, History"),
+                                  ("right", "Ctrl+]", "Combatants, Resolve")):
+            action = QAction(f"{side.title()} sidebar", self, checkable=True)
+            action.setShortcut(QKeySequence(key))
+            action.setToolTip(f"Hide or show the panels on the {side} ({key}): {panels}")
+            action.triggered.connect(lambda _=False, s=side: self.sidebars.toggle(s))
+            view.addAction(action)
+            self.actions_by_name[f"{side.title()} sidebar"] = action
+        panels = view.addMenu("&Panels")
+        panels.addActions([dock.toggleViewAction() for dock in self.sidebars.docks.values()])
+        segments = QAction("Timeline &segments", self, checkable=True)
+        segments.setShortcut(QKeySequence("Ctrl+J"))
+        segments.setToolTip("The round timeline as one row, or with a column per segment "
+                            "(Ctrl+J)")
+        segments.toggled.connect(self._expand_timeline)
+        self.timeline_panel.expanded_changed.connect(segments.setChecked)
+        view.addAction(segments)
+        view.addAction("Reset &layout", self.reset_layout)
+        self.actions_by_name["Timeline segments"] = segments
+        self.sidebars.changed.connect(self._show_sides)
+
+    def _show_sides(self) -> None:
+        for side in ("left", "right"):
+            action = self.actions_by_name[f"{side.title()} sidebar"]
+            action.setChecked(self.sidebars.shown(side))
+            action.setEnabled(bool(self.sidebars.on(side)))
 
     def _toggle(self, menu: QMenu, text: str, shortcut: str, attribute: str) -> None:
         action = QAction(text, self, checkable=True)
@@ -516,6 +603,9 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.cell_label = QLabel()
         self.statusBar().addPermanentWidget(self.cell_label)
+        for side, text in (("left", "◧ Log"), ("right", "Panels ◨")):
+            self.statusBar().addPermanentWidget(_side_button(
+                self.actions_by_name[f"{side.title()} sidebar"], text))
         self.hovered_cell: Cell | None = None
         self.view.cell_hovered.connect(self._describe_cell)
         self.document.changed.connect(self._after_change)
@@ -557,6 +647,7 @@ class MainWindow(QMainWindow):
             return
         self.files.autosaver.discard()
         self.files.shutdown()
+        self.memory.save()
         self.table.close()
         event.accept()
 
@@ -579,6 +670,19 @@ class MainWindow(QMainWindow):
             if url.isLocalFile() and self.files.confirm_discard():
                 self.files.open_path(Path(url.toLocalFile()))
                 return
+
+
+def _side_button(action: QAction, text: str) -> QToolButton:
+    """A status-bar button for a sidebar's action, with fewer words than the menu's."""
+    button = QToolButton()
+    button.setText(text)
+    button.setToolTip(action.toolTip())
+    button.setCheckable(True)
+    button.setAutoRaise(True)
+    button.clicked.connect(lambda _=False: action.trigger())
+    action.changed.connect(lambda: (button.setChecked(action.isChecked()),
+                                    button.setEnabled(action.isEnabled())))
+    return button
 
 
 def _shown_path(result: ShoveResult) -> tuple[Cell, ...]:

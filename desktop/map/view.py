@@ -79,6 +79,9 @@ class MapView(QGraphicsView):
         self._right_press: QPointF | None = None
         self._space_down = False
         self._last_cell: Cell | None = None
+        # Fitted to the map until the GM zooms or pans: the window settling (maximised,
+        # panels laid out, table mode) then keeps the whole map in view.
+        self.fitted = False
 
     # --- tools ---------------------------------------------------------------------------
     def set_tool(self, tool: ViewTool) -> None:
@@ -109,6 +112,7 @@ class MapView(QGraphicsView):
     def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:
         """Zoom by ``factor`` about the pointer, or about the viewport point ``anchor`` (the
         middle of a pinch), which stays over the same spot of the map."""
+        self.fitted = False
         target = max(MIN_ZOOM, min(MAX_ZOOM, self.zoom * factor))
         factor = target / self.zoom
         self.map_scene.faces.zoom_moved()  # tokens borrow pictures until the zoom rests
@@ -134,16 +138,22 @@ class MapView(QGraphicsView):
         self.zoom_changed.emit(self.zoom)
 
     def fit_map(self) -> None:
+        """The whole map in view, as large as it fits; kept so as the view's size changes,
+        until the GM zooms or pans."""
         enc = self.map_scene.encounter
         self.fitInView(self.map_scene.renderer.map_rect(enc.map.width, enc.map.height),
                        Qt.AspectRatioMode.KeepAspectRatio)
+        self.fitted = True
         self.zoom_changed.emit(self.zoom)
 
     def centre_on_cell(self, cell: Cell) -> None:
+        self.fitted = False
         self.centerOn(self.map_scene.renderer.cell_centre(cell))
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        if self.fitted:
+            self.fit_map()
         self.resized.emit()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
@@ -178,6 +188,7 @@ class MapView(QGraphicsView):
 
     def scroll_by(self, dx: float, dy: float) -> None:
         """Move the map under the viewport by (dx, dy) screen pixels the other way."""
+        self.fitted = False
         self.horizontalScrollBar().setValue(int(self.horizontalScrollBar().value() + dx))
         self.verticalScrollBar().setValue(int(self.verticalScrollBar().value() + dy))
 

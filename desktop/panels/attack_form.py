@@ -21,7 +21,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.widgets.focus import FocusComboBox, FocusSpinBox
+from desktop.widgets.focus import FocusComboBox, FocusSpinBox, narrow
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
@@ -39,12 +39,12 @@ class AttackForm(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        self.weapon_box = narrow(FocusComboBox())
+        self.weapon_box = widening(FocusComboBox())
         self.weapon_box.setToolTip("The weapon: its damage dice, STR and damage type; or type "
                                    "the dice")
         self.damage_dice = QLineEdit("d8")
         self.damage_dice.setToolTip("Weapon damage dice, e.g. d8, 2d6+1")
-        self.grip = narrow(FocusComboBox())
+        self.grip = widening(FocusComboBox())
         self.grip.setToolTip("002 One or two hands: 1½ hands +d3 damage and +1 to hit; two "
                              "hands the weapon's bonus die (and +1 to hit unless it always "
                              "needs two)")
@@ -53,8 +53,8 @@ class AttackForm(QWidget):
         self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
         self.magic = QCheckBox("Magic damage")
         self.magic.setToolTip("Magic damage ignores AV")
-        self.aim = narrow(location_box())
-        self.hero = narrow(hero_box())
+        self.aim = widening(location_box())
+        self.hero = widening(hero_box())
         self.weapons: dict[str, Weapon] = {}
         self.profile: RulesProfile | None = None  # the encounter's, from show_for
         self.labels: dict[QWidget, QLabel] = {}
@@ -146,11 +146,10 @@ def _label(text: str, widget: QWidget) -> QLabel:
     return label
 
 
-def narrow(box: QComboBox) -> QComboBox:
+def widening(box: QComboBox) -> QComboBox:
     """``box`` as wide as the dock gives it, asking only for a few characters: sized to its
     longest item, it widened the form past the dock's edge and was cut off there."""
-    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(COMBO_CHARACTERS)
+    narrow(box, COMBO_CHARACTERS)
     box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     return box
 
@@ -162,14 +161,14 @@ def add_choice(box: QComboBox, text: str, data: str, tip: str = "") -> None:
 
 
 def location_box() -> QComboBox:
-    box = FocusComboBox()
+    box = narrow(FocusComboBox(), COMBO_CHARACTERS)
     box.setToolTip("002 Hitting specific locations: aim at one (its modifier to hit); a hit "
                    "lands there. Otherwise the location die decides")
     return box
 
 
 def hero_box() -> QComboBox:
-    box = FocusComboBox()
+    box = narrow(FocusComboBox(), COMBO_CHARACTERS)
     box.setToolTip("002 Damage: a hero point causes double damage, an automatic hit (not "
                    "when aiming at a location) or +10 to hit; spent with the attack (undo "
                    "gives it back)")

@@ -21,7 +21,6 @@ from desktop.qt import (
     QComboBox,
     QFormLayout,
     QGridLayout,
-    QHBoxLayout,
     QKeyEvent,
     QLabel,
     QLineEdit,
@@ -37,7 +36,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.widgets.focus import FocusComboBox
+from desktop.widgets.focus import FocusComboBox, narrow
 
 if TYPE_CHECKING:
     from core.model.encounter import Token
@@ -45,7 +44,8 @@ if TYPE_CHECKING:
 
 INVALID_STYLE = "border: 1px solid #c0392b; border-radius: 2px;"
 WHOLE_NUMBER = re.compile(r"\s*[+-]?\d{1,6}\s*")
-COLUMNS = 3  # label/field pairs per grid row
+COLUMNS = 2  # label/field pairs per grid row: the form fits a laptop's narrow sidebar
+COMBO_CHARS = 12  # a choice box shows this many characters of its choice
 
 
 class NumberField(NamedTuple):
@@ -137,7 +137,7 @@ class CombatantForm(QWidget):
         column.setSpacing(2)
         column.addLayout(self._identity(name))
         numbers = QGridLayout()
-        numbers.setHorizontalSpacing(6)
+        numbers.setHorizontalSpacing(4)
         numbers.setVerticalSpacing(3)
         row = self._add_numbers(numbers, 0, "Abilities", ABILITIES)
         row = self._add_numbers(numbers, row, "Combat", NUMBERS)
@@ -160,14 +160,12 @@ class CombatantForm(QWidget):
     def _identity(self, name: QLineEdit) -> QFormLayout:
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a label over its
+        # field where the sidebar is too narrow for both side by side
         form.setVerticalSpacing(3)
-        side_size = QHBoxLayout()
-        side_size.addWidget(self.combos["side"], 1)
-        side_size.addSpacing(6)
-        side_size.addWidget(_buddy("Size", self.combos["size"]))
-        side_size.addWidget(self.combos["size"], 1)
         form.addRow(_buddy("Name", name), name)
-        form.addRow(_buddy("Side", self.combos["side"]), side_size)
+        for key in ("side", "size"):
+            form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
         for key in ("armour", "shield"):
             form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
         form.addRow(_buddy("Weapons", self.weapons), self.weapons)
@@ -234,7 +232,7 @@ class CombatantForm(QWidget):
         low, high = self._bounds(spec)
         edit = self._line_edit(spec.key, f"{spec.tip} ({low} to {high}; typing validates)")
         edit.setAlignment(Qt.AlignmentFlag.AlignRight)
-        edit.setFixedWidth(edit.fontMetrics().horizontalAdvance("-9999") + 14)
+        edit.setFixedWidth(edit.fontMetrics().horizontalAdvance("-9999") + 8)
         return edit
 
     def _combo(self, key: str, tip: str, choices: list[tuple[str, str, str]]) -> None:
@@ -244,6 +242,7 @@ class CombatantForm(QWidget):
         for index, (text, value, item_tip) in enumerate(choices):
             combo.addItem(text, value)
             combo.setItemData(index, item_tip or text, Qt.ItemDataRole.ToolTipRole)
+        narrow(combo, COMBO_CHARS)
         combo.currentIndexChanged.connect(lambda _index: self._edited(key))
         self.combos[key] = combo
 

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
 
 ERROR_STYLE = "color: #c0392b"
-MIN_WIDTH_PX = 260
+MIN_WIDTH_PX = 240
 RESULT_LINES = 6  # the "Last result" box never gets shorter than this
 IDLE_TEXT = ("Shove (S), Attack (K), Missile (M) or Manoeuvres (B): pick the attacker and "
              "the target on the map, or right-click a token.")
@@ -69,6 +69,7 @@ class ResolvePanel(QWidget):
     applied = Signal(object)  # the Outcome, after it was applied
     began = Signal(object)  # the Action now pending (it replaces any before it)
     cleared = Signal()  # the pending action was resolved, cancelled or dropped
+    wants_sight = Signal()  # odds or dice to read: the panel should be in front
     # The tool whose action it was, once it is no longer pending: resolved, cancelled,
     # dropped, or replaced by another's (a shot left waiting while the GM began an attack).
     released = Signal(object)
@@ -209,6 +210,11 @@ class ResolvePanel(QWidget):
             self.card.clear()
             self.title.setText(IDLE_TEXT)
 
+    def show_card(self, html: str) -> None:
+        """Show a preview's odds card (a target being aimed at), in front of its sidebar."""
+        self.card.setText(html)
+        self.wants_sight.emit()
+
     def preview_shove(self, odds: ShoveOdds) -> None:
         """Show the odds card of a shove being aimed (before any roll)."""
         from core.rules.shove import SuccessLevel
@@ -216,7 +222,7 @@ class ResolvePanel(QWidget):
         levels = odds.levels
         hazards = "".join(f"<br>Into {name}: <b>{percent(p)}</b>"
                           for name, p in odds.hazards_entered.items())
-        self.card.setText(
+        self.show_card(
             f"d20 {odds.attack_bonus:+d} vs FD <b>{odds.target_fd}</b> · Shove Resist "
             f"<b>{odds.shove_resist}</b> · Death Ray save <b>{odds.death_ray_save}</b><br>"
             f"Fail <b>{percent(levels[SuccessLevel.FAIL])}</b> · Success "
@@ -250,6 +256,7 @@ class ResolvePanel(QWidget):
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus
         self.began.emit(action)
+        self.wants_sight.emit()
         if replaced is not None and replaced is not owner:
             self.released.emit(replaced)
 

@@ -1,7 +1,9 @@
-"""The round timeline dock: segments 0-11 as columns with a chip per combatant, the current
-segment marked, buttons for rolling initiative and stepping segments and rounds, a drag of
-a chip to set a GM override, and the real-time declaration timer (002 "The round will start
-after 2 minutes ... not exceed 2 minutes per creature")."""
+"""The round timeline dock: a chip per combatant in acting order, the current segment
+marked, buttons for rolling initiative and stepping segments and rounds, and the real-time
+declaration timer (002 "The round will start after 2 minutes ... not exceed 2 minutes per
+creature"). Folded, it is one row; unfolded, segments 0-11 are columns, and a chip dragged
+to another column sets a GM override. Ending a round says first who would lose their turn.
+"""
 
 from __future__ import annotations
 
@@ -14,155 +16,46 @@ from core.actions.round import (
     SetSegmentOverride,
 )
 from core.actions.surprise import SurpriseAction
-from core.rules.timeline import AttackTiming, acting_order, entry_timing
-from desktop.map import style
+from core.rules.timeline import acting_order, entry_timing, newcomers, still_to_act
+from desktop.panels.timeline_chips import (
+    Chip,
+    ChipStrip,
+    MenuEntry,
+    SegmentColumn,
+    chip_for,
+    newcomer_chip,
+)
 from desktop.qt import (
-    QApplication,
-    QContextMenuEvent,
-    QDrag,
-    QDragEnterEvent,
-    QDropEvent,
+    QEvent,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QMenu,
     QMessageBox,
-    QMimeData,
-    QMouseEvent,
-    QPointF,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     Qt,
     QTimer,
+    QToolButton,
     QVBoxLayout,
     QWidget,
+    Signal,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from core.actions.commands import ChangeSet
-    from core.model.combatant import Side
-    from core.model.round import InitiativeEntry
     from desktop.document.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
-
-CHIP_MIME = "application/x-battlemap-token"
-
 
 EXTRA_SECONDS = 120
 
 
-class Chip(QLabel):
-    """One combatant on the timeline, in its side's colour; drag it to another segment."""
-
-    def __init__(self, token_id: str, text: str, side: Side | None, tooltip: str) -> None:
-        """``side`` None: greyed out (no attack this round)."""
-        super().__init__(text)
-        self.token_id = token_id
-        self.greyed = side is None
-        self.declare: Callable[[str, int], None] = lambda _token, _length: None
-        self.pick: Callable[[str], None] = lambda _token: None  # a click: select it
-        self._pressed_at = QPointF()
-        colour = style.NO_ATTACK if side is None else style.SIDE_COLOURS[side]
-        self.setStyleSheet(f"background: {colour.name()}; color: white; border-radius: 4px; "
-                           "padding: 1px 4px; font-weight: bold")
-        self.setToolTip(tooltip)
-
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        """Declare a long action (spell, prayer) of 2-5 segments, or a normal one."""
-        menu = QMenu(self)
-        for length in range(1, 6):
-            text = "Normal action (1 segment)" if length == 1 else \
-                f"Spell or prayer: {length} segments"
-            menu.addAction(text, lambda n=length: self.declare(self.token_id, n))
-        menu.exec(event.globalPos())
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        self._pressed_at = event.position()
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        """A click (a drag ends in the drop instead) selects the combatant on the map."""
-        if event.button() == Qt.MouseButton.LeftButton:
-            self.pick(self.token_id)
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        """A drag once the pointer has moved the platform's drag distance (a hand's tremor
-        in a click started one, and the click selected nothing)."""
-        moved = (event.position() - self._pressed_at).manhattanLength()
-        if (event.buttons() & Qt.MouseButton.LeftButton
-                and moved >= QApplication.startDragDistance()):
-            mime = QMimeData()
-            mime.setData(CHIP_MIME, self.token_id.encode("utf-8"))
-            drag = QDrag(self)
-            drag.setMimeData(mime)
-            drag.exec(Qt.DropAction.MoveAction)
-
-
-TWO_CHIPS_HIGH = 88  # a column shows its title and two chips: never squeezed under the status bar
-
-
-class SegmentColumn(QFrame):
-    """A column for one segment; accepts dropped chips."""
-
-    def __init__(self, segment: int, on_drop: Callable[[str, int], None]) -> None:
-        super().__init__()
-        self.segment, self.on_drop = segment, on_drop
-        self.setAcceptDrops(True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setMinimumWidth(70)
-        self.setMinimumHeight(TWO_CHIPS_HIGH)
-        self.box = QVBoxLayout(self)
-        self.box.setContentsMargins(3, 3, 3, 3)
-        self.title = QLabel(str(segment))
-        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.box.addWidget(self.title)
-        self.box.addStretch()
-
-    def set_groups(self, groups: list[list[Chip]], current: bool) -> None:
-        """Show the chips acting in this segment, longest reach first; combatants of equal
-        reach act together (002) and share a frame."""
-        while self.box.count() > 2:
-            item = self.box.takeAt(1)
-            if item is not None and item.widget() is not None:
-                item.widget().hide()
-                item.widget().deleteLater()
-        for index, group in enumerate(groups):
-            widget = group[0] if len(group) == 1 else _together(group)
-            self.box.insertWidget(1 + index, widget)
-            widget.ensurePolished()  # its style sheet's border and padding: in its size now
-            widget.show()  # a layout only shows a new child on the next event loop pass
-        self.setStyleSheet("SegmentColumn { background: #fff3c4; border: 2px solid #ffc20e }"
-                           if current else "")
-        # Taller when more act in it: every chip whole (a GM's walk-through: four in one
-        # segment were cut in half). The explicit minimum overrides the layout's own.
-        self.setMinimumHeight(max(TWO_CHIPS_HIGH, self.box.totalMinimumSize().height()))
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if event.mimeData().hasFormat(CHIP_MIME):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        token_id = bytes(event.mimeData().data(CHIP_MIME).data()).decode("utf-8")
-        event.acceptProposedAction()
-        self.on_drop(token_id, self.segment)
-
-
-def _together(chips: list[Chip]) -> QFrame:
-    """Chips of combatants who strike simultaneously, in one frame."""
-    frame = QFrame()
-    frame.setObjectName("together")
-    frame.setStyleSheet("QFrame#together { border: 1px dashed #888; border-radius: 4px }")
-    frame.setToolTip("Equal reach: these strike simultaneously (002 Initiative)")
-    column = QVBoxLayout(frame)
-    column.setContentsMargins(2, 2, 2, 2)
-    column.setSpacing(2)
-    for chip in chips:
-        column.addWidget(chip)
-    return frame
-
-
 class TimelinePanel(QWidget):
     """Everything about the round, kept in step with the document's change sets."""
+
+    expanded_changed = Signal(bool)  # the segment columns shown (True) or folded away
 
     def __init__(self, document: EncounterDocument, resolve_panel: ResolvePanel,
                  highlight: Callable[[list[str]], None]) -> None:
@@ -190,6 +83,11 @@ class TimelinePanel(QWidget):
                                   self.add_time),
         }
         self.columns: list[SegmentColumn] = []
+        self.strip = ChipStrip()
+        self.fold = QToolButton()
+        self.fold.setCheckable(True)
+        self.fold.setAutoRaise(True)
+        self.fold.toggled.connect(self.set_expanded)
         self._layout()
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._encounter_replaced)
@@ -203,20 +101,64 @@ class TimelinePanel(QWidget):
 
     def _layout(self) -> None:
         top = QHBoxLayout()
+        top.addWidget(self.fold)
         top.addWidget(self.round_label)
         for button in self.buttons.values():
             top.addWidget(button)
-        top.addStretch()
+        self.strip_area = QScrollArea()
+        self.strip_area.setWidget(self.strip)
+        self.strip_area.setWidgetResizable(True)
+        self.strip_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.strip_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.strip_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        top.addWidget(self.strip_area, 1)
         top.addWidget(self.timer_label)
-        row = QHBoxLayout()
+        self.segments = QWidget()
+        row = QHBoxLayout(self.segments)
+        row.setContentsMargins(0, 0, 0, 0)
         profile = self.document.encounter.profile
         for segment in range(profile.initiative_min_segment, profile.initiative_max_segment + 1):
             column = SegmentColumn(segment, self.override)
             self.columns.append(column)
             row.addWidget(column)
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
         layout.addLayout(top)
-        layout.addLayout(row)
+        layout.addWidget(self.segments)
+        self.set_expanded(False)
+
+    @property
+    def expanded(self) -> bool:
+        return self.fold.isChecked()
+
+    def set_expanded(self, on: bool) -> None:
+        """Unfold the segment columns (chips can be dragged between them), or fold the
+        timeline to one row with the chips in acting order (the map keeps the height)."""
+        self.fold.setChecked(on)
+        self.fold.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.fold.setToolTip("Fold the timeline to one row (Ctrl+J)" if on else
+                             "Show a column per segment, to drag chips between (Ctrl+J)")
+        self.segments.setVisible(on)
+        self.strip_area.setVisible(not on)
+        self._fit_height()
+        self.expanded_changed.emit(on)
+
+    def _fit_height(self) -> None:
+        """Folded, no taller than its row: the map gets the rest."""
+        self.setMaximumHeight(16_777_215 if self.expanded else self._one_row_height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # table mode's UI scale
+            self._fit_height()
+
+    def _one_row_height(self) -> int:
+        margins = self.layout().contentsMargins() if self.layout() else None
+        chrome = margins.top() + margins.bottom() if margins else 0
+        tallest = max(self.buttons["roll"].sizeHint().height(),
+                      self.strip.sizeHint().height()
+                      + self.strip_area.horizontalScrollBar().sizeHint().height())
+        return tallest + chrome
 
     # --- actions ---------------------------------------------------------------------------
     def roll(self) -> None:
@@ -275,7 +217,33 @@ class TimelinePanel(QWidget):
         self.document.push(AdvanceSegment())
 
     def next_round(self) -> None:
+        """End the round, once the GM has heard who would lose their turn, if anyone."""
+        encounter = self.document.encounter
+        waiting = still_to_act(encounter.timeline, encounter)
+        if waiting and not self._confirm_skip(encounter.timeline.round_number,
+                                              [still.describe() for still in waiting]):
+            return
         self.document.push(NextRound())
+
+    def _confirm_skip(self, round_number: int, waiting: list[str]) -> bool:
+        answer = QMessageBox.question(
+            self, "End the round?",
+            f"Round {round_number} is not over: {_listed(waiting)} "
+            f"{'has' if len(waiting) == 1 else 'have'} not acted yet and would lose "
+            "the turn. End the round anyway? (Undo brings it back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def join_round(self) -> None:
+        """Roll initiative for the creatures that came onto the map after the roll."""
+        from core.actions.initiative import JoinRoundAction  # see desktop/__init__
+
+        self.resolve_panel.begin_roll(
+            JoinRoundAction(),
+            "The newcomers' initiative as the round's roll would have given it: a d10 − DEX "
+            "modifier + personal modifier for each party character; the opposition's take "
+            "its one roll of this round.")
 
     def override(self, token_id: str, segment: int) -> None:
         if any(e.token_id == token_id for e in self.document.encounter.timeline.entries):
@@ -334,12 +302,19 @@ class TimelinePanel(QWidget):
         state = encounter.timeline
         self.round_label.setText(f"<b>Round {state.round_number}</b>" if state.round_number
                                  else "<b>No round yet</b>")
-        order = dict(acting_order(state, encounter))
+        ordered = acting_order(state, encounter)
+        order = dict(ordered)
         for column in self.columns:
             groups = [[self._make_chip(token_id) for token_id in group]
                       for group in order.get(column.segment, [])]
             column.set_groups(groups, bool(state.entries)
                               and column.segment == state.current_segment)
+        self.strip.show_order(
+            [(segment, [[self._make_chip(t) for t in group] for group in groups])
+             for segment, groups in ordered],
+            state.current_segment if state.entries else None,
+            [self._newcomer_chip(token.id, token.name) for token in newcomers(encounter)])
+        self._fit_height()
         last = encounter.profile.initiative_max_segment
         self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
@@ -358,35 +333,29 @@ class TimelinePanel(QWidget):
     def _make_chip(self, token_id: str) -> Chip:
         encounter = self.document.encounter
         token, entry = encounter.token(token_id), encounter.timeline.entry(token_id)
-        chip = _chip(entry, token.name, token.combatant.side,
-                     entry_timing(entry, token.combatant, encounter.profile))
-        chip.declare = self.declare_action
+        chip = chip_for(entry, token.name, token.combatant.side,
+                        entry_timing(entry, token.combatant, encounter.profile))
+        chip.menu_entries = lambda: self._declarations(token_id)
+        chip.pick = lambda chosen: self.highlight([chosen])
+        return chip
+
+    def _declarations(self, token_id: str) -> list[MenuEntry]:
+        """Declare a long action (spell, prayer) of 2-5 segments, or a normal one; the one
+        declared is ticked."""
+        declared = self.document.encounter.timeline.entry(token_id).action_segments
+        return [("Normal action (1 segment)" if length == 1 else
+                 f"Spell or prayer: {length} segments",
+                 lambda n=length: self.declare_action(token_id, n), length == declared)
+                for length in range(1, 6)]
+
+    def _newcomer_chip(self, token_id: str, name: str) -> Chip:
+        chip = newcomer_chip(token_id, name)
+        chip.menu_entries = lambda: [("Roll initiative for the newcomers", self.join_round,
+                                      None)]
         chip.pick = lambda chosen: self.highlight([chosen])
         return chip
 
 
-def _chip(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming) -> Chip:
-    """A chip in the segment of its strike; grey with the reason when moving took too
-    long to attack this round."""
-    lines = [f"{name}: {entry.terms.describe()} → segment {entry.segment}"]
-    if (entry.moved_ft or not timing.attacks) and timing.reason not in entry.notes:
-        lines.append(timing.reason)  # moving, or a condition taken since the roll
-    if entry.overridden:
-        lines.append("GM override")
-    if entry.action_segments > 1:
-        lines.append(f"Long action: segments {entry.segment}-"
-                     f"{entry.segment + entry.action_segments - 1}; a hit then spoils it")
-    lines += [*entry.notes, "Click: select it on the map; drag: another segment; "
-              "right-click: a long action"]
-    marks = [f"✦{entry.action_segments}" if entry.action_segments > 1 else "",
-             "✎" if entry.overridden else "", _idle_mark(timing)]
-    label = " ".join([name, *(m for m in marks if m)])
-    return Chip(entry.token_id, label, side if timing.attacks else None, "\n".join(lines))
-
-
-def _idle_mark(timing: AttackTiming) -> str:
-    """"(no action)" for who does nothing (asleep, knocked out, down), "(no attack)" for
-    who acts without striking (rising, getting up, too far to reach)."""
-    if timing.attacks:
-        return ""
-    return "(no action)" if timing.idle else "(no attack)"
+def _listed(names: list[str]) -> str:
+    """"A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

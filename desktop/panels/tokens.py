@@ -34,11 +34,11 @@ from desktop.qt import (
     QHeaderView,
     QLabel,
     QMenu,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QSplitter,
     Qt,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -77,7 +77,8 @@ class CombatantList(QTreeWidget):
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         # Fixed widths: ResizeToContents would measure every row on every change.
-        for column, sample in ((1, "-99/999 · 9 wp"), (2, "DS KO Up")):
+        # Narrow enough for a laptop's sidebar: a wound count is cut short ("…"), its tip says.
+        for column, sample in ((1, "-99/999"), (2, "DS KO Up")):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, self.fontMetrics().horizontalAdvance(sample) + 16)
         self.groups: dict[Side, QTreeWidgetItem] = {}
@@ -213,10 +214,10 @@ class TokenPanel(QWidget):
 
     # --- building ------------------------------------------------------------------------
     def _build(self) -> None:
-        add = _button("Add from library…", "Add a combatant from the template library "
+        add = _button("Library", "Add a combatant from the template library "
                       "(assets/library.json), placed near the centre of the view")
         add.setMenu(self.library_menu)
-        self.new_button = _button("New combatant", "Add a blank combatant named \"New combatant\"")
+        self.new_button = _button("New", "Add a blank combatant named \"New combatant\"")
         self.new_button.clicked.connect(lambda: self.add_combatant(
             Combatant(name="New combatant")))
         self.remove_button = _button("Remove", "Remove the selected combatants from the map "
@@ -407,9 +408,13 @@ class TokenPanel(QWidget):
                 self.document.push(command)
 
 
-def _button(text: str, tip: str) -> QPushButton:
-    button = QPushButton(text)
+def _button(text: str, tip: str) -> QToolButton:
+    """A button as wide as its word (a push button is at least 80 px: three did not fit a
+    laptop's sidebar)."""
+    button = QToolButton()
+    button.setText(text)
     button.setToolTip(tip)
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
     return button
 
 

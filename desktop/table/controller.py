@@ -9,16 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.model.mapmodel import Darkness
+from desktop.panels.layout import lay_out_now
 from desktop.qt import (
     QAction,
     QActionGroup,
     QGuiApplication,
-    QMainWindow,
     QMenu,
     QMenuBar,
     QObject,
     QScreen,
-    QSettings,
     QWidget,
 )
 from desktop.table.mode import SCALES, TableMode, as_bool
@@ -32,16 +31,19 @@ if TYPE_CHECKING:
     from desktop.map.view import MapView
     from desktop.table.player_window import PlayerWindow
     from desktop.tools.fog import FogTool
+    from desktop.widgets.window_memory import WindowMemory
 
 
 class TableController(QObject):
     """The window's table-play commands and the players' window they open."""
 
-    def __init__(self, window: QMainWindow, settings: QSettings, document: EncounterDocument,
-                 view: MapView, fog_tool: FogTool) -> None:
+    def __init__(self, memory: WindowMemory, document: EncounterDocument, view: MapView,
+                 fog_tool: FogTool) -> None:
+        """Table play in ``memory``'s window, remembered in its settings."""
+        window, settings = memory.window, memory.settings
         super().__init__(window)
         self.window, self.settings, self.document = window, settings, document
-        self.view, self.fog_tool = view, fog_tool
+        self.view, self.fog_tool, self.memory = view, fog_tool, memory
         self.player_window: PlayerWindow | None = None
         self.mode = TableMode(window, settings, self.scenes)
         self.actions: dict[str, QAction] = {}
@@ -79,7 +81,7 @@ class TableController(QObject):
                      "Tint what the players cannot see now on this map",
                      checked=lambda: fog.pinned),
             MenuItem("&View", SEPARATOR, None, lambda: None),
-            MenuItem("&View", "&Table mode", "Ctrl+Shift+T", self.mode.set_enabled,
+            MenuItem("&View", "&Table mode", "Ctrl+Shift+T", self.set_table_mode,
                      "Large text and touch-sized controls for a screen on the table",
                      checked=lambda: self.mode.enabled),
             MenuItem("&View", "T&urn map 90°", "Ctrl+Shift+R", self.turn_map,
@@ -101,7 +103,7 @@ class TableController(QObject):
         view.insertMenu(self.actions["Players follow my view"], screens)
         scale = _choices("UI &scale (table mode)", self.window,
                          lambda: [(f"{percent} %", percent) for percent in SCALES],
-                         lambda: self.mode.percent, self.mode.set_percent)
+                         lambda: self.mode.percent, self.set_scale)
         view.insertMenu(self.actions["Turn map 90°"], scale)
         darkness = _choices("&Darkness", self.window,
                             lambda: [(d.value.capitalize(), d) for d in Darkness],
@@ -111,6 +113,25 @@ class TableController(QObject):
         self.mode.changed.connect(lambda: self.actions["Table mode"].setChecked(
             self.mode.enabled))
         return self.actions
+
+    # --- table mode ----------------------------------------------------------------------
+    def set_table_mode(self, on: bool) -> None:
+        """Table mode on or off. Off gives back exactly the window and panels it found
+        (table mode's larger text widens them and the GM may rearrange them for the table)."""
+        if on == self.mode.enabled:
+            return
+        if on:
+            self.memory.keep_before_table()
+        self.mode.set_enabled(on)
+        if not on:
+            lay_out_now()  # the normal text's sizes first, then the layout they had
+            self.memory.give_back_after_table()
+
+    def set_scale(self, percent: int) -> None:
+        """A UI scale chosen from the menu: table mode comes on at that scale."""
+        if not self.mode.enabled:
+            self.memory.keep_before_table()
+        self.mode.set_percent(percent)
 
     def _show_map_settings(self) -> None:
         if "Fog of war on" in self.actions:

@@ -34,6 +34,9 @@ class ToolContext:
 
 
 TokenEntry = tuple[str, Callable[[], None]]
+#: The width a tool's options may take on the tool bar (at UI scale 100 %): the window
+#: puts them beside the tools where it has this much room left.
+OPTIONS_ROOM_PX = 700
 
 
 class MapTool(QObject):

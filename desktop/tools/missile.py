@@ -317,12 +317,12 @@ class MissileTool(MapTool):
             self.preview.clear()
             reason = str(error.args[0]) if error.args else str(error)
             self.say(f"Cannot shoot: {reason}")
-            self.panel.card.setText(f"<span style='color:#c0392b'>{reason}</span>")
+            self.panel.show_card(f"<span style='color:#c0392b'>{reason}</span>")
             return
         self.odds, self.note = answer.value
         assert self.odds is not None and self.target is not None
         self.preview.show_odds(self.odds, encounter)
-        self.panel.card.setText(card(self.odds, self.note))
+        self.panel.show_card(card(self.odds, self.note))
         self.say("Missile: click to shoot at "
                  f"{encounter.token(self.target).name}, or point at another target")
 

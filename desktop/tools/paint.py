@@ -173,18 +173,19 @@ class ElevationTool(CellPaintTool):
 
 
 def terrain_legend(profile: RulesProfile) -> QLabel:
-    """What each terrain colour means, with its effect under the encounter's rules."""
+    """What each terrain colour is; its effect under the encounter's rules in the tip."""
     cost = TERRAINS[Terrain.DIFFICULT].move_cost
     effects = {Terrain.DIFFICULT: f"movement ×{cost}, {profile.difficult_terrain_resist:+d} "
                                   "Shove Resist",
                Terrain.SLIPPERY: f"{profile.slippery_bonus_ft:+d} ft to every shove",
                Terrain.UNDERGROWTH: f"+{profile.concealment_percent}% cover against missiles"}
     swatches = [f'<span style="background-color: {style.TERRAIN_COLOURS[kind].name()}">'
-                f"&nbsp;&nbsp;&nbsp;&nbsp;</span> {kind.value} ({effect})"
-                for kind, effect in effects.items()]
+                f"&nbsp;&nbsp;&nbsp;</span> {kind.value}" for kind in effects]
     legend = QLabel("  " + " &nbsp; ".join(swatches))
-    legend.setToolTip("Terrain colours on the map (000 Terrain Modifiers to Force; 002 Cover "
-                      "& concealment); the numbers are Map > Rules settings")
+    legend.setToolTip("<br>".join(
+        ["Terrain colours on the map (000 Terrain Modifiers to Force; 002 Cover & "
+         "concealment); the numbers are Map > Rules settings:"]
+        + [f"<b>{kind.value}</b>: {effect}" for kind, effect in effects.items()]))
     return legend
 
 

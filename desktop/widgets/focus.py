@@ -1,7 +1,8 @@
 """Choice and number boxes the mouse wheel changes only once they have focus (clicked or
 tabbed into). Over a box without focus the wheel scrolls the panel around it: a GM's
 walk-through scrolled the combatant editor and turned Brannoc's Plate Mail into a Suit
-Armor without noticing."""
+Armor without noticing. A choice box may be narrower than its longest choice (a laptop's
+sidebar, the tool bar): the list it drops down always shows every choice whole."""
 
 from __future__ import annotations
 
@@ -27,6 +28,20 @@ class _WheelNeedsFocus:
 class FocusComboBox(_WheelNeedsFocus, QComboBox):
     """A :class:`QComboBox` the wheel changes only once it has focus."""
 
+    def showPopup(self) -> None:
+        view = self.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint()
+                             .width())
+        super().showPopup()
+
 
 class FocusSpinBox(_WheelNeedsFocus, QSpinBox):
     """A :class:`QSpinBox` the wheel changes only once it has focus."""
+
+
+def narrow(box: QComboBox, chars: int) -> QComboBox:
+    """``box`` asking room for ``chars`` characters of its choice, whatever the longest
+    choice is (sized to it, a choice widened a panel past a laptop's sidebar)."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(chars)
+    return box

@@ -77,6 +77,19 @@ def answer_dialogs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
+def answer_yes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Questions answered "Yes" (the autouse default answers "Discard"); their texts."""
+    asked: list[str] = []
+
+    def record(_parent: object, title: str, text: str, *args: object) -> object:
+        asked.append(f"{title}: {text}")
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(record))
+    return asked
+
+
+@pytest.fixture
 def drag(qtbot: QtBot, window: MainWindow) -> Callable[..., None]:
     """Press on a cell, move through cells, release on the last (cells as (x, y))."""
 

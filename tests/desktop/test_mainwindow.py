@@ -173,6 +173,8 @@ def test_the_resolve_panel_keeps_its_width_names_tokens_and_rings_the_attacker(
         qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
     """Issue 16.6: "ogre shoves mira W", a dock that widened, no mark on the attacker."""
     dock = window.resolve_dock
+    window.sidebars.bring_forward("Resolve")
+    QApplication.processEvents()
     width = dock.width()
     viewport = window.view.viewport()
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
@@ -358,11 +360,15 @@ def test_no_two_commands_share_a_key(window: MainWindow) -> None:
 
 
 def test_the_terrain_legend_says_what_each_terrain_does_under_these_rules() -> None:
+    """The swatches name the terrains (the tool bar shares its row with the tools on a
+    laptop); the tip says what each does under these rules."""
     house = RulesProfile(difficult_terrain_resist=3, concealment_percent=25)
-    text = terrain_legend(house).text()
-    assert "difficult (movement ×2, +3 Shove Resist)" in text
-    assert "slippery (+2 ft to every shove)" in text
-    assert "undergrowth (+25% cover against missiles)" in text
+    legend = terrain_legend(house)
+    assert all(kind in legend.text() for kind in ("difficult", "slippery", "undergrowth"))
+    tip = legend.toolTip()
+    assert "<b>difficult</b>: movement ×2, +3 Shove Resist" in tip
+    assert "<b>slippery</b>: +2 ft to every shove" in tip
+    assert "<b>undergrowth</b>: +25% cover against missiles" in tip
 
 
 def test_cancel_leaves_the_attacker_chosen_and_says_so(
@@ -430,7 +436,7 @@ def test_a_path_label_too_long_for_either_side_slides_into_sight(window: MainWin
     middle = view.mapToScene(view.viewport().rect().center())
     refusal = "no way there: walls, closed doors or creatures block every path"
     preview.show_path([middle], refusal, legal=False)
-    words = max(1, round(0.8 * view.viewport().width() / preview.label.screen_rect().width()))
+    words = max(1, int(0.8 * view.viewport().width() / preview.label.screen_rect().width()))
     preview.show_path([middle], " ".join([refusal] * words), legal=False)
     assert preview.label.screen_rect().width() > view.viewport().width() / 2
     preview.label.keep_in_view(view)

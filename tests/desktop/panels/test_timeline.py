@@ -29,7 +29,8 @@ def chips(window: MainWindow) -> dict[str, int]:
     return found
 
 
-def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
+def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow,
+                                  answer_yes: list[str]) -> None:
     panel = window.timeline_panel
     qtbot.keyClick(window.view, Qt.Key.Key_I)
     state = window.document.encounter.timeline
@@ -43,6 +44,7 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.mouseClick(panel.buttons["segment"], Qt.MouseButton.LeftButton)
     assert window.document.encounter.timeline.current_segment == 1
     qtbot.mouseClick(panel.buttons["round"], Qt.MouseButton.LeftButton)
+    assert len(answer_yes) == 1 and "would lose the turn" in answer_yes[0]  # asked first
     assert window.document.encounter.timeline.round_number == 2
     window.document.undo()
     window.document.undo()
@@ -105,7 +107,8 @@ def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     assert panel.timer_label.text() == "Round under way"
 
 
-def test_declarations_end_when_the_first_segment_is_played(window: MainWindow) -> None:
+def test_declarations_end_when_the_first_segment_is_played(window: MainWindow,
+                                                          answer_yes: list[str]) -> None:
     """The countdown belongs to the declarations: the next segment ends it, and undoing a
     later round back into this one does not bring it back mid-round."""
     panel = window.timeline_panel

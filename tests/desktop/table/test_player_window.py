@@ -162,13 +162,18 @@ def test_it_refits_when_the_gm_window_is_resized(qtbot: QtBot, window: MainWindo
     window.view.zoom_by(0.4)  # the map well inside the view: no scroll bars
     gm_area = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     before = players.view.mapToScene(players.view.viewport().rect()).boundingRect()
-    window.resize(window.width() // 2, window.height())
+    window.resize(window.width() * 3 // 4, window.height())
     qtbot.waitUntil(lambda: window.view.mapToScene(
         window.view.viewport().rect()).boundingRect() != gm_area)
     after = players.view.mapToScene(players.view.viewport().rect()).boundingRect()
     assert after != before
-    assert players.centre().x() == pytest.approx(window.view.mapToScene(
-        window.view.viewport().rect().center()).x(), abs=30)
+
+    def gm_centre() -> float:
+        return window.view.mapToScene(window.view.viewport().rect().center()).x()
+
+    # The narrow window also puts the tool options on a row of their own: a second
+    # layout pass, which the players' map follows too.
+    qtbot.waitUntil(lambda: abs(players.centre().x() - gm_centre()) <= 30)
 
 
 def test_esc_leaves_full_screen_and_closing_the_gm_window_closes_it(
