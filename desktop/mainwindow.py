@@ -46,6 +46,7 @@ from desktop.qt import (
     QRect,
     QResizeEvent,
     QSettings,
+    QSize,
     Qt,
     QTimer,
     QToolButton,
@@ -68,7 +69,7 @@ from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.widgets.elided import ElidedLabel
-from desktop.widgets.icons import tool_icon
+from desktop.widgets.icons import TOOL_ICON_PX, tool_icon
 from desktop.widgets.screen_fit import sidebar_width
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.widgets.window_memory import WindowMemory
@@ -115,7 +116,7 @@ class MainWindow(QMainWindow):
         # player window, fog, table mode
         self.memory = WindowMemory(self, settings, LAYOUT_VERSION, self._arrange_panels)
         self.table = TableController(self.memory, self.document, self.view, fog_tool)
-        self.table.mode.changed.connect(self._place_options_bar)  # larger text, wider tools
+        self.table.mode.changed.connect(self._rescaled)
         self._build_docks()
         self._build_menus()
         self._build_status_bar()
@@ -206,8 +207,15 @@ class MainWindow(QMainWindow):
             self._show_options(tool)
             tallest = max(tallest, self.options_bar.sizeHint().height())
         self.options_bar.setMinimumHeight(tallest)
+        self._options_steady = True
         if self.view.tool is not None:
             self._show_options(self.view.tool)
+
+    def _rescaled(self) -> None:
+        """Table mode's UI scale changed the tools' width and the options' height."""
+        if self._options_steady:  # the first frame is past: steady it again at this scale
+            self._steady_options_bar()
+        self._place_options_bar()
 
     def _place_options_bar(self) -> None:
         """The options beside the tools where the window leaves them
@@ -233,6 +241,7 @@ class MainWindow(QMainWindow):
         self.tools_bar = bar = self.addToolBar("Tools")
         bar.setObjectName("tools")
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        bar.setIconSize(QSize(TOOL_ICON_PX, TOOL_ICON_PX))
         group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
@@ -244,7 +253,7 @@ class MainWindow(QMainWindow):
             bar.addAction(action)
             self.tool_actions[name] = action
         self.options_bar = self.addToolBar("Tool options")
-        self._options_wrapped = False
+        self._options_wrapped = self._options_steady = False
         self.options_bar.setObjectName("tool-options")
         self.view.first_painted.connect(self._steady_options_bar)
 

@@ -133,7 +133,7 @@ class CombatantForm(QWidget):
         self._make_combos()
         self._make_weapons()
         column = QVBoxLayout(self)
-        column.setContentsMargins(4, 4, 4, 4)
+        column.setContentsMargins(2, 4, 2, 4)
         column.setSpacing(2)
         column.addLayout(self._identity(name))
         numbers = QGridLayout()

@@ -11,7 +11,15 @@ arrangement is saved with the window (``QMainWindow.saveState``) under
 
 from __future__ import annotations
 
-from desktop.qt import QDockWidget, QMainWindow, QObject, Qt, QTabWidget, QWidget, Signal
+from desktop.qt import (
+    QDockWidget,
+    QMainWindow,
+    QObject,
+    Qt,
+    QTabWidget,
+    QWidget,
+    Signal,
+)
 
 #: Raised whenever the default arrangement changes: a state saved under another version is
 #: not restored (Qt's ``restoreState`` refuses it), the default is laid out instead.
@@ -32,12 +40,12 @@ class Sidebars(QObject):
         self.docks: dict[str, QDockWidget] = {}
         self.home: dict[str, str] = {}  # the side each panel starts on
         self._in_front: dict[str, list[QDockWidget]] = {}
+        self._seen: dict[str, bool] = {}  # each panel last reported shown (in front) or not
         for title, widget, side in panels:
             self.docks[title] = self._dock(title, widget)
             self.home[title] = side
         for area in SIDES.values():
             window.setTabPosition(area, QTabWidget.TabPosition.North)
-        self.arrange(0)
 
     def _dock(self, title: str, widget: QWidget) -> QDockWidget:
         dock = QDockWidget(title, self.window)
@@ -45,9 +53,13 @@ class Sidebars(QObject):
         dock.setWidget(widget)
         dock.setTitleBarWidget(QWidget())  # its tab names it
         dock.setAllowedAreas(LEFT | RIGHT)
-        dock.visibilityChanged.connect(lambda _shown: self.changed.emit())
+        dock.visibilityChanged.connect(lambda shown: self._saw(title, shown))
         dock.dockLocationChanged.connect(lambda _area: self.changed.emit())
         return dock
+
+    def _saw(self, title: str, shown: bool) -> None:
+        self._seen[title] = shown
+        self.changed.emit()
 
     def arrange(self, width_px: int) -> None:
         """The default: each panel a tab of its side, the first in front; the right side
@@ -79,8 +91,8 @@ class Sidebars(QObject):
         in front when it was hidden in front again."""
         docks = self.on(side)
         if self.shown(side):
-            self._in_front[side] = [dock for dock in docks if dock.isVisible()
-                                    and not dock.visibleRegion().isEmpty()]
+            self._in_front[side] = [self.docks[title] for title in self.in_front()
+                                    if self.docks[title] in docks]
             for dock in docks:
                 dock.hide()
             return
@@ -88,6 +100,12 @@ class Sidebars(QObject):
             dock.show()
         for dock in self._in_front.get(side, []):
             dock.raise_()
+
+    def in_front(self) -> list[str]:
+        """The panels shown and not behind another tab (Qt says which with each dock's
+        ``visibilityChanged``)."""
+        return [title for title, dock in self.docks.items()
+                if not dock.isHidden() and self._seen.get(title, False)]
 
     def bring_forward(self, title: str) -> None:
         """Show the panel ``title`` (and its side) in front of the panels it shares it with."""

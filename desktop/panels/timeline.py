@@ -144,21 +144,18 @@ class TimelinePanel(QWidget):
         self.expanded_changed.emit(on)
 
     def _fit_height(self) -> None:
-        """Folded, no taller than its row: the map gets the rest."""
-        self.setMaximumHeight(16_777_215 if self.expanded else self._one_row_height())
+        """Folded, the dock is exactly its row's height (a fixed vertical size follows the
+        row's font and style, table mode's too): the map gets the rest. The chips' strip
+        leaves room for its scroll bar, so a long round never hides a chip under it."""
+        self.strip_area.setFixedHeight(self.strip.sizeHint().height()
+                                       + self.strip_area.horizontalScrollBar().sizeHint().height())
+        vertical = QSizePolicy.Policy.Preferred if self.expanded else QSizePolicy.Policy.Fixed
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, vertical)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:  # table mode's UI scale
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):  # table mode
             self._fit_height()
-
-    def _one_row_height(self) -> int:
-        margins = self.layout().contentsMargins() if self.layout() else None
-        chrome = margins.top() + margins.bottom() if margins else 0
-        tallest = max(self.buttons["roll"].sizeHint().height(),
-                      self.strip.sizeHint().height()
-                      + self.strip_area.horizontalScrollBar().sizeHint().height())
-        return tallest + chrome
 
     # --- actions ---------------------------------------------------------------------------
     def roll(self) -> None:

@@ -62,16 +62,20 @@ class Chip(QLabel):
         self.setToolTip(tooltip)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.menu()
+        if menu.actions():
+            menu.exec(event.globalPos())
+
+    def menu(self) -> QMenu:
         """The chip's choices (a declared action's length; joining the round), in a menu
-        of the window's look, not the chip's colours."""
+        of the window's look: a child of the chip took the chip's colours."""
         menu = QMenu(self.window())
         for text, run, ticked in self.menu_entries():
             action = menu.addAction(text, run)
             if ticked is not None:
                 action.setCheckable(True)
                 action.setChecked(ticked)
-        if menu.actions():
-            menu.exec(event.globalPos())
+        return menu
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._pressed_at = event.position()
@@ -201,14 +205,18 @@ class ChipStrip(QWidget):
                    newcomers: list[Chip]) -> None:
         _empty(self.row, 0, 0)
         for segment, groups in segments:
-            self.row.addWidget(_segment_mark(str(segment), segment == current))
+            self._add(_segment_mark(str(segment), segment == current))
             for group in groups:
-                self.row.addWidget(group[0] if len(group) == 1 else together(group))
+                self._add(group[0] if len(group) == 1 else together(group))
         if newcomers:
-            self.row.addWidget(_segment_mark("not rolled", False))
+            self._add(_segment_mark("not rolled", False))
             for chip in newcomers:
-                self.row.addWidget(chip)
+                self._add(chip)
         self.row.addStretch(1)
+
+    def _add(self, widget: QWidget) -> None:
+        self.row.addWidget(widget)
+        widget.show()  # now: a layout shows a new child only on the next event loop pass
 
 
 def _segment_mark(text: str, current: bool) -> QLabel:

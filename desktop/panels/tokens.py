@@ -236,7 +236,7 @@ class TokenPanel(QWidget):
         splitter.setChildrenCollapsible(False)
         splitter.setSizes([320, 420, 230])  # about a dozen rows before the list scrolls
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setContentsMargins(2, 4, 2, 4)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)

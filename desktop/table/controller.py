@@ -18,6 +18,7 @@ from desktop.qt import (
     QMenuBar,
     QObject,
     QScreen,
+    QTimer,
     QWidget,
 )
 from desktop.table.mode import SCALES, TableMode, as_bool
@@ -123,9 +124,12 @@ class TableController(QObject):
         if on:
             self.memory.keep_before_table()
         self.mode.set_enabled(on)
-        if not on:
-            lay_out_now()  # the normal text's sizes first, then the layout they had
-            self.memory.give_back_after_table()
+        if not on:  # the normal text's sizes laid out first, then the layout they had
+            QTimer.singleShot(0, self._give_back_layout)
+
+    def _give_back_layout(self) -> None:
+        lay_out_now()
+        self.memory.give_back_after_table()
 
     def set_scale(self, percent: int) -> None:
         """A UI scale chosen from the menu: table mode comes on at that scale."""

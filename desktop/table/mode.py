@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from desktop.map import style
 from desktop.qt import (
     QApplication,
+    QDockWidget,
     QFont,
     QHeaderView,
     QObject,
@@ -24,6 +25,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+from desktop.widgets.icons import TOOL_ICON_PX
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -35,7 +37,6 @@ DEFAULT_SCALE = 200
 TOUCH_TARGET_MM = 9.0
 MM_PER_INCH = 25.4
 NORMAL_TARGET_PX = 24  # a tool button at 100 % (the smallest a mouse user gets)
-ICON_PX = 16
 
 
 def touch_target_px(physical_dpi: float, scale: float) -> int:
@@ -112,7 +113,7 @@ class TableMode(QObject):
         app.setStyleSheet(touch_style(self.target_px(), font.pointSizeF(), dpi)
                           if self.enabled else "")
         for bar in self.window.findChildren(QToolBar):
-            bar.setIconSize(QSize(round(ICON_PX * scale), round(ICON_PX * scale)))
+            bar.setIconSize(QSize(round(TOOL_ICON_PX * scale), round(TOOL_ICON_PX * scale)))
         rescale_pixels(self.window, scale / self._applied)
         self._applied = scale
         for scene in self.scenes():
@@ -132,6 +133,8 @@ def rescale_pixels(window: QWidget, ratio: float) -> None:
     if ratio == 1.0:
         return
     for widget in window.findChildren(QWidget):
+        if isinstance(widget, QDockWidget):
+            continue  # as wide as its panel allows: a scaled minimum outlived table mode
         least, most = widget.minimumWidth(), widget.maximumWidth()
         if 0 < least == most:
             widget.setFixedWidth(round(least * ratio))

@@ -32,6 +32,8 @@ GRID = 24
 INK = QColor("#2f2f2f")
 #: Pixel sizes drawn for each icon (Qt picks the nearest; each also at 2× for HiDPI).
 SIZES = (16, 20, 24, 32, 40, 48, 64)
+#: The tool bar's icons at UI scale 100 % (table mode scales them).
+TOOL_ICON_PX = 24
 
 TOOL_SHAPES: dict[str, list[Shape]] = {
     "select": [("path", "M 6 3 L 6 19 L 10 15 L 13 21 L 15.5 20 L 12.5 14 L 18 14 Z", True)],

@@ -14,6 +14,7 @@ from typing import Any
 
 from desktop.app import open_window
 from desktop.mainwindow import MainWindow
+from desktop.panels.sidebars import LAYOUT_VERSION
 from desktop.qt import QGuiApplication, QRect, QTimer
 from desktop.system.application import application
 from desktop.system.resources import DEMO
@@ -42,7 +43,7 @@ def measures(window: MainWindow) -> dict[str, Any]:
         "sidebar_px": window.combatants_dock.width(),
         "map_in_view": viewport.rect().adjusted(-1, -1, 1, 1).contains(map_on_screen(window)),
         "timeline_px": window.timeline_dock.height(),
-        "state": bytes(window.saveState(2).data()).hex(),
+        "state": bytes(window.saveState(LAYOUT_VERSION).data()).hex(),
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
+from core.model.encounter import Encounter
+from core.model.mapmodel import BattleMap
 from desktop.mainwindow import MainWindow
 from desktop.map import style
 from desktop.qt import (
@@ -58,3 +60,28 @@ def test_switching_tools_never_moves_the_map(qtbot: QtBot, window: MainWindow) -
         window.select_tool(name)
         QApplication.processEvents()
         assert window.view.mapToGlobal(window.view.rect().topLeft()).y() == top, name
+
+
+def test_an_encounter_opens_with_the_whole_map_in_view_and_stays_so_as_the_window_settles(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """Issue 36.5: a newly opened encounter started half off-screen."""
+    view = window.view
+    view.zoom_by(3)
+    view.scroll_by(400, 300)  # the GM looked around the old map
+    big = Encounter(map=BattleMap(width=60, height=20))
+    window.document.replace(big, None)
+
+    def whole_map_in_view() -> bool:
+        drawn = view.mapFromScene(view.map_scene.renderer.map_rect(60, 20)).boundingRect()
+        return view.viewport().rect().adjusted(-1, -1, 1, 1).contains(drawn)
+
+    assert whole_map_in_view()
+    wide = view.viewport().width()
+    window.resize(window.width() - 200, window.height() - 100)  # the window settling
+    qtbot.waitUntil(lambda: view.viewport().width() < wide)
+    assert whole_map_in_view()
+    view.zoom_by(2)  # the GM zooms: from now on the view stays where the GM puts it
+    zoom = view.zoom
+    window.resize(window.width() + 200, window.height())
+    qtbot.waitUntil(lambda: view.viewport().width() >= wide)
+    assert view.zoom == zoom and not view.fitted

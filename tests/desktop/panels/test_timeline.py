@@ -9,14 +9,26 @@ from pytestqt.qtbot import QtBot
 from core.actions.attack import AttackAction
 from core.actions.commands import MoveToken, UpdateCombatant
 from core.actions.round import SetSegmentOverride
-from core.model.combatant import Condition
+from core.model.combatant import Combatant, Condition
 from core.model.dice import SeededDice
 from core.model.grid import Cell
-from core.rules.timeline import entry_timing, roll_initiative, ties_with_opposition
+from core.rules.timeline import (
+    acting_order,
+    entry_timing,
+    roll_initiative,
+    ties_with_opposition,
+)
 from desktop.mainwindow import MainWindow
 from desktop.map.items import TokenItem
 from desktop.panels.timeline import Chip
-from desktop.qt import QDropEvent, QMimeData, QPointF, Qt
+from desktop.qt import (
+    QDropEvent,
+    QLabel,
+    QMessageBox,
+    QMimeData,
+    QPointF,
+    Qt,
+)
 
 
 def chips(window: MainWindow) -> dict[str, int]:
@@ -235,3 +247,87 @@ def test_every_chip_is_whole_when_many_act_in_one_segment(qtbot: QtBot, window: 
     shown = [c for c in column.findChildren(Chip) if c.isVisibleTo(column)]
     assert len(shown) == 5
     qtbot.waitUntil(lambda: all(c.height() >= c.sizeHint().height() for c in shown))
+
+
+# --- the folded timeline, newcomers, chips that read right ---------------------------------
+
+def strip_words(window: MainWindow) -> list[str]:
+    """The folded row, left to right: segment numbers and chip texts."""
+    row = window.timeline_panel.strip.row
+    widgets = [row.itemAt(i).widget() for i in range(row.count())]
+    return [label.text() for widget in widgets if widget is not None
+            for label in ([widget] if isinstance(widget, QLabel)
+                          else widget.findChildren(QLabel))]
+
+
+def test_folded_the_timeline_is_one_row_of_chips_in_acting_order(window: MainWindow) -> None:
+    panel = window.timeline_panel
+    assert not panel.expanded and not panel.segments.isVisible()
+    assert panel.height() < 2 * panel.buttons["roll"].height()  # one row
+    window.resolve_panel.seed.setValue(3)
+    panel.roll()
+    state = window.document.encounter.timeline
+    words = strip_words(window)
+    for segment, groups in acting_order(state, window.document.encounter):
+        first = next(w for w in words if w.startswith(
+            window.document.encounter.token(groups[0][0]).name))
+        assert words.index(str(segment)) < words.index(first)
+    window.actions_by_name["Timeline segments"].setChecked(True)  # Ctrl+J
+    assert panel.expanded and panel.segments.isVisible() and not panel.strip_area.isVisible()
+    assert window.settings.value("timeline/expanded") in (True, "true")
+
+
+def test_a_creature_added_mid_round_gets_a_chip_that_says_why_it_has_no_segment(
+        window: MainWindow) -> None:
+    panel = window.timeline_panel
+    panel.roll()
+    window.token_panel.add_combatant(Combatant(name="Goblin"))
+    chip = next(c for c in panel.strip.findChildren(Chip) if c.text() == "? Goblin")
+    assert chip.greyed and "after this round's initiative was rolled" in chip.toolTip()
+    (text, roll_in, _), = chip.menu_entries()
+    assert text == "Roll initiative for the newcomers"
+    roll_in()  # "Roll for me": resolved at once, one undo step
+    goblin = window.document.encounter.tokens[-1].id
+    assert window.document.encounter.timeline.entry(goblin).segment >= 0
+    assert not [c for c in panel.strip.findChildren(Chip) if c.text().startswith("?")
+                and c.isVisibleTo(panel.strip)]
+
+
+def test_next_round_names_who_would_lose_the_turn_and_asks(window: MainWindow) -> None:
+    """answered "No" by the fixture: nothing changes."""
+    panel = window.timeline_panel
+    panel.roll()
+    shown: list[str] = []
+    QMessageBox.question = staticmethod(  # type: ignore[method-assign]
+        lambda _p, title, text, *_: shown.append(text) or QMessageBox.StandardButton.No)
+    panel.next_round()
+    state = window.document.encounter.timeline
+    assert state.round_number == 1 and len(shown) == 1
+    later = [window.document.encounter.token(e.token_id).name for e in state.entries
+             if e.segment > state.current_segment]
+    assert later and all(name in shown[0] for name in later)
+
+
+def test_chips_elide_long_names_and_mark_a_declared_long_action(window: MainWindow) -> None:
+    panel = window.timeline_panel
+    brannoc = window.document.encounter.token("brannoc").combatant
+    window.document.push(UpdateCombatant("brannoc", brannoc.model_copy(
+        update={"name": "Brannoc the Unbreakable of the Northern Marches"})))
+    panel.roll()
+    panel.declare_action("brannoc", 3)
+    chip = next(c for c in panel.strip.findChildren(Chip) if c.token_id == "brannoc"
+                and c.isVisibleTo(panel.strip))
+    assert "…" in chip.text() and chip.text().startswith("✦3")
+    assert "Brannoc the Unbreakable of the Northern Marches" in chip.toolTip()
+    assert "dashed" in chip.styleSheet()
+    ticked = [text for text, _run, on in chip.menu_entries() if on]
+    assert ticked == ["Spell or prayer: 3 segments"]
+
+
+def test_a_chip_menu_has_the_window_s_colours_not_the_chip_s(window: MainWindow) -> None:
+    panel = window.timeline_panel
+    panel.roll()
+    chip = next(c for c in panel.strip.findChildren(Chip) if c.isVisibleTo(panel.strip))
+    menu = chip.menu()
+    assert menu.parent() is window and not menu.styleSheet() and len(menu.actions()) == 5
+    assert "background" in chip.styleSheet()  # the chip has its side's colour; not its menu

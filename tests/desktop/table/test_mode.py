@@ -136,3 +136,23 @@ def test_screen_labels_follow_a_new_scale_when_made(window: MainWindow) -> None:
     label = ScreenLabel("new")
     window.scene.addItem(label)
     assert label.font.pixelSize() == 26
+
+
+def test_table_mode_on_then_off_gives_back_the_window_exactly(qtbot: QtBot,
+                                                              window: MainWindow) -> None:
+    """Issue 36.4: the larger text widened the panels, and off left them wide. (Where the
+    window stands is checked on a real display: tests/desktop/test_window_fit.py.)"""
+    window.resize(window.screen().availableGeometry().size() * 0.9)  # a window on its screen
+    window.sidebars.toggle("left")  # a layout of the GM's own
+    qtbot.waitUntil(lambda: window.sidebars.shown("left")
+                    and window.options_bar.minimumHeight() > 0)  # as after the first frame
+    QApplication.processEvents()
+    state, size = window.saveState(2), window.size()
+    viewport = window.view.viewport().size()
+    window.table.set_scale(200)  # from View > UI scale: table mode comes on
+    qtbot.waitUntil(lambda: window.view.viewport().size() != viewport)
+    window.table.actions["Table mode"].trigger()  # off
+    qtbot.waitUntil(lambda: window.view.viewport().size() == viewport)
+    QApplication.processEvents()
+    assert window.saveState(2) == state
+    assert window.size() == size and window.view.viewport().size() == viewport
