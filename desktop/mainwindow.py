@@ -18,7 +18,7 @@ from desktop.document.document import EncounterDocument
 from desktop.document.fileops import FileController
 from desktop.document.selection import SelectionModel
 from desktop.map import style
-from desktop.map.animation import marker, show_missile, slide
+from desktop.map.animation import LastingMarks, marker, show_missile, slide
 from desktop.map.scene import MapScene
 from desktop.map.view import MapView
 from desktop.panels.context_menus import TokenMenu, add_combatant
@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self.files = FileController(self.document, self, data_dir, settings)
         self.files.message.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.animation: QVariantAnimation | None = None
+        self.landings = LastingMarks()  # a missed missile's, until the next ruling
         self.resolve_panel = ResolvePanel(self.document)
         self.morale = MoraleController(self.document, self.scene, self.resolve_panel)
         self.morale.bar.attach(self.view)
@@ -131,6 +132,8 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.document.path_changed.connect(self._update_title)
+        self.document.changed.connect(lambda changes: changes.log and self.landings.clear())
+        self.document.replaced.connect(self.landings.clear)
         self.document.replaced.connect(self.view.fit_map)
         self.document.refused.connect(self._refused)
         self.document.history_changed.connect(self._update_undo_actions)
@@ -338,9 +341,10 @@ class MainWindow(QMainWindow):
         hidden = encounter.has_token(shooter) and encounter.token(shooter).gm_only
         for scene in self.table.scenes():
             if scene.for_players and not hidden:
-                show_missile(scene, encounter, result, scene.renderer, self.animation_ms)
+                show_missile(scene, encounter, result, scene.renderer, self.animation_ms,
+                             lasting=self.landings)
         self.animation = show_missile(self.scene, encounter, result, self.scene.renderer,
-                                      self.animation_ms)
+                                      self.animation_ms, lasting=self.landings)
 
     def _mark(self, scene: MapScene, result: ShoveResult) -> None:
         at = scene.renderer.cell_rect(result.final_cell).topLeft()

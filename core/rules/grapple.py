@@ -36,7 +36,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import down, require_action, roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     describe,
@@ -190,6 +190,9 @@ def _check_attempt(encounter: Encounter, attacker: Token, defender: Token,
         if existing is None or not is_held(existing, attacker.id):
             raise IllegalManoeuvreError(f"{attacker.name} is not held by {defender.name}")
         return
+    if down(defender.combatant):
+        raise IllegalManoeuvreError(f"{defender.name} is down: there is no fight left in it "
+                                    "to grapple, throw or lock")
     if locked_by(encounter, attacker.id) is not None:
         raise IllegalManoeuvreError(f"{attacker.name} is caught in a lock: it may only escape")
     if existing is None and not can_initiate_grapple(attacker.combatant):

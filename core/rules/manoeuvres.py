@@ -20,7 +20,7 @@ from core.model.grid import Cell, Direction, Footprint, allowed_directions
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.conditions import NoActionError
 from core.rules.evade import EvadeCheck, EvadeRequest, evade_checks
-from core.rules.force_back import ForceBackRequest, force_back_odds
+from core.rules.force_back import ForceBackOdds, ForceBackRequest, force_back_odds
 from core.rules.grapple import (
     GrappleAttempt,
     GrappleBand,
@@ -82,8 +82,9 @@ def _against(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
     found: list[Offer] = []
     push = ForceBackRequest(attacker=a, defender=d)
     if (fb := _try(lambda: force_back_odds(encounter, push))) is not None:
-        found.append(Offer(manoeuvre="force-back", target=d, chance=fb.success, request=push,
-                           pick=True, text=f"Force {name} back… — {pct(fb.success)} success"))
+        moves = moved(fb, other)  # the card's figure: a success against a wall moves nothing
+        found.append(Offer(manoeuvre="force-back", target=d, chance=moves, request=push,
+                           pick=True, text=f"Force {name} back… — moves {pct(moves)}"))
     charge = ChargeRequest(attacker=a, defender=d)
     if (ch := _try(lambda: charge_odds(encounter, charge))) is not None:
         found.append(Offer(manoeuvre="charge", target=d, chance=ch.defender_falls,
@@ -164,10 +165,15 @@ def push_choices(encounter: Encounter, attacker: Token, defender: Token, follow:
         odds = _try(lambda r=request: force_back_odds(encounter, r))  # type: ignore[misc]
         if odds is None:
             continue
-        moved = 1 - odds.landing.get(defender.cell, Fraction(0))
-        choices.append(Choice(footprint=defender.footprint.moved(direction), chance=moved,
-                              text=pct(moved), request=request))
+        moves = moved(odds, defender)
+        choices.append(Choice(footprint=defender.footprint.moved(direction), chance=moves,
+                              text=pct(moves), request=request))
     return choices
+
+
+def moved(odds: ForceBackOdds, defender: Token) -> Fraction:
+    """The chance forcing back moves the defender at least a cell."""
+    return 1 - odds.landing.get(defender.cell, Fraction(0))
 
 
 class DragOffer(RulesValue):

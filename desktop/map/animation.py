@@ -70,22 +70,45 @@ def live(items: Sequence[TokenItem]) -> list[TokenItem]:
     return [item for item in items if isValid(item) and item.scene() is not None]
 
 
-def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor) -> ScreenLabel:
-    """A short-lived label on the map (impact, fall, where a missile came down), readable at
-    any zoom, standing over the point; removed after a moment."""
+class LastingMarks:
+    """Marks that stay on the map until the next ruling (where a missed missile came down:
+    the GM looks for it after the animation), in every scene they were put in."""
+
+    def __init__(self) -> None:
+        self.items: list[QGraphicsItem] = []
+
+    def keep(self, scene: QGraphicsScene, item: QGraphicsItem) -> None:
+        scene.addItem(item)
+        self.items.append(item)
+
+    def clear(self) -> None:
+        for item in self.items:
+            if isValid(item) and item.scene() is not None:
+                item.scene().removeItem(item)
+        self.items = []
+
+
+def marker(scene: QGraphicsScene, at: QPointF, text: str, colour: QColor,
+           lasting: LastingMarks | None = None) -> ScreenLabel:
+    """A label on the map (impact, fall, where a missile came down), readable at any zoom,
+    standing over the point; removed after a moment, or kept by ``lasting``."""
     label = ScreenLabel(text, colour, size_px=16)
     label.setZValue(Z_OVERLAY + 1)
     label.place(at, QPointF(0, -14), centred=True)
-    _show_briefly(scene, label)
+    _show(scene, label, lasting)
     return label
 
 
-def _show_briefly(scene: QGraphicsScene, item: QGraphicsItem) -> None:
+def _show(scene: QGraphicsScene, item: QGraphicsItem, lasting: LastingMarks | None) -> None:
+    if lasting is not None:
+        lasting.keep(scene, item)
+        return
     scene.addItem(item)
     QTimer.singleShot(MARKER_MS, lambda: item.scene() and item.scene().removeItem(item))
 
 
-def _cross(scene: QGraphicsScene, at: QPointF, colour: QColor) -> None:
+def _cross(scene: QGraphicsScene, at: QPointF, colour: QColor,
+           lasting: LastingMarks | None) -> None:
     """An ✕ on the very point a missile struck or came down."""
     path = QPainterPath()
     for dx, dy in ((-7, -7), (7, -7)):
@@ -96,7 +119,7 @@ def _cross(scene: QGraphicsScene, at: QPointF, colour: QColor) -> None:
     cross.setPen(QPen(colour, 3.5))
     cross.setZValue(Z_OVERLAY + 3)
     cross.setPos(at)
-    _show_briefly(scene, cross)
+    _show(scene, cross, lasting)
 
 
 def fly(scene: QGraphicsScene, start: QPointF, end: QPointF, ms: int) -> QVariantAnimation | None:
@@ -122,9 +145,11 @@ def fly(scene: QGraphicsScene, start: QPointF, end: QPointF, ms: int) -> QVarian
 
 
 def show_missile(scene: QGraphicsScene, encounter: Encounter, result: MissileResult,
-                 renderer: MapRenderer, ms_per_cell: int) -> QVariantAnimation | None:
+                 renderer: MapRenderer, ms_per_cell: int, *, lasting: LastingMarks
+                 ) -> QVariantAnimation | None:
     """The missile flies from the shooter to what it struck or where it landed, and that
-    place is marked (the encounter already holds the outcome)."""
+    place is marked (the encounter already holds the outcome): a miss's landing by
+    ``lasting``, until the next ruling."""
     start = renderer.to_scene(*result.cover.origin)
     if result.attack.hit:
         end, text = renderer.to_scene(*result.cover.aim), f"hit −{result.attack.damage_taken}"
@@ -140,10 +165,11 @@ def show_missile(scene: QGraphicsScene, encounter: Encounter, result: MissileRes
     if result.fire_cell is not None:
         text += " · burning oil"
     colour = QColor("#d7263d" if result.attack.hit else "#1f4e8c")
+    landed = lasting if result.landing is not None and not result.attack.hit else None
 
     def mark() -> None:
-        _cross(scene, end, colour)
-        marker(scene, end, text, colour)
+        _cross(scene, end, colour, landed)
+        marker(scene, end, text, colour, landed)
 
     flight = fly(scene, start, end, ms_per_cell * 3)
     if flight is None:

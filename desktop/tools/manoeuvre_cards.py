@@ -11,6 +11,7 @@ from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import GrappleBand, GrappleRequest, grapple_odds
+from core.rules.manoeuvres import moved
 from core.rules.overrun import OverrunRequest, overrun_odds
 from desktop.map.shove_overlay import percent
 
@@ -51,8 +52,9 @@ def card(encounter: Encounter, request: Request) -> str:
 def _force_back(encounter: Encounter, request: ForceBackRequest) -> str:
     odds = force_back_odds(encounter, request)
     losses = ", ".join(f"AC {v:+d} <b>{percent(p)}</b>" for v, p in sorted(odds.ac_loss.items()))
+    moves = moved(odds, encounter.token(request.defender))
     return (f"d20 {odds.attack_bonus:+d} vs <b>{odds.target}</b> (10 + its HR) · success "
-            f"<b>{percent(odds.success)}</b><br>"
+            f"<b>{percent(odds.success)}</b> · moves <b>{percent(moves)}</b><br>"
             f"Lands: {_cells(encounter, request.defender, odds.landing)}"
             + (f"<br>Into a hazard: <b>{percent(odds.into_hazard)}</b>" if odds.into_hazard
                else "")
@@ -68,8 +70,9 @@ def _charge(encounter: Encounter, request: ChargeRequest) -> str:
 
 def _overrun(encounter: Encounter, request: OverrunRequest) -> str:
     odds = overrun_odds(encounter, request)
-    return (f"Straight run <b>{odds.run_ft:g} ft</b> · the defender stays standing on d20 "
-            f"{odds.stand_bonus:+d} ≥ <b>{odds.target}</b>: <b>{percent(odds.stands)}</b><br>"
+    return (f"Straight run <b>{odds.run_ft:g} ft</b> · knocked over "
+            f"<b>{percent(1 - odds.stands)}</b> (it stays standing on d20 {odds.stand_bonus:+d} "
+            f"≥ {odds.target})<br>"
             f"The mover ends: {_cells(encounter, request.mover, odds.landing)}")
 
 

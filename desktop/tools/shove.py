@@ -38,6 +38,7 @@ class ShoveTool(MapTool):
         self.panel = context.resolve_panel
         self.attacker: str | None = None
         self.target: str | None = None
+        self.offered: str | None = None  # the selected token, offered as the attacker
         self.direction: Direction | None = None
         self.preview = ShovePreview(self.renderer)
         self.odds = OddsService(self.document)
@@ -45,8 +46,11 @@ class ShoveTool(MapTool):
         self.panel.released.connect(self._panel_released)
 
     def activate(self) -> None:
+        """The selected token is offered as the attacker, not taken: a click on a creature
+        it can shove takes the offer; a click on any other token makes that the attacker
+        (a GM's selected token was the one to be shoved as often as the shover)."""
         super().activate()
-        self.attacker = self.context.selection.single()
+        self.attacker, self.offered = None, self.context.selection.single()
         self.target, self.direction = None, None
         self._prompt()
 
@@ -57,14 +61,16 @@ class ShoveTool(MapTool):
 
     def reset(self) -> None:
         self.deactivate()
-        self.attacker = None
+        self.attacker = self.offered = None
 
     def follow(self, changes: ChangeSet) -> None:
         """Re-check the shove being aimed when its tokens change; drop what is gone."""
-        held = {self.attacker, self.target} & changes.tokens
+        held = {self.attacker, self.target, self.offered} & changes.tokens
         if not held:
             return
         encounter = self.document.encounter
+        if self.offered is not None and not encounter.has_token(self.offered):
+            self.offered = None
         if self.attacker is not None and not encounter.has_token(self.attacker):
             self.reset()
         elif self.target is not None and not encounter.has_token(self.target):
@@ -82,7 +88,7 @@ class ShoveTool(MapTool):
 
     def start(self, attacker_id: str, target_id: str | None = None) -> None:
         """Begin from a context menu: the attacker, and maybe the target, already known."""
-        self.attacker = attacker_id
+        self.attacker, self.offered = attacker_id, None
         self.target, self.direction = None, None
         self._clear_aim()
         if target_id is not None:
@@ -90,8 +96,11 @@ class ShoveTool(MapTool):
         self._prompt()
 
     def _prompt(self) -> None:
-        self.mark_chosen(self.attacker)
-        if self.attacker is None:
+        self.mark_chosen(self.attacker or self.offered)
+        if self.attacker is None and self.offered is not None:
+            self.say(f"Shove: {self._name(self.offered)} (selected) shoves? Click its "
+                     "target — or click another attacker")
+        elif self.attacker is None:
             self.say("Shove: click the attacker")
         elif self.target is None:
             self.say(f"Shove: {self._name(self.attacker)} — click an adjacent target "
@@ -106,8 +115,13 @@ class ShoveTool(MapTool):
             return False
         token = self.document.encounter.token_at(event.cell)
         if self.attacker is None:
+            if token is not None and self._takes_offer(token.id):
+                self.attacker, self.offered = self.offered, None
+                self.mark_chosen(self.attacker)
+                self._choose_target(token.id)  # it says why, when it cannot be shoved
+                return True
             if token is not None:
-                self.attacker = token.id
+                self.attacker, self.offered = token.id, None
             self._prompt()
             return True
         if self.target is None:
@@ -118,6 +132,15 @@ class ShoveTool(MapTool):
             return True
         self._confirm()
         return True
+
+    def _takes_offer(self, token_id: str) -> bool:
+        """Whether a click on ``token_id`` takes the offered attacker: it stands next to it
+        (whether the shove is allowed, the target's choice then says)."""
+        if self.offered is None or token_id == self.offered:
+            return False
+        encounter = self.document.encounter
+        return encounter.token(self.offered).footprint.adjacent(
+            encounter.token(token_id).footprint)
 
     def _choose_target(self, target_id: str) -> None:
         assert self.attacker is not None
@@ -214,7 +237,7 @@ class ShoveTool(MapTool):
             else:
                 self.finished()
         else:
-            self.attacker = None
+            self.attacker = self.offered = None
             self._prompt()
         return True
 

@@ -575,7 +575,7 @@ def test_what_the_tool_asked_for_comes_back_when_a_passing_message_ends(
     tool's hint (shown for 6 s on choosing it) ended, or a hover over a button ended."""
     window.selection.set({"ogre"})
     window.select_tool("shove")
-    asked = "Shove: Ogre — click an adjacent target (Esc: another attacker)"
+    asked = "Shove: Ogre (selected) shoves? Click its target — or click another attacker"
     assert window.statusBar().currentMessage().startswith("Shove (S)")   # the tool's hint
     window.statusBar().clearMessage()                                     # its 6 s are over
     assert window.statusBar().currentMessage() == asked

@@ -219,3 +219,21 @@ def test_holds_last_across_rounds_and_in_the_file(make_encounter: Make) -> None:
     assert len(active_holds(encounter)) == 1
     again = encounter_from_json(encounter_to_json(encounter))
     assert again.timeline.holds == encounter.timeline.holds
+
+
+@pytest.mark.parametrize("state", [{"hp": -3}, {"conditions": frozenset({Condition.KNOCKED_OUT})}],
+                         ids=["below-0-hp", "knocked-out"])
+def test_a_creature_that_is_down_is_not_grappled_thrown_or_locked(
+        make_encounter: Make, state: dict[str, object]) -> None:
+    """rules.md §13.6 Interp.: a walk-through was offered "Throw Kobold…" against a Kobold
+    at -3 HP; nothing of the sort is offered or resolved against a creature that is down."""
+    from core.rules.manoeuvres import offers
+
+    encounter = make_encounter("A B .", {"A": MONK, "B": foe(**state)})
+    for attempt in (GrappleAttempt.HOLD, GrappleAttempt.TAKEDOWN, GrappleAttempt.LOCK):
+        with pytest.raises(IllegalManoeuvreError, match="B is down: there is no fight left"):
+            grapple_odds(encounter, grapple(attempt).request)
+    with pytest.raises(IllegalManoeuvreError, match="B is down"):
+        grapple_odds(encounter, grapple(GrappleAttempt.THROW,
+                                        throw_direction=Direction.E).request)
+    assert not [o for o in offers(encounter, "A") if o.manoeuvre == "grapple"]

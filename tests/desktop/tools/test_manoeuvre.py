@@ -24,6 +24,7 @@ from core.rules.manoeuvres import offers
 from desktop.mainwindow import MainWindow
 from desktop.qt import QMenu, QPoint, QScrollArea, Qt, QWidget
 from desktop.tools.manoeuvre import ManoeuvreTool, leading_point
+from desktop.tools.manoeuvre_cards import card
 from desktop.tools.select import SelectTool
 from tests.desktop.qt_fixtures import OffThread
 
@@ -63,7 +64,12 @@ def test_the_token_menu_lists_manoeuvres_with_their_odds(
     expected = [o.text for o in offers(window.document.encounter, "ogre")]
     assert expected and all(text in texts for text in expected)
     assert any(t.startswith("Throw Mira… — ") for t in texts)
-    assert any(t.startswith("Force Mira back… — ") and t.endswith("% success") for t in texts)
+    push = next(o for o in offers(window.document.encounter, "ogre")
+                if o.manoeuvre == "force-back" and o.target == "mira")
+    moves = f"moves {push.text.rsplit('moves ', 1)[1]}"  # the menu's figure, on the card
+    assert push.text.startswith("Force Mira back… — moves ")
+    assert moves.replace("moves ", "moves <b>") + "</b>" in card(window.document.encounter,
+                                                                 push.request)
     assert "Brace against overruns" in texts
     next(a for a in shown[0].actions() if a.text().startswith("Throw Mira")).trigger()
     assert window.tool_actions["manoeuvre"].isChecked() and manoeuvres(window).choices

@@ -10,6 +10,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.commands import PaintTerrain
+from core.model.dice import SeededDice
 from core.model.grid import Cell
 from core.model.mapmodel import Terrain
 from core.rules.missile import MissileRequest
@@ -241,3 +242,29 @@ def test_a_shot_replaced_by_an_attack_lets_go_of_the_panel(
     tool.start("kobold")
     qtbot.mouseMove(viewport, points.cell(*MIRA))
     qtbot.waitUntil(lambda: tool.odds is not None)  # the shooter aims again
+
+
+def test_a_missed_missile_s_landing_stays_marked_until_the_next_ruling(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """Issue 36.7: the mark of where a miss came down was gone before the GM found it."""
+    from core.actions.base import plan
+    from core.actions.missile import MissileAction
+
+    window = quiet
+    shot = MissileAction(MissileRequest(attacker="mira", target="kobold"))
+    seed = next(s for s in range(1, 300)
+                if (r := plan(shot, window.document.encounter, SeededDice(s)).result)
+                and not r.attack.hit and r.friend_hit is None and r.landing is not None)
+    window.resolve_panel.seed.setValue(seed)
+    pick(qtbot, window, points, MIRA, KOBOLD)
+    qtbot.mouseClick(window.view.viewport(), LEFT, NONE, points.cell(*KOBOLD))
+    window.resolve_panel.resolve()
+    assert "miss" in window.document.encounter.log[-1].summary
+    qtbot.wait(window.animation_ms * 10 + 50)  # past any animation and a passing marker
+    marks = [item for item in window.landings.items if item.scene() is window.scene]
+    assert len(marks) == 2  # the ✕ and "miss: lands here"
+    window.document.push(PaintTerrain({Cell(0, 0)}, Terrain.DIFFICULT))  # not a ruling
+    assert all(item.scene() is window.scene for item in marks)
+    window.document.undo()  # the paint
+    window.document.undo()  # the shot: its landing goes with it
+    assert not window.landings.items and all(item.scene() is None for item in marks)

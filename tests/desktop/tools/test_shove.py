@@ -176,12 +176,15 @@ def test_a_target_out_of_reach_is_explained(qtbot: QtBot, quiet: MainWindow,
     viewport = window.view.viewport()
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))
     window.select_tool("shove")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira, next to the Ogre
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool) and tool.attacker == "ogre"
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)  # no aim at Mira; the Ogre stays
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(10, 5))  # Brannoc, far away
     message = window.statusBar().currentMessage()
     # how to shove with someone else (a GM's walk-through clicked the next creature to act)
     assert "not adjacent" in message and message.endswith("— Esc chooses another attacker")
-    tool = window.tools["shove"]
-    assert isinstance(tool, ShoveTool) and tool.target is None
+    assert tool.target is None
 
 
 def test_a_sleeping_ogre_cannot_shove(qtbot: QtBot, quiet: MainWindow,
@@ -305,3 +308,22 @@ def test_esc_gives_up_the_aim_and_its_odds_card(qtbot: QtBot, quiet: MainWindow,
     qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
     assert panel.pending is attack
+
+
+def test_the_selected_token_is_offered_as_the_attacker_not_taken(
+        qtbot: QtBot, quiet: MainWindow, points: SimpleNamespace) -> None:
+    """Issue 36.7: the selected token was silently taken as the shover."""
+    window, viewport = quiet, quiet.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira, beside the Ogre
+    window.select_tool("shove")
+    tool = window.tools["shove"]
+    assert isinstance(tool, ShoveTool) and tool.attacker is None and tool.offered == "mira"
+    window.statusBar().clearMessage()  # the tool's own hint is over: its question shows
+    assert window.statusBar().currentMessage() == (
+        "Shove: Mira (selected) shoves? Click its target — or click another attacker")
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(10, 5))  # Brannoc, not next to Mira
+    assert tool.attacker == "brannoc" and tool.offered is None and tool.target is None
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)  # another attacker
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))  # the Ogre: the attacker
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira: its target
+    assert (tool.attacker, tool.target) == ("ogre", "mira")
