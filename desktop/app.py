@@ -15,7 +15,7 @@ import core.actions
 import core.rules
 from core.io.fileio import EncounterFileError, load_encounter
 from core.spatial.pathing import libtcod_path
-from desktop.document.autosave import orphaned_recoveries
+from desktop.document.autosave import RecoveryError, orphaned_recoveries, read_recovery
 from desktop.document.collector import QuietCollector
 from desktop.document.fileops import UVTT_SUFFIXES
 from desktop.mainwindow import MainWindow
@@ -61,14 +61,21 @@ def offer_recovery(window: MainWindow, recoveries: list[Path]) -> None:
     if not recoveries:
         return
     newest = recoveries[0]
+    try:
+        encounter, source = read_recovery(newest)
+    except RecoveryError as error:  # kept: nothing is thrown away unasked
+        QMessageBox.warning(window, "Cannot restore", f"{error}")
+        return
     more = f"\n\n{len(recoveries) - 1} older one(s) will be offered next time." \
         if len(recoveries) > 1 else ""
+    named = f"{source.name} ({source.parent})" if source else \
+        f"“{encounter.name}”, never saved"
     answer = QMessageBox.question(
         window, "Restore unsaved work?",
-        "Battlemap did not close normally last time. Restore the unsaved changes "
-        f"(autosaved {_age(newest)})?{more}")
+        "Battlemap did not close normally last time. Restore the unsaved changes to "
+        f"{named}, autosaved {_age(newest)}?{more}")
     if answer == QMessageBox.StandardButton.Yes:
-        window.files.restore_recovery(newest)
+        window.files.restore(newest, encounter, source)
     else:
         newest.unlink(missing_ok=True)
 

@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
         self.token_panel.centre_requested.connect(
             lambda tid: self.view.centre_on_cell(self.document.encounter.token(tid).cell))
         self.log_panel = LogPanel(self.document)
+        self.log_panel.start_dir = self.files.start_dir
         self.sidebars = Sidebars(self, [
             ("Combatants", self.token_panel, "right"), ("Resolve", self.resolve_panel, "right"),
             ("Combat log", self.log_panel, "left"), ("History", HistoryView(self.document),

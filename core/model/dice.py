@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Annotated, NamedTuple
+from typing import Annotated, ClassVar, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -240,19 +240,31 @@ class RollRecord(BaseModel):
     faces: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     values: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     modifier: int = Field(0, ge=-MAX_MODIFIER, le=MAX_MODIFIER)
+    typed: bool = Field(False, description="Dice the GM rolled at the table and typed in, "
+                                           "not rolled by the app")
 
     @property
     def total(self) -> int:
         return sum(self.values) + self.modifier
 
     def describe(self) -> str:
+        """The roll as the log says it; dice typed in from the table are marked so.
+
+        >>> RollRecord(purpose="hit", expression="d20", faces=(20,), values=(14,),
+        ...            typed=True).describe()
+        'hit: d20 → 14 (d20) = 14, typed in'
+        """
         dice = " + ".join(f"{v} (d{f})" for v, f in zip(self.values, self.faces, strict=True))
         mod = f" {self.modifier:+d}" if self.modifier else ""
-        return f"{self.purpose}: {self.expression} → {dice}{mod} = {self.total}"
+        typed = ", typed in" if self.typed else ""
+        return f"{self.purpose}: {self.expression} → {dice}{mod} = {self.total}{typed}"
 
 
 class DiceSource(ABC):
     """Where die values come from. Every roll is recorded in :attr:`rolls`."""
+
+    #: Whether its values are dice rolled at the table and typed in (the log says so).
+    typed: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.rolls: list[RollRecord] = []
@@ -265,7 +277,7 @@ class DiceSource(ABC):
         expr = DiceExpression.parse(expression) if isinstance(expression, str) else expression
         values = tuple(self.next_value(faces, purpose) for faces in expr.dice)
         record = RollRecord(purpose=purpose, expression=str(expr), faces=expr.dice,
-                            values=values, modifier=expr.modifier)
+                            values=values, modifier=expr.modifier, typed=self.typed)
         self.rolls.append(record)
         return record
 
@@ -284,6 +296,8 @@ class SeededDice(DiceSource):
 
 class ScriptedDice(DiceSource):
     """Die values given in advance: physical dice typed by the GM, or a test's values."""
+
+    typed = True
 
     def __init__(self, values: Iterable[int]) -> None:
         super().__init__()

@@ -100,14 +100,14 @@ class FileController(QObject):
         if not self.confirm_discard():
             return False
         name, _ = QFileDialog.getOpenFileName(self.window, "Open encounter",
-                                              str(self._start_dir()), FILE_FILTER)
+                                              str(self.start_dir()), FILE_FILTER)
         return bool(name) and self.open_path(Path(name))
 
     def import_dialog(self) -> bool:
         if not self.confirm_discard():
             return False
         name, _ = QFileDialog.getOpenFileName(self.window, "Import Universal VTT map",
-                                              str(self._start_dir()), UVTT_FILTER)
+                                              str(self.start_dir()), UVTT_FILTER)
         return bool(name) and self.import_vtt(Path(name))
 
     def new(self, encounter: Encounter) -> None:
@@ -120,7 +120,7 @@ class FileController(QObject):
         return self.save_to(self.document.path)
 
     def save_as(self) -> bool:
-        suggested = self.document.path or self._start_dir() / f"{self.document.encounter.name}.json"
+        suggested = self.document.path or self.start_dir() / f"{self.document.encounter.name}.json"
         name, _ = QFileDialog.getSaveFileName(self.window, "Save encounter as", str(suggested),
                                               FILE_FILTER)
         if not name:
@@ -173,7 +173,11 @@ class FileController(QObject):
         self.settings.setValue("recent", names[:MAX_RECENT])
         self.recent_changed.emit()
 
-    def _start_dir(self) -> Path:
+    def start_dir(self) -> Path:
+        """Where a file dialog opens: the encounter's folder, else the last one opened,
+        else the home folder."""
+        if self.document.path is not None:
+            return self.document.path.parent
         recent = self.recent()
         return recent[0].parent if recent else Path.home()
 
@@ -186,10 +190,14 @@ class FileController(QObject):
         except RecoveryError as error:
             QMessageBox.warning(self.window, "Cannot restore", f"{error}")
             return False
+        self.restore(recovery, encounter, source)
+        return True
+
+    def restore(self, recovery: Path, encounter: Encounter, source: Path | None) -> None:
+        """Open what ``recovery`` held (read already) and keep autosaving it there."""
         self.document.replace(encounter, source, saved=False)
         self.autosaver.claim(recovery)
         self.message.emit("Restored the unsaved changes from the last session")
-        return True
 
     def shutdown(self) -> None:
         self.autosaver.shutdown()

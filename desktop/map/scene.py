@@ -114,6 +114,7 @@ class MapScene(QGraphicsScene):
         self._refresh_cells()
         self.walls.set_walls(enc.map.walls)
         self._refresh_hazards()
+        blocker = QSignalBlocker(self)  # new items for the same tokens: the same selection
         for item in self.tokens.values():
             self.removeItem(item)
         self.tokens = {}
@@ -121,6 +122,9 @@ class MapScene(QGraphicsScene):
         for token in enc.tokens:
             if self.shows_token(token.id):
                 self._add_token_item(token.id)
+        blocker.unblock()
+        if self._selection is not None:  # a new encounter's selection is already empty
+            self._show_selection(self._selection.ids)
         self.update()
 
     def apply_changes(self, changes: ChangeSet) -> None:

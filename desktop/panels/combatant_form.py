@@ -229,8 +229,7 @@ class CombatantForm(QWidget):
         return edit
 
     def _number_edit(self, spec: NumberField) -> QLineEdit:
-        low, high = self._bounds(spec)
-        edit = self._line_edit(spec.key, f"{spec.tip} ({low} to {high}; typing validates)")
+        edit = self._line_edit(spec.key, self._tip(spec))
         edit.setAlignment(Qt.AlignmentFlag.AlignRight)
         edit.setFixedWidth(edit.fontMetrics().horizontalAdvance("-9999") + 8)
         return edit
@@ -245,6 +244,10 @@ class CombatantForm(QWidget):
         narrow(combo, COMBO_CHARS)
         combo.currentIndexChanged.connect(lambda _index: self._edited(key))
         self.combos[key] = combo
+
+    def _tip(self, spec: NumberField) -> str:
+        low, high = self._bounds(spec)
+        return f"{spec.tip} ({low} to {high}; typing validates)"
 
     def _bounds(self, spec: NumberField) -> tuple[int, int]:
         """The allowed range, read from the model so the tooltips cannot drift from it."""
@@ -275,6 +278,8 @@ class CombatantForm(QWidget):
             widget.setEnabled(token is not None)
         self._clear_marks()
         self._clear_error()
+        for spec in ABILITIES:  # the encounter's ability table may have changed
+            self.edits[spec.key].setToolTip(self._tip(spec))
         self._loading = True
         try:
             if token is None:

@@ -24,6 +24,8 @@ from desktop.qt import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from core.actions.commands import ChangeSet
     from desktop.document.document import EncounterDocument
 
@@ -50,6 +52,8 @@ class LogPanel(QWidget):
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
         self.document = document
+        # Where the export dialog opens (the window gives the file side's choice).
+        self.start_dir: Callable[[], Path] = Path.home
         self.tree = QTreeWidget()
         self.tree.setHeaderHidden(True)
         # Long lines wrap to the dock's width rather than end in "…"; each also has its
@@ -101,7 +105,10 @@ class LogPanel(QWidget):
         write_atomic(path, log_markdown(self.document.encounter).encode("utf-8"))
 
     def export_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Export combat log", "combat-log.md",
+        """Ask where to write the log (the encounter's folder first), then write it."""
+        stem = self.document.path.stem if self.document.path else "combat"
+        suggested = self.start_dir() / f"{stem}-log.md"
+        name, _ = QFileDialog.getSaveFileName(self, "Export combat log", str(suggested),
                                               "Markdown (*.md)")
         if not name:
             return

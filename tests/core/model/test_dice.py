@@ -17,6 +17,7 @@ from core.model.dice import (
     DiceExpression,
     DiceSyntaxError,
     DieValueError,
+    RollRecord,
     ScriptedDice,
     SeededDice,
     step_die,
@@ -200,3 +201,14 @@ def test_outcomes_past_the_budget_are_binned_and_say_so(text: str) -> None:
         <= expression.maximum
     mean = sum(total * p for total, p in outcomes.probabilities.items())
     assert abs(mean - expression.mean()) <= 1  # each bin sits at its mean, rounded
+
+
+def test_the_log_tells_dice_typed_in_from_dice_the_app_rolled() -> None:
+    """Issue 36.7: the log did not mark which dice came from the table."""
+    typed = ScriptedDice([14]).roll("d20", "attack")
+    rolled = SeededDice(3).roll("d20", "attack")
+    assert typed.typed and typed.describe().endswith(", typed in")
+    assert not rolled.typed and "typed" not in rolled.describe()
+    assert RollRecord.model_validate(typed.model_dump()) == typed
+    assert not RollRecord.model_validate({k: v for k, v in typed.model_dump().items()
+                                          if k != "typed"}).typed  # older files: rolled

@@ -159,8 +159,22 @@ def test_declining_the_offer_deletes_that_file_only(window: MainWindow,
     before = window.document.encounter.model_dump()
     offer_recovery(window, [left, data_dir / "recovery.json"])
     assert "1 older one(s) will be offered next time" in answer_dialogs[-1]
+    # it names what the GM was working on (issue 36.7): here, the demo, never saved
+    assert "Restore the unsaved changes to “The Ogre's Larder (demo)”, never saved" in \
+        answer_dialogs[-1]
     assert not left.exists()
     assert window.document.encounter.model_dump() == before
+
+
+def test_the_offer_names_the_encounter_s_file(window: MainWindow, tmp_path: Path,
+                                              answer_dialogs: list[str]) -> None:
+    """Issue 36.7: "Restore the unsaved changes?" did not say of which encounter."""
+    assert window.files.save_to(tmp_path / "goblin-ambush.json")
+    data_dir = window.files.autosaver.path.parent
+    left = crashed_recovery(window, data_dir)
+    offer_recovery(window, [left])
+    assert f"Restore the unsaved changes to goblin-ambush.json ({tmp_path})" in \
+        answer_dialogs[-1]
 
 
 def test_a_broken_recovery_file_is_reported_and_kept(window: MainWindow,

@@ -548,3 +548,26 @@ def test_the_armour_specials_stay_in_sight_in_a_short_panel(demo: Setup, qtbot: 
     qtbot.waitUntil(lambda: specials.height() > 0)  # type: ignore[attr-defined]
     assert specials.text()
     assert specials.visibleRegion().boundingRect().height() == specials.height()
+
+
+def test_ability_scores_take_what_the_encounter_s_ability_table_allows(
+        qtbot: object, demo: Setup) -> None:
+    """Issue 36.7: STR 19+ where the profile extends the table; 3-18 where it does not, and
+    the field's tip says which."""
+    from core.actions.commands import SetProfile
+    from core.model.profile import CLASSIC_ABILITY_TABLE, AbilityBand
+
+    demo.select("brannoc")
+    demo.type_into(qtbot, "strength", "19")
+    assert demo.encounter.token("brannoc").combatant.abilities.strength != 19
+    assert "STR must be 3–18" in demo.panel.form.error.text()
+    assert "(3 to 18;" in demo.panel.form.edits["strength"].toolTip()
+    demo.panel.form.edits["strength"].setText("")
+    extended = (*CLASSIC_ABILITY_TABLE, AbilityBand(low=19, high=25, modifier=4))
+    assert demo.document.push(SetProfile(demo.encounter.profile.model_copy(
+        update={"ability_table": extended})))
+    assert demo.selection.ids == {"brannoc"}  # new rules redraw the map, not the selection
+    assert "(3 to 25;" in demo.panel.form.edits["strength"].toolTip()
+    demo.type_into(qtbot, "strength", "21")
+    demo.panel.form.edits["strength"].editingFinished.emit()
+    assert demo.encounter.token("brannoc").combatant.abilities.strength == 21
