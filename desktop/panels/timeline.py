@@ -31,7 +31,6 @@ from desktop.qt import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     Qt,
@@ -40,6 +39,7 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
+    isValid,
 )
 
 if TYPE_CHECKING:
@@ -93,8 +93,11 @@ class TimelinePanel(QWidget):
         document.replaced.connect(self._encounter_replaced)
         self.refresh()
 
-    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QPushButton:
-        button = QPushButton(text)
+    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
+        """A button as wide as its words (a push button is at least 80 px: the chips
+        need the row)."""
+        button = QToolButton()
+        button.setText(text)
         button.setToolTip(tip)
         button.clicked.connect(lambda _=False: slot())
         return button
@@ -111,6 +114,9 @@ class TimelinePanel(QWidget):
         self.strip_area.setFrameShape(QFrame.Shape.NoFrame)
         self.strip_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.strip_area.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # the chips outgrew the row, or fit it again: room for the scroll bar, or none
+        self.strip_area.horizontalScrollBar().rangeChanged.connect(
+            lambda _low, _high: self._fit_height())
         top.addWidget(self.strip_area, 1)
         top.addWidget(self.timer_label)
         self.segments = QWidget()
@@ -146,9 +152,11 @@ class TimelinePanel(QWidget):
     def _fit_height(self) -> None:
         """Folded, the dock is exactly its row's height (a fixed vertical size follows the
         row's font and style, table mode's too): the map gets the rest. The chips' strip
-        leaves room for its scroll bar, so a long round never hides a chip under it."""
-        self.strip_area.setFixedHeight(self.strip.sizeHint().height()
-                                       + self.strip_area.horizontalScrollBar().sizeHint().height())
+        makes room for its scroll bar only when the round is longer than the row, so the
+        bar never hides a chip."""
+        scroll = self.strip_area.horizontalScrollBar()
+        bar = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
+        self.strip_area.setFixedHeight(self.strip.sizeHint().height() + bar)
         vertical = QSizePolicy.Policy.Preferred if self.expanded else QSizePolicy.Policy.Fixed
         self.setSizePolicy(QSizePolicy.Policy.Preferred, vertical)
 
@@ -265,10 +273,14 @@ class TimelinePanel(QWidget):
         is played (a GM's walk-through: the countdown vanished at 0:00 unannounced); then
         "Round under way" — only while there is a round."""
         minutes, seconds = divmod(self.seconds_left, 60)
-        if self.seconds_left:
-            self.timer_label.setText(f"Declarations {minutes}:{seconds:02d}")
+        self.timer_label.setToolTip("")
+        if self.seconds_left:  # short: the chips need the row
+            self.timer_label.setText(f"◷ {minutes}:{seconds:02d}")
+            self.timer_label.setToolTip(f"Declarations: {minutes}:{seconds:02d} left "
+                                        "(+2 min gives more)")
         elif self.time_up:
-            self.timer_label.setText("<b>Time is up</b>: declarations are closed")
+            self.timer_label.setText("◷ <b>Time is up</b>")
+            self.timer_label.setToolTip("Declarations are closed")
         else:
             on = bool(self.document.encounter.timeline.entries)  # initiative is rolled
             self.timer_label.setText("Round under way" if on else "")
@@ -312,10 +324,16 @@ class TimelinePanel(QWidget):
             state.current_segment if state.entries else None,
             [self._newcomer_chip(token.id, token.name) for token in newcomers(encounter)])
         self._fit_height()
+        QTimer.singleShot(0, self._show_current_segment)  # once the row is laid out
         last = encounter.profile.initiative_max_segment
         self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
         self._highlight_when_the_segment_changes(order.get(state.current_segment, []))
+
+    def _show_current_segment(self) -> None:
+        """The folded row scrolls to the segment being played."""
+        if self.strip.current is not None and isValid(self.strip.current):
+            self.strip_area.ensureWidgetVisible(self.strip.current, 40, 0)
 
     def _highlight_when_the_segment_changes(self, groups: list[list[str]]) -> None:
         """Select who acts when a new segment comes up — not on every edit of a token,

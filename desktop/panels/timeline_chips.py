@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 CHIP_MIME = "application/x-battlemap-token"
 #: A chip's name is cut with "…" past this width (the whole name is in its tip).
-CHIP_NAME_PX = 110
+CHIP_NAME_PX = 96
 #: A chip's right-click menu: (text, what it does, ticked or None when not a choice).
 MenuEntry = tuple[str, "Callable[[], None]", "bool | None"]
 
@@ -200,14 +200,18 @@ class ChipStrip(QWidget):
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.setSpacing(4)
+        self.current: QLabel | None = None  # the mark of the segment being played
 
     def show_order(self, segments: list[tuple[int, list[list[Chip]]]], current: int | None,
                    newcomers: list[Chip]) -> None:
         _empty(self.row, 0, 0)
+        self.current = None
         for segment, groups in segments:
-            self._add(_segment_mark(str(segment), segment == current))
+            mark = _segment_mark(str(segment), segment == current)
+            self.current = mark if segment == current else self.current
+            self._add(mark)
             for group in groups:
-                self._add(group[0] if len(group) == 1 else together(group))
+                self._add(group[0] if len(group) == 1 else together(group, side_by_side=True))
         if newcomers:
             self._add(_segment_mark("not rolled", False))
             for chip in newcomers:
@@ -227,17 +231,18 @@ def _segment_mark(text: str, current: bool) -> QLabel:
     return mark
 
 
-def together(chips: list[Chip]) -> QFrame:
-    """Chips of combatants who strike simultaneously, in one frame."""
+def together(chips: list[Chip], side_by_side: bool = False) -> QFrame:
+    """Chips of combatants who strike simultaneously, in one frame: stacked in a segment's
+    column, side by side in the folded row (which stays one chip high)."""
     frame = QFrame()
     frame.setObjectName("together")
     frame.setStyleSheet("QFrame#together { border: 1px dashed #888; border-radius: 4px }")
     frame.setToolTip("Equal reach: these strike simultaneously (002 Initiative)")
-    column = QVBoxLayout(frame)
-    column.setContentsMargins(2, 2, 2, 2)
-    column.setSpacing(2)
+    line = QHBoxLayout(frame) if side_by_side else QVBoxLayout(frame)
+    line.setContentsMargins(2, 2, 2, 2)
+    line.setSpacing(2)
     for chip in chips:
-        column.addWidget(chip)
+        line.addWidget(chip)
     return frame
 
 

@@ -77,7 +77,8 @@ def within(frame: list[int], available: list[int]) -> bool:
 ])
 def test_the_window_fits_its_screen_and_the_map_owns_it(
         tmp_path: Path, size: str, scale: float, share: float | None) -> None:
-    seen = probe(size, scale, tmp_path)["after"]
+    """A round under way: the timeline's row holds its chips."""
+    seen = probe(size, scale, tmp_path, "--round", "5")["after"]
     assert within(seen["frame"], seen["available"]), seen
     assert seen["map_in_view"] and seen["sides"] == {"left": False, "right": True}
     if share is not None:

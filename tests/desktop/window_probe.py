@@ -52,10 +52,15 @@ def main() -> int:
     parser.add_argument("--shot")
     parser.add_argument("--table-mode", action="store_true", help="table mode on, then off")
     parser.add_argument("--settle-ms", type=int, default=1500)
+    parser.add_argument("--round", type=int, metavar="SEED",
+                        help="roll initiative with this seed first (a round under way)")
     args = parser.parse_args()
     app = application()
     window = open_window(DEMO, DEMO)
     window.show_on_screen()
+    if args.round is not None:
+        window.resolve_panel.seed.setValue(args.round)
+        window.timeline_panel.roll()
     report: dict[str, Any] = {}
 
     def finish() -> None:

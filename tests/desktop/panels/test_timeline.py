@@ -106,14 +106,15 @@ def test_clicking_a_chip_selects_its_combatant_on_the_map(qtbot: QtBot, window: 
 def test_declaration_timer_counts_down_and_extends(window: MainWindow) -> None:
     panel = window.timeline_panel
     panel.roll()
-    assert panel.timer_label.text() == "Declarations 2:00"
+    assert panel.timer_label.text() == "◷ 2:00"
     panel.clock.timeout.emit()  # one second passes
-    assert panel.timer_label.text() == "Declarations 1:59"
+    assert panel.timer_label.text() == "◷ 1:59"
     panel.add_time()
-    assert panel.timer_label.text() == "Declarations 3:59"
+    assert panel.timer_label.text() == "◷ 3:59"
     panel.seconds_left = 1
     panel.clock.timeout.emit()                      # the countdown runs out: said, not hidden
-    assert panel.timer_label.text() == "<b>Time is up</b>: declarations are closed"
+    assert panel.timer_label.text() == "◷ <b>Time is up</b>"
+    assert panel.timer_label.toolTip() == "Declarations are closed"
     assert not panel.clock.isActive()
     panel.next_segment()                            # the first segment played
     assert panel.timer_label.text() == "Round under way"
@@ -128,7 +129,7 @@ def test_declarations_end_when_the_first_segment_is_played(window: MainWindow,
     panel.next_segment()
     assert panel.timer_label.text() == "Round under way" and not panel.clock.isActive()
     panel.next_round()  # round 2: declarations again, initiative not rolled yet
-    assert panel.timer_label.text() == "Declarations 2:00"
+    assert panel.timer_label.text() == "◷ 2:00"
     window.document.undo()  # back in round 1, segment 1
     assert panel.timer_label.text() == "Round under way" and not panel.clock.isActive()
     window.document.undo()
