@@ -117,7 +117,8 @@ class TimelinePanel(QWidget):
         # the chips outgrew the row, or fit it again: room for the scroll bar, or none
         self.strip_area.horizontalScrollBar().rangeChanged.connect(
             lambda _low, _high: self._fit_height())
-        top.addWidget(self.strip_area, 1)
+        top.addWidget(self.strip_area, 100)
+        top.addStretch(1)  # unfolded (no strip), the buttons stay by the round's name
         top.addWidget(self.timer_label)
         self.segments = QWidget()
         row = QHBoxLayout(self.segments)
