@@ -19,7 +19,8 @@ DIST_INFO = re.compile(r"battlemap-[^/]+\.dist-info/")
 REQUIRED = ("core/py.typed", "desktop/cli/main.py", "desktop/system/resources.py",
             "assets/__init__.py", "assets/demo_encounter.json", "assets/library.json",
             "assets/icons/battlemap.svg", "assets/icons/battlemap-16.png",
-            "assets/icons/battlemap-512.png")
+            "assets/icons/battlemap-512.png", "assets/share/index.html",
+            "assets/share/share.js", "assets/share/share.css")
 KIB = 1024
 
 

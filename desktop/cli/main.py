@@ -14,6 +14,8 @@
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
+    battlemap serve FILE [--host H] [--port P]   the player view in the players' browsers
+                                          [--enemy-hp hidden|state|exact] [--out SAVED.json]
     battlemap --version
 """
 
@@ -101,6 +103,18 @@ def _add_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
 
 
+def _add_serve(serve: argparse.ArgumentParser) -> None:
+    serve.add_argument("file", type=Path)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the interface to serve on (only it): this machine's LAN "
+                            "address for the players' devices (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=0, help="default: a free port")
+    serve.add_argument("--enemy-hp", choices=("hidden", "state", "exact"), default="hidden",
+                       help="what the pages show of the enemies' hit points")
+    serve.add_argument("--out", type=Path,
+                       help="on Ctrl+C, save the encounter with the players' moves here")
+
+
 def _add_install(entry: argparse.ArgumentParser) -> None:
     entry.add_argument("--remove", action="store_true", help="remove what it installed")
 
@@ -116,6 +130,9 @@ SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = 
               "opens or saves one), or say why not", _add_check),
     "render": ("draw an encounter's map to a PNG (offscreen)", _add_render),
     "import": ("import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)", _add_import),
+    "serve": ("share an encounter's player view with the players' browsers, no window: "
+              "they join by the address printed, claim party tokens and move them",
+              _add_serve),
     "install-desktop-entry": ("Linux: add Battlemap to this user's application menu and "
                               "file types (encounters, Universal VTT maps)", _add_install),
 }
@@ -169,6 +186,25 @@ def _run_check(args: argparse.Namespace) -> int:
     return 0 if report["opens"] else USAGE_ERROR
 
 
+def _run_serve(args: argparse.Namespace) -> int:
+    """``serve``: no GM at the keyboard to say yes, so claims and moves need no OK."""
+    from core.io.fileio import EncounterFileError
+    from core.io.files import FileReadError
+    from desktop.share.headless import serve
+    from desktop.share.table import ShareSettings
+
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port {args.port} is not a port (0-65535)")
+    settings = ShareSettings(moves="apply", claims="open", enemy_hp=args.enemy_hp)
+    try:
+        return serve(args.file, args.host, args.port, settings, args.out)
+    except (FileReadError, EncounterFileError) as error:
+        raise CliError(str(error)) from None
+    except OSError as error:
+        raise CliError(f"cannot serve on {args.host}:{args.port}: {error.strerror or error}"
+                       ) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # read when numpy loads
@@ -194,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from desktop.cli.render import render_command  # Qt only from here on
 
             return render_command(args.file, args.out, args.size, args.view)
+        if args.command == "serve":
+            return _run_serve(args)
         if args.command == "install-desktop-entry":
             from desktop.cli.install import install_command
 

@@ -1,0 +1,107 @@
+"""What core rules of a player's drag, the same as of the GM's: the path and its cost from
+:func:`core.spatial.pathing.movement_graph`, a held creature refused
+(:func:`core.rules.holds.move_refusal`), the evade checks a path during a round asks for
+(:func:`core.rules.manoeuvres.drag_offer`), and the move itself as a core ``MoveAction``.
+Nothing here decides a rule; it only words core's answers for a player, leaving out what
+the players may not know (:func:`redact`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from core.actions.base import Outcome, plan
+from core.actions.move import MoveAction, placement_problem
+from core.model.dice import ScriptedDice
+from core.model.grid import Cell
+from core.rules.holds import move_refusal
+from core.rules.measure import measure
+from core.rules.timeline import segments_moving
+from core.spatial.pathing import movement_graph
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter
+    from desktop.share.view import Seen
+
+UNSEEN = "something unseen"
+
+
+@dataclass(frozen=True)
+class MoveRuling:
+    """A drag to ``goal`` as core rules it: allowed or not, the path (only its cells the
+    players see), its cost, a label for the page, and why the GM must resolve it (evade
+    checks roll dice the GM's Resolve panel asks for), if so."""
+
+    goal: Cell
+    legal: bool
+    label: str
+    path: tuple[Cell, ...] = ()
+    cost_ft: float = 0.0
+    needs_gm: str = ""
+
+    def as_json(self, token_id: str) -> dict[str, Any]:
+        return {"token": token_id, "to": list(self.goal), "legal": self.legal,
+                "label": self.label, "path": [list(c) for c in self.path],
+                "cost_ft": self.cost_ft, "needs_gm": self.needs_gm}
+
+
+@dataclass
+class Redactor:
+    """Words core's texts for the players: a name the players' view does not show (a hidden
+    token, a creature in the fog, a hidden hazard) becomes "something unseen"."""
+
+    secret_names: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, encounter: Encounter, seen: Seen) -> Redactor:
+        shown_tokens, shown_hazards = seen.token_ids, set(seen.items.hazards)
+        names = {t.name for t in encounter.tokens if t.id not in shown_tokens}
+        names |= {h.name for h in encounter.map.hazards if h not in shown_hazards}
+        names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
+        return cls(sorted(names, key=len, reverse=True))
+
+    def __call__(self, text: str) -> str:
+        for name in self.secret_names:
+            text = re.sub(re.escape(name), UNSEEN, text, flags=re.IGNORECASE)
+        return text
+
+
+def rule_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float | None,
+              seen: Seen) -> MoveRuling:
+    """Core's ruling of a drag of ``token_id`` to ``goal`` (see :class:`MoveRuling`)."""
+    from core.rules.manoeuvres import drag_offer
+
+    redact = Redactor.of(encounter, seen)
+    held = move_refusal(encounter, token_id)
+    if held:
+        return MoveRuling(goal, False, redact(held))
+    path = movement_graph(encounter, encounter.token(token_id)).path_to(goal, budget_ft)
+    if not path.legal:
+        return MoveRuling(goal, False, redact(path.reason))
+    problem = placement_problem(encounter, {token_id: goal})
+    if problem:
+        return MoveRuling(goal, False, redact(problem))
+    cells = path.cells
+    label = f"{path.cost_ft:g} ft · {segments_moving(path.cost_ft, encounter.profile)} seg"
+    offer = drag_offer(encounter, token_id, goal, path=cells, around=True, budget_ft=budget_ft)
+    visible = seen.view.visible
+    shown = tuple(c for c in cells if visible[c.y, c.x])
+    if offer is None:
+        return MoveRuling(goal, True, label, shown, path.cost_ft)
+    return MoveRuling(goal, True, f"{label} · {redact(offer.label)}", shown, path.cost_ft,
+                      needs_gm=redact(f"{offer.text}: the GM resolves it"))
+
+
+def move_outcome(encounter: Encounter, token_id: str, goal: Cell,
+                 budget_ft: float | None) -> Outcome[Any]:
+    """The player's move planned as the GM's drag plans it: a core ``MoveAction`` (raises
+    ``IllegalMoveError`` when core refuses it)."""
+    return plan(MoveAction({token_id: goal}, budget_ft=budget_ft), encounter, ScriptedDice([]))
+
+
+def ruler(encounter: Encounter, points: tuple[tuple[int, int], ...]) -> dict[str, Any]:
+    """The ruler's answer: each leg's feet and the total, by the profile's diagonal rule."""
+    measured = measure([Cell(*p) for p in points], encounter.profile)
+    return {"points": [list(p) for p in points], "legs_ft": list(measured.legs_ft),
+            "total_ft": measured.total_ft, "label": measured.describe()}

@@ -1,0 +1,237 @@
+"""The player view as JSON for the players' pages: pure functions of the encounter and
+:mod:`core.spatial.playerview` (the same view the TV draws), so nothing the GM hid can be in
+it: hidden tokens and hazards are left out, fogged cells' contents (tokens, hazards,
+terrain, walls, the map image) are not sent, hazards carry no effects or notes, and tokens
+carry no stats but the party's hit points (the enemies' as the GM's setting allows).
+
+A page gets a :func:`snapshot` when it joins and the :func:`delta` of each change after:
+only the sections that changed, and of the tokens only those that changed or went.
+
+>>> from core.model.combatant import Combatant
+>>> from core.model.encounter import Encounter, Token
+>>> from core.model.mapmodel import BattleMap
+>>> enc = Encounter(map=BattleMap(width=3, height=1), tokens=[
+...     Token(id="hero", combatant=Combatant(name="Hero"), x=0, y=0),
+...     Token(id="spy", combatant=Combatant(name="Spy"), x=2, y=0, gm_only=True)])
+>>> view = snapshot(enc, ViewOptions())
+>>> sorted(view["tokens"]), view["tokens"]["hero"]["hp"]
+(['hero'], 8)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from core.model.combatant import Combatant, Side
+from core.model.mapmodel import TERRAINS, Hazard, WallSegment
+from core.rules.timeline import acting_order
+from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
+
+if TYPE_CHECKING:
+    from core.model.encounter import Encounter, Token
+    from core.model.grid import Cell
+    from core.spatial.sweep import BoolArray
+
+EnemyHp = Literal["hidden", "state", "exact"]
+Json = dict[str, Any]
+#: The sections of a snapshot; a delta carries those that changed.
+SECTIONS = ("map", "fog", "terrain", "walls", "hazards", "tokens", "turn")
+UNSEEN = " "  # a terrain code for a cell the party has not seen
+
+
+@dataclass(frozen=True)
+class ViewOptions:
+    """What the GM lets the players' pages show of the enemies: their hit points
+    ``"exact"``, as a ``"state"`` (unhurt, hurt, bloodied, down), or ``"hidden"``."""
+
+    enemy_hp: EnemyHp = "hidden"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The player view of one state of the encounter: its masks and what they show."""
+
+    view: PlayerView
+    items: PlayerItems
+
+    @classmethod
+    def of(cls, encounter: Encounter) -> Seen:
+        view = player_view(encounter)
+        return cls(view, player_items(encounter, view))
+
+    @property
+    def token_ids(self) -> frozenset[str]:
+        return frozenset(token.id for token in self.items.tokens)
+
+
+def snapshot(encounter: Encounter, options: ViewOptions, seen: Seen | None = None) -> Json:
+    """Everything a page draws, as JSON-ready values (see the module's docstring)."""
+    seen = seen or Seen.of(encounter)
+    return {"map": map_section(encounter), "fog": fog_section(encounter, seen.view),
+            "terrain": terrain_section(encounter, seen.view.explored),
+            "walls": walls_section(encounter, seen.view.explored),
+            "hazards": [hazard_view(h, seen.view.explored) for h in seen.items.hazards],
+            "tokens": {t.id: token_view(t, options) for t in seen.items.tokens},
+            "turn": turn_section(encounter, seen.token_ids)}
+
+
+def delta(before: Json, after: Json) -> Json:
+    """The sections of ``after`` that differ from ``before``; the tokens as ``put`` (new or
+    changed) and ``gone`` (ids). Empty when nothing a page draws changed."""
+    changed: Json = {}
+    for section in SECTIONS:
+        if section == "tokens":
+            tokens = _token_delta(before["tokens"], after["tokens"])
+            if tokens:
+                changed["tokens"] = tokens
+        elif before[section] != after[section]:
+            changed[section] = after[section]
+    return changed
+
+
+def _token_delta(before: dict[str, Json], after: dict[str, Json]) -> Json:
+    put = {tid: token for tid, token in after.items() if before.get(tid) != token}
+    gone = sorted(set(before) - set(after))
+    return {"put": put, "gone": gone} if put or gone else {}
+
+
+# --- sections -----------------------------------------------------------------------------
+def map_section(encounter: Encounter) -> Json:
+    battle_map, profile = encounter.map, encounter.profile
+    background = battle_map.background
+    image = None
+    if background is not None and background_bytes(encounter):
+        image = {"key": background_key(encounter), "offset_x": background.offset_x,
+                 "offset_y": background.offset_y, "px_per_cell": background.px_per_cell}
+    return {"width": battle_map.width, "height": battle_map.height,
+            "cell_ft": profile.cell_size_ft, "background": image}
+
+
+def background_bytes(encounter: Encounter) -> bytes:
+    """The map image's bytes as embedded in the encounter (an image kept only as a path
+    on the GM's disk is not sent: the path says where the GM keeps files)."""
+    background = encounter.map.background
+    if background is None or not background.data_base64:
+        return b""
+    return base64.b64decode(background.data_base64)
+
+
+def background_key(encounter: Encounter) -> str:
+    """A name for the map image that changes when the image does (pages cache it)."""
+    return hashlib.sha256(background_bytes(encounter)).hexdigest()[:24]
+
+
+def fog_section(encounter: Encounter, view: PlayerView) -> Json:
+    return {"on": encounter.fog.enabled, "visible": runs(view.visible),
+            "explored": runs(view.explored)}
+
+
+def runs(mask: BoolArray) -> list[int]:
+    """A (height, width) mask row by row as run lengths, starting with a run of unset
+    cells (0 when the first cell is set).
+
+    >>> runs(np.array([[True, True, False], [False, False, True]]))
+    [0, 2, 3, 1]
+    """
+    flat = np.asarray(mask, dtype=bool).ravel()
+    if flat.size == 0:
+        return []
+    edges = np.flatnonzero(flat[1:] != flat[:-1]) + 1
+    bounds = np.concatenate(([0], edges, [flat.size]))
+    lengths = np.diff(bounds).tolist()
+    return [0, *lengths] if flat[0] else lengths
+
+
+def terrain_section(encounter: Encounter, explored: BoolArray) -> list[str]:
+    """The terrain codes row by row (``.`` normal, ``d`` difficult, ``s`` slippery,
+    ``u`` undergrowth), a space for each cell not explored."""
+    battle_map = encounter.map
+    normal = TERRAINS[next(iter(TERRAINS))].code
+    rows = []
+    for y in range(battle_map.height):
+        row = battle_map.terrain_rows[y] if y < len(battle_map.terrain_rows) else ""
+        row = row.ljust(battle_map.width, normal)[:battle_map.width]
+        seen = explored[y]
+        rows.append("".join(code if seen[x] else UNSEEN for x, code in enumerate(row)))
+    return rows
+
+
+def walls_section(encounter: Encounter, explored: BoolArray) -> list[list[Any]]:
+    """Walls, doors and windows beside an explored cell: ``[x1, y1, x2, y2, kind, open]``."""
+    return [[w.x1, w.y1, w.x2, w.y2, w.kind.value, w.open]
+            for w in encounter.map.walls if _beside_explored(w, explored)]
+
+
+def _beside_explored(wall: WallSegment, explored: BoolArray) -> bool:
+    """Whether a cell the wall touches (by its bounding box, one cell around) is explored."""
+    height, width = explored.shape
+    x0 = max(int(np.floor(min(wall.x1, wall.x2))) - 1, 0)
+    y0 = max(int(np.floor(min(wall.y1, wall.y2))) - 1, 0)
+    x1 = min(int(np.ceil(max(wall.x1, wall.x2))) + 1, width)
+    y1 = min(int(np.ceil(max(wall.y1, wall.y2))) + 1, height)
+    return x0 < x1 and y0 < y1 and bool(explored[y0:y1, x0:x1].any())
+
+
+def hazard_view(hazard: Hazard, explored: BoolArray) -> Json:
+    """A hazard as the players see it: its name and kind over its explored cells (its
+    damage, save and notes are the GM's)."""
+    cells = [[c.x, c.y] for c in hazard.cells if explored[c.y, c.x]]
+    return {"name": hazard.name, "kind": hazard.kind.value, "cells": cells}
+
+
+def token_view(token: Token, options: ViewOptions) -> Json:
+    """A token as the players see it: where, how big, whose side, its conditions; hit
+    points for the party (and for enemies as ``options`` allow). No other stats."""
+    combatant = token.combatant
+    shown: Json = {"id": token.id, "name": token.name, "x": token.x, "y": token.y,
+                   "size": token.footprint.size, "side": combatant.side.value,
+                   "conditions": sorted(c.label for c in combatant.conditions),
+                   "portrait": combatant.portrait}
+    if combatant.side is Side.PARTY or options.enemy_hp == "exact":
+        shown |= {"hp": combatant.hp, "max_hp": combatant.max_hp}
+    elif options.enemy_hp == "state":
+        shown["health"] = health(combatant)
+    return shown
+
+
+def health(combatant: Combatant) -> str:
+    """How hurt a creature looks, without its numbers.
+
+    >>> health(Combatant(name="Orc", max_hp=10, hp=4))
+    'bloodied'
+    """
+    if combatant.hp <= 0:
+        return "down"
+    if combatant.hp * 2 <= combatant.max_hp:
+        return "bloodied"
+    return "hurt" if combatant.hp < combatant.max_hp else "unhurt"
+
+
+def turn_section(encounter: Encounter, shown: frozenset[str]) -> Json:
+    """The round, the segment, and who acts in it among the tokens the players see."""
+    timeline = encounter.timeline
+    if not timeline.entries:
+        return {"round": timeline.round_number, "segment": None, "acting": []}
+    order = dict(acting_order(timeline, encounter))
+    now = order.get(timeline.current_segment, [])
+    return {"round": timeline.round_number, "segment": timeline.current_segment,
+            "acting": [tid for group in now for tid in group if tid in shown]}
+
+
+def walk(encounter: Encounter, token_id: str, start: Cell, end: Cell, visible: BoolArray, *,
+         walked: tuple[Cell, ...] = ()) -> list[list[int]]:
+    """The cells a token walked from ``start`` to ``end`` that the players see now, for the
+    page to animate: ``walked`` (the path of the move just made) or its path this round
+    when either runs from ``start`` to ``end``, else the two ends (a push, a placement)."""
+    cells: list[Cell] = [start, end]
+    entries = [e for e in encounter.timeline.entries if e.token_id == token_id]
+    path = list(walked) or (list(entries[0].path) if entries else [])
+    if path and path[-1] == end and start in path:
+        at = len(path) - 1 - path[::-1].index(start)
+        cells = path[at:]
+    return [[c.x, c.y] for c in cells if visible[c.y, c.x]]
