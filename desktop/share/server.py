@@ -71,6 +71,7 @@ class _Page:
         default_factory=lambda: asyncio.Queue(QUEUE_LENGTH))
     rate: RateLimit = field(default_factory=RateLimit)
     strikes: int = 0
+    closing: asyncio.Future[bool] | None = None
 
 
 class ShareServer:
@@ -203,11 +204,10 @@ class ShareServer:
             page = self._pages.get(number)
             if page is None:
                 continue
-            try:
+            if text is None or page.queue.full():  # too slow: it reconnects, catches up
+                _queue_close(page)
+            else:
                 page.queue.put_nowait(text)
-            except asyncio.QueueFull:  # too slow: it reconnects and gets the whole view
-                page.queue = asyncio.Queue(1)
-                page.queue.put_nowait(None)
 
     # --- HTTP ---------------------------------------------------------------------------
     def _allowed(self, request: web.Request) -> bool:
@@ -274,10 +274,9 @@ class ShareServer:
     async def _read(self, number: int, page: _Page, data: str) -> None:
         if not page.rate.allow():
             page.strikes += 1
-            if page.strikes >= STRIKES:
-                await page.socket.close(code=1008, message=b"too many messages")
-            else:
-                _error(page, "too many messages: slow down")
+            _error(page, "too many messages: slow down")
+            if page.strikes == STRIKES:  # closed once what it was sent has gone
+                _queue_close(page)
             return
         try:
             message = parse_message(data)
@@ -296,6 +295,15 @@ class ShareServer:
             if page.socket.closed:
                 return
             await page.socket.send_str(text)
+
+
+def _queue_close(page: _Page) -> None:
+    """Close the page after what it was sent (at once if it cannot keep up)."""
+    if page.queue.full():
+        page.closing = asyncio.ensure_future(page.socket.close(code=1013,
+                                                               message=b"too far behind"))
+    else:
+        page.queue.put_nowait(None)
 
 
 def _error(page: _Page, text: str) -> None:

@@ -1,0 +1,58 @@
+"""The player view as JSON: what the pages may draw, and the deltas between two states."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.actions.commands import MoveToken
+from core.actions.history import History
+from core.model.grid import Cell
+from desktop.share.view import Seen, ViewOptions, delta, runs, snapshot, walk
+from tests.desktop.share.pages import secret_encounter
+
+
+def test_the_view_shows_what_the_tv_shows_and_no_more() -> None:
+    encounter = secret_encounter()
+    view = snapshot(encounter, ViewOptions())
+    assert sorted(view["tokens"]) == ["A", "B", "O"]
+    assert view["tokens"]["O"].keys() == {"id", "name", "x", "y", "size", "side",
+                                          "conditions", "portrait"}
+    assert [h["name"] for h in view["hazards"]] == ["Firepit"]
+    assert view["terrain"][1] == "....    "  # the east, beyond the wall, is unexplored
+    assert all(max(w[0], w[2]) <= 5 for w in view["walls"])
+
+
+def test_fog_off_shows_every_cell_but_still_no_hidden_token() -> None:
+    encounter = secret_encounter()
+    encounter.fog = encounter.fog.model_copy(update={"enabled": False})
+    view = snapshot(encounter, ViewOptions())
+    assert sorted(view["tokens"]) == ["A", "B", "C", "G", "O"]
+    assert view["fog"]["explored"] == [0, 32]
+    assert sorted(h["name"] for h in view["hazards"]) == ["Firepit", "Morlock Den"]
+
+
+def test_a_move_is_a_delta_of_that_token_alone() -> None:
+    history = History(secret_encounter())
+    before = snapshot(history.encounter, ViewOptions())
+    history.push(MoveToken("A", Cell(1, 1)))
+    after = snapshot(history.encounter, ViewOptions())
+    changes = delta(before, after)
+    assert list(changes["tokens"]["put"]) == ["A"] and changes["tokens"]["gone"] == []
+    assert set(changes) <= {"tokens", "fog", "terrain", "walls", "turn"}
+    assert delta(after, after) == {}
+
+
+def test_runs_round_trip() -> None:
+    mask = np.random.default_rng(3).random((7, 9)) > 0.5
+    lengths = runs(mask)
+    flat = np.repeat(np.arange(len(lengths)) % 2 == 1, lengths)
+    assert (flat.reshape(7, 9) == mask).all()
+
+
+def test_a_walk_shows_only_the_cells_the_players_see() -> None:
+    encounter = secret_encounter()
+    visible = Seen.of(encounter).view.visible
+    path = (Cell(2, 1), Cell(3, 1), Cell(4, 1), Cell(5, 1))
+    assert walk(encounter, "O", Cell(2, 1), Cell(5, 1), visible, walked=path) == [
+        [2, 1], [3, 1]]
+    assert walk(encounter, "O", Cell(2, 1), Cell(2, 2), visible) == [[2, 1], [2, 2]]
