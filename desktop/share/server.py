@@ -100,6 +100,7 @@ class ShareServer:
 
         def run() -> None:
             loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
             self.loop = loop
             try:
                 loop.run_until_complete(self._bind(host, port))
@@ -110,7 +111,7 @@ class ShareServer:
                 return
             ready.set()
             loop.run_forever()
-            loop.close()
+            _finish(loop)
 
         self._thread = threading.Thread(target=run, name="battlemap-share", daemon=True)
         self._thread.start()
@@ -165,6 +166,8 @@ class ShareServer:
             await page.socket.close(code=1001, message=b"the GM stopped sharing")
         if self._runner is not None:
             await self._runner.cleanup()
+        for _ in range(3):  # the closed connections' callbacks, before the loop stops
+            await asyncio.sleep(0)
 
     # --- the table's side (thread-safe) ---------------------------------------------------
     def send(self, connections: Collection[int], message: Json) -> None:
@@ -295,6 +298,16 @@ class ShareServer:
             if page.socket.closed:
                 return
             await page.socket.send_str(text)
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """Let what is still running on the stopped loop end, then close it."""
+    tasks = asyncio.all_tasks(loop)
+    for task in tasks:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+    loop.run_until_complete(loop.shutdown_asyncgens())
+    loop.close()
 
 
 def _queue_close(page: _Page) -> None:
