@@ -467,7 +467,9 @@ canvas.addEventListener("pointerdown", (event) => {
   }
   const token = tokenAt(cx, cy);
   if (token && myTokens().includes(token.id)) {
-    state.drag = { token: token.id, grab: [cx - token.x, cy - token.y], cell: [token.x, token.y],
+    const grab = [(event.offsetX - state.panX) / state.scale - token.x,
+      (event.offsetY - state.panY) / state.scale - token.y]; // where on the token, in cells
+    state.drag = { token: token.id, grab, cell: [token.x, token.y],
       at: [token.x, token.y], moved: false };
     state.preview = null;
   } else {

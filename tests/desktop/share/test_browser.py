@@ -1,0 +1,141 @@
+"""The players' page in a real browser: the distribution's Chromium (/usr/bin/chromium,
+headless) driven by Playwright, which downloads no browser build here, against a share
+served on 127.0.0.1. The page joins, draws the player view, follows the GM's moves, never
+shows a hidden token, moves the player's own token through the GM's rules, and cannot move
+anyone else's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.actions.commands import MoveToken
+from core.actions.fog import SetGmOnly
+from core.model.grid import Cell
+from core.rules.timeline import segments_moving
+from core.spatial.pathing import movement_graph
+from desktop.share.headless import HeadlessShare
+from tests.desktop.share.pages import serving
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Headless, as root, on a machine with no network: nothing but the page. Playwright
+#: starts the browser with a fresh profile folder of its own each time.
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+OPPOSITION_RED = (0xC0, 0x39, 0x2B)
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="needs Debian's chromium (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def share() -> Iterator[HeadlessShare]:
+    with serving(claims="open") as running:
+        yield running
+
+
+@pytest.fixture
+def page(chromium: Any, share: HeadlessShare) -> Iterator[Any]:
+    """A phone-sized page that has joined the table as Ann."""
+    # The page's policy allows no eval; Playwright's waits evaluate their conditions.
+    context = chromium.new_context(viewport=PHONE, has_touch=True, bypass_csp=True)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.goto(share.server.url)
+    tab.fill("#name", "Ann")
+    tab.click("#join button")
+    tab.wait_for_function("state.view !== null && state.me !== null")
+    yield tab
+    context.close()
+    assert problems == []
+
+
+def centre(page: Any, x: float, y: float) -> tuple[float, float]:
+    """The screen point of the middle of cell (x, y) on the page."""
+    point = page.evaluate(f"toScreen({x} + 0.5, {y} + 0.5)")
+    return point[0], point[1]
+
+
+def colour_at(page: Any, x: int, y: int) -> tuple[int, int, int]:
+    """The colour the page painted in cell (x, y), above the middle (a token's disc shows
+    there, clear of its initials)."""
+    page.evaluate("new Promise(requestAnimationFrame)")
+    ratio = page.evaluate("window.devicePixelRatio")
+    px, py = page.evaluate(f"toScreen({x} + 0.5, {y} + 0.22)")
+    pixel = page.evaluate(
+        f"Array.from(ctx.getImageData({px * ratio}, {py * ratio}, 1, 1).data)")
+    return pixel[0], pixel[1], pixel[2]
+
+
+def test_the_page_joins_and_draws_the_party_view(page: Any) -> None:
+    assert page.text_content("#status") == "live"
+    assert sorted(page.evaluate("Object.keys(state.view.tokens)")) == ["A", "B", "O"]
+    assert colour_at(page, 2, 1) == OPPOSITION_RED  # the orc, drawn
+    assert colour_at(page, 6, 1) == (0, 0, 0)  # Gloomfang's cell: fog
+
+
+def test_a_gm_move_shows_on_the_page(page: Any, share: HeadlessShare) -> None:
+    share.call(lambda: share.history.push(MoveToken("O", Cell(3, 2))))
+    page.wait_for_function("state.view.tokens.O.x === 3 && state.view.tokens.O.y === 2")
+    page.wait_for_function("state.animations.size === 0")
+    assert colour_at(page, 3, 2) == OPPOSITION_RED
+
+
+def test_a_hidden_token_never_shows_and_a_token_hidden_goes(page: Any,
+                                                            share: HeadlessShare) -> None:
+    assert page.evaluate("'S' in state.view.tokens") is False
+    assert colour_at(page, 1, 2) != OPPOSITION_RED  # the spy's cell
+    share.call(lambda: share.history.push(SetGmOnly(["O"], True)))
+    page.wait_for_function("!('O' in state.view.tokens)")
+    assert colour_at(page, 2, 1) != OPPOSITION_RED
+
+
+def test_a_drag_of_the_players_own_token_moves_it_in_the_gms_document(
+        page: Any, share: HeadlessShare) -> None:
+    page.mouse.click(*centre(page, 0, 1))  # tap Hero: "Play Hero"
+    page.click("#sheet-yes")
+    page.wait_for_function("myTokens().includes('A')")
+    start, goal = centre(page, 0, 1), centre(page, 2, 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move((start[0] + goal[0]) / 2, (start[1] + goal[1]) / 2, steps=4)
+    page.mouse.move(*goal, steps=4)
+    page.wait_for_function("state.preview !== null && state.preview.legal")
+    gm_drag = share.call(lambda: movement_graph(share.history.encounter, share.history
+                                                .encounter.token("A")).path_to(Cell(2, 2)))
+    seconds = segments_moving(gm_drag.cost_ft, share.history.encounter.profile)
+    assert page.evaluate("state.preview.label") == f"{gm_drag.cost_ft:g} ft · {seconds} seg"
+    page.mouse.up()
+    page.wait_for_function("state.view.tokens.A.x === 2 && state.view.tokens.A.y === 2")
+    assert share.call(lambda: share.history.encounter.token("A").cell) == Cell(2, 2)
+    assert share.call(share.history.labels) == ["Move Hero"]
+
+
+def test_a_drag_of_someone_elses_token_is_refused(page: Any, share: HeadlessShare) -> None:
+    start, goal = centre(page, 0, 3), centre(page, 1, 3)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*goal, steps=4)
+    page.mouse.up()  # not the player's token: the drag pans the map instead
+    page.evaluate("send({type: 'move', token: 'B', to: [1, 3], seq: 9})")  # forged
+    page.wait_for_function("!document.getElementById('tip').hidden")
+    assert "not your token" in page.text_content("#tip")
+    assert share.call(lambda: share.history.encounter.token("B").cell) == Cell(0, 3)
+    assert share.call(lambda: share.history.index) == 0
