@@ -56,6 +56,7 @@ from desktop.qt import (
 )
 from desktop.table.controller import TableController
 from desktop.table.mode import as_bool
+from desktop.table.share import ShareController
 from desktop.tools.attack import AttackTool
 from desktop.tools.base import OPTIONS_ROOM_PX, MapTool, ToolContext
 from desktop.tools.fog import FogTool
@@ -118,6 +119,11 @@ class MainWindow(QMainWindow):
         self.memory = WindowMemory(self, settings, LAYOUT_VERSION, self._arrange_panels)
         self.table = TableController(self.memory, self.document, self.view, fog_tool)
         self.table.mode.changed.connect(self._rescaled)
+        select = self.tools["select"]
+        assert isinstance(select, SelectTool)
+        self.share = ShareController(self, self.settings, self.document, self.view,
+                                     resolve_panel=self.resolve_panel,
+                                     budget=lambda: select.budget_ft, table_play=self.table)
         self._build_docks()
         self._build_menus()
         self._build_status_bar()
@@ -463,6 +469,7 @@ class MainWindow(QMainWindow):
         self._layout_menu(view)
         self._animation_menu(view.addMenu("&Animation speed"))
         self.actions_by_name |= self.table.build_menus(self.menuBar(), self.menus)
+        self.actions_by_name |= add_items(self.menuBar(), self.menus, self.share.menu_items(), self)
         self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
         self.actions_by_name |= add_items(self.menuBar(), self.menus, [
             MenuItem("&Help", "&Keyboard shortcuts", "F1", self.show_shortcuts,
@@ -663,6 +670,7 @@ class MainWindow(QMainWindow):
         self.files.shutdown()
         self.memory.save()
         self.table.close()
+        self.share.close()
         event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

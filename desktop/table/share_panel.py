@@ -1,0 +1,315 @@
+"""The players' devices panel (View > Share with players' devices…): where to share (this
+machine's LAN address or loopback, a port), start and stop, the join address as text and
+QR code, the GM's choices (moves at once or on the GM's OK, claims, enemies' HP), the
+players with the tokens they play, and the claims and moves waiting for the GM."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from core.model.combatant import Side
+from desktop.qt import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPixmap,
+    QPushButton,
+    QSpinBox,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+)
+from desktop.share.address import local_addresses
+from desktop.share.table import PendingClaim, PendingMove, ShareSettings
+
+if TYPE_CHECKING:
+    from desktop.document.document import EncounterDocument
+    from desktop.qt import SignalInstance
+    from desktop.share.table import ShareTable
+
+MOVES = (("Apply at once", "apply"), ("Wait for my OK", "approve"))
+CLAIMS = (("I approve each claim", "approve"), ("Players take party tokens", "open"))
+ENEMY_HP = (("Hidden", "hidden"), ("Unhurt / hurt / bloodied / down", "state"),
+            ("Exact numbers", "exact"))
+
+
+class Sharing(Protocol):
+    """What the panel shows and drives: :class:`desktop.table.share.ShareController`."""
+
+    changed: SignalInstance
+    document: EncounterDocument
+    table: ShareTable | None
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def url(self) -> str: ...
+
+    def qr_pixmap(self) -> QPixmap: ...
+
+    def chosen_address(self) -> tuple[str, int]: ...
+
+    def share_settings(self) -> ShareSettings: ...
+
+    def set_share_settings(self, settings: ShareSettings) -> None: ...
+
+    def start(self, host: str, port: int) -> str | None: ...
+
+    def stop(self) -> None: ...
+
+
+class SharePanel(QDialog):
+    """A window beside the map (not modal): the GM plays on while it is open."""
+
+    def __init__(self, controller: Sharing, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("Players' devices")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._where_box())
+        layout.addWidget(self._join_box())
+        layout.addWidget(self._choices_box())
+        layout.addWidget(self._players_box())
+        layout.addWidget(self._waiting_box())
+        controller.changed.connect(self.refresh)
+        controller.document.changed.connect(lambda _changes: self._fill_tokens())
+        self.refresh()
+
+    # --- building ------------------------------------------------------------------------
+    def _where_box(self) -> QGroupBox:
+        box = QGroupBox("Share on")
+        row = QHBoxLayout(box)
+        host, port = self.controller.chosen_address()
+        self.host = QComboBox()
+        self.host.setEditable(True)
+        self.host.addItems(local_addresses())
+        self.host.setCurrentText(host)
+        self.host.setToolTip("This machine's address on the table's network (the players' "
+                             "phones must reach it); 127.0.0.1 for this machine only")
+        self.port = QSpinBox()
+        self.port.setRange(0, 65535)
+        self.port.setSpecialValueText("any free port")
+        self.port.setValue(port)
+        self.start_button = QPushButton("Start sharing")
+        self.start_button.clicked.connect(self._start_or_stop)
+        for widget in (QLabel("Address"), self.host, QLabel("Port"), self.port,
+                       self.start_button):
+            row.addWidget(widget)
+        return box
+
+    def _join_box(self) -> QGroupBox:
+        box = QGroupBox("Join address")
+        layout = QHBoxLayout(box)
+        self.qr = QLabel()
+        self.qr.setMinimumSize(160, 160)
+        column = QVBoxLayout()
+        self.address = QLineEdit()
+        self.address.setReadOnly(True)
+        self.address.setPlaceholderText("not sharing")
+        copy = QPushButton("Copy")
+        copy.clicked.connect(lambda: QApplication.clipboard().setText(self.address.text()))
+        self.problem = QLabel()
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #a01010;")
+        column.addWidget(QLabel("Players open this address (or scan the code) on their "
+                                "phones; anyone with it can join the table."))
+        column.addWidget(self.address)
+        column.addWidget(copy, 0, Qt.AlignmentFlag.AlignLeft)
+        column.addWidget(self.problem)
+        column.addStretch()
+        layout.addLayout(column, 1)
+        layout.addWidget(self.qr)
+        return box
+
+    def _choices_box(self) -> QGroupBox:
+        box = QGroupBox("Your choices")
+        form = QFormLayout(box)
+        settings = self.controller.share_settings()
+        self.moves = _choice(MOVES, settings.moves)
+        self.claims = _choice(CLAIMS, settings.claims)
+        self.enemy_hp = _choice(ENEMY_HP, settings.enemy_hp)
+        for label, combo in (("Players' moves", self.moves), ("Claims", self.claims),
+                             ("Enemies' HP", self.enemy_hp)):
+            form.addRow(label, combo)
+            combo.currentIndexChanged.connect(self._choices_changed)
+        return box
+
+    def _players_box(self) -> QGroupBox:
+        box = QGroupBox("Players")
+        layout = QVBoxLayout(box)
+        self.players = QListWidget()
+        self.players.currentRowChanged.connect(lambda _row: self._enable())
+        layout.addWidget(self.players)
+        row = QHBoxLayout()
+        self.token = QComboBox()
+        self.give = QPushButton("Give token")
+        self.give.clicked.connect(self._give)
+        self.take = QPushButton("Take tokens back")
+        self.take.clicked.connect(self._take_back)
+        self.kick = QPushButton("Remove player")
+        self.kick.setToolTip("Close their pages and end their seat (they lose their tokens)")
+        self.kick.clicked.connect(self._kick)
+        for widget in (self.token, self.give, self.take, self.kick):
+            row.addWidget(widget)
+        layout.addLayout(row)
+        return box
+
+    def _waiting_box(self) -> QGroupBox:
+        box = QGroupBox("Waiting for you")
+        layout = QVBoxLayout(box)
+        self.waiting = QListWidget()
+        self.waiting.currentRowChanged.connect(lambda _row: self._enable())
+        self.waiting.itemDoubleClicked.connect(lambda _item: self._approve())
+        layout.addWidget(self.waiting)
+        row = QHBoxLayout()
+        self.approve = QPushButton("Approve")
+        self.approve.clicked.connect(self._approve)
+        self.refuse = QPushButton("Refuse")
+        self.refuse.clicked.connect(self._refuse)
+        row.addWidget(self.approve)
+        row.addWidget(self.refuse)
+        row.addStretch()
+        layout.addLayout(row)
+        return box
+
+    # --- showing ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        controller = self.controller
+        running = controller.running
+        self.start_button.setText("Stop sharing" if running else "Start sharing")
+        self.host.setEnabled(not running)
+        self.port.setEnabled(not running)
+        self.address.setText(controller.url)
+        self.qr.setPixmap(controller.qr_pixmap() if running else _blank())
+        self._fill_players()
+        self._fill_waiting()
+        self._fill_tokens()
+        self._enable()
+
+    def _fill_players(self) -> None:
+        table, encounter = self.controller.table, self.controller.document.encounter
+        chosen = self._chosen_player()
+        self.players.clear()
+        for player in (table.players.values() if table else ()):
+            names = ", ".join(encounter.token(t).name for t in sorted(player.tokens)
+                              if encounter.has_token(t)) or "no token yet"
+            online = "online" if player.connections else "offline"
+            item = QListWidgetItem(f"{player.name} — {names} ({online})")
+            item.setData(Qt.ItemDataRole.UserRole, player.id)
+            self.players.addItem(item)
+            if player.id == chosen:
+                self.players.setCurrentItem(item)
+
+    def _fill_waiting(self) -> None:
+        table, encounter = self.controller.table, self.controller.document.encounter
+        self.waiting.clear()
+        if table is None:
+            return
+        for claim in table.pending_claims:
+            name = encounter.token(claim.token).name if encounter.has_token(claim.token) \
+                else claim.token
+            self._add_waiting(f"{table.players[claim.player].name} asks to play {name}", claim)
+        for move in table.pending_moves:
+            name = encounter.token(move.token).name if encounter.has_token(move.token) \
+                else move.token
+            words = f"{table.players[move.player].name} moves {name} to {tuple(move.goal)}: " \
+                    f"{move.label}"
+            self._add_waiting(words + (f" — {move.needs_gm}" if move.needs_gm else ""), move)
+
+    def _add_waiting(self, text: str, what: PendingClaim | PendingMove) -> None:
+        item = QListWidgetItem(text)
+        item.setData(Qt.ItemDataRole.UserRole, what)
+        self.waiting.addItem(item)
+
+    def _fill_tokens(self) -> None:
+        chosen = self.token.currentData()
+        self.token.clear()
+        for token in self.controller.document.encounter.tokens:
+            if token.combatant.side is Side.PARTY and not token.gm_only:
+                self.token.addItem(token.name, token.id)
+        index = self.token.findData(chosen)
+        if index >= 0:
+            self.token.setCurrentIndex(index)
+
+    def _enable(self) -> None:
+        player = self._chosen_player() is not None
+        for button in (self.give, self.take, self.kick):
+            button.setEnabled(player)
+        waiting = self.waiting.currentItem() is not None
+        self.approve.setEnabled(waiting)
+        self.refuse.setEnabled(waiting)
+
+    def _chosen_player(self) -> str | None:
+        item = self.players.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    # --- doing ---------------------------------------------------------------------------
+    def _start_or_stop(self) -> None:
+        self.problem.clear()
+        if self.controller.running:
+            self.controller.stop()
+            return
+        problem = self.controller.start(self.host.currentText().strip(), self.port.value())
+        self.problem.setText(problem or "")
+
+    def _choices_changed(self) -> None:
+        self.controller.set_share_settings(ShareSettings(
+            moves=self.moves.currentData(), claims=self.claims.currentData(),
+            enemy_hp=self.enemy_hp.currentData()))
+
+    def _give(self) -> None:
+        table, player = self.controller.table, self._chosen_player()
+        if table is not None and player is not None and self.token.currentData():
+            self.problem.setText(table.assign(player, str(self.token.currentData())) or "")
+
+    def _take_back(self) -> None:
+        table, player = self.controller.table, self._chosen_player()
+        if table is not None and player is not None:
+            for token in sorted(table.players[player].tokens):
+                table.release(token)
+
+    def _kick(self) -> None:
+        table, player = self.controller.table, self._chosen_player()
+        if table is not None and player is not None:
+            table.kick(player)
+
+    def _approve(self) -> None:
+        table, item = self.controller.table, self.waiting.currentItem()
+        if table is None or item is None:
+            return
+        what = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(what, PendingClaim):
+            problem = table.assign(what.player, what.token)
+        else:
+            problem = table.approve_move(what)
+        self.problem.setText(problem or "")
+
+    def _refuse(self) -> None:
+        table, item = self.controller.table, self.waiting.currentItem()
+        if table is None or item is None:
+            return
+        what = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(what, PendingClaim):
+            table.refuse_claim(what)
+        else:
+            table.refuse_move(what)
+
+
+def _choice(choices: tuple[tuple[str, str], ...], current: str) -> QComboBox:
+    combo = QComboBox()
+    for text, value in choices:
+        combo.addItem(text, value)
+    combo.setCurrentIndex(max(combo.findData(current), 0))
+    return combo
+
+
+def _blank() -> QPixmap:
+    return QPixmap()

@@ -1,0 +1,206 @@
+"""Sharing from the GM's window (View > Share with players' devices…): started on
+127.0.0.1 from the panel, a page joins, the GM gives it a token, its moves become the
+document's undoable steps (at once, or after the GM's OK in the panel), the GM's own edits
+reach it, the GM removes a player and stops sharing. The page runs on a thread of its own
+while the Qt event loop runs the window."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import socket
+import threading
+from collections.abc import Coroutine, Iterator
+from typing import Any
+
+import aiohttp
+import pytest
+from pytestqt.qtbot import QtBot
+
+from core.actions.commands import MoveToken
+from core.model.grid import Cell
+from desktop.mainwindow import MainWindow
+from desktop.qt import Qt
+from desktop.share.table import PendingMove
+from desktop.table.share_panel import SharePanel
+from tests.desktop.share.pages import Page
+
+WAIT_MS = 15_000
+
+
+class PageThread:
+    """Runs pages' coroutines on an event loop of its own thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def submit(self, work: Coroutine[Any, Any, Any]) -> concurrent.futures.Future[Any]:
+        return asyncio.run_coroutine_threadsafe(work, self.loop)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+@pytest.fixture
+def pages() -> Iterator[PageThread]:
+    thread = PageThread()
+    yield thread
+    thread.stop()
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, window: MainWindow) -> Iterator[SharePanel]:
+    window.share.show_panel()
+    panel = window.share.panel
+    assert panel is not None
+    panel.host.setCurrentText("127.0.0.1")
+    qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    assert window.share.running, panel.problem.text()
+    yield panel
+    window.share.stop()
+
+
+def wait(qtbot: QtBot, future: concurrent.futures.Future[Any]) -> Any:
+    qtbot.waitUntil(future.done, timeout=WAIT_MS)
+    return future.result()
+
+
+def test_the_panel_shows_the_join_address_and_its_qr_code(window: MainWindow,
+                                                         panel: SharePanel) -> None:
+    assert panel.address.text().startswith("http://127.0.0.1:")
+    assert "/play/" in panel.address.text()
+    assert not panel.qr.pixmap().isNull() and panel.qr.pixmap().width() > 100
+    assert panel.start_button.text() == "Stop sharing"
+    assert window.settings.value("share/host") == "127.0.0.1"
+
+
+def test_a_given_token_moved_from_a_page_is_an_undoable_step(
+        qtbot: QtBot, window: MainWindow, panel: SharePanel, pages: PageThread) -> None:
+    url, joined = window.share.url, threading.Event()
+    granted = concurrent.futures.Future[dict[str, Any]]()
+
+    async def play() -> dict[str, Any]:
+        async with Page(url) as page:
+            await page.join("Ann")
+            joined.set()
+            granted.set_result(await page.expect("claim", status="granted"))
+            await page.send(type="move", token="brannoc", to=[10, 7], seq=1)
+            return await page.expect("move", seq=1)
+
+    done = pages.submit(play())
+    qtbot.waitUntil(joined.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.players.count() == 1, timeout=WAIT_MS)
+    assert panel.players.item(0).text().startswith("Ann — no token yet")
+    panel.players.setCurrentRow(0)
+    panel.token.setCurrentIndex(panel.token.findData("brannoc"))
+    qtbot.mouseClick(panel.give, Qt.MouseButton.LeftButton)
+    assert wait(qtbot, granted)["token"] == "brannoc"
+    assert wait(qtbot, done)["status"] == "applied"
+    assert window.document.encounter.token("brannoc").cell == Cell(10, 7)
+    assert window.document.history.labels()[-1] == "Move Brannoc"
+    window.step_history(undo=True)
+    assert window.document.encounter.token("brannoc").cell == Cell(10, 5)
+
+
+def test_a_move_waits_for_the_gms_ok_in_the_panel(qtbot: QtBot, window: MainWindow,
+                                                 panel: SharePanel, pages: PageThread) -> None:
+    panel.moves.setCurrentIndex(panel.moves.findData("approve"))
+    url = window.share.url
+
+    async def play() -> list[str]:
+        async with Page(url) as page:
+            await page.join("Ann")
+            await page.expect("claim", status="granted")
+            await page.send(type="move", token="mira", to=[6, 11], seq=1)
+            queued = await page.expect("move", seq=1)
+            applied = await page.expect("move", seq=None)
+            return [queued["status"], applied["status"]]
+
+    done = pages.submit(play())
+    qtbot.waitUntil(lambda: window.share.table is not None and bool(window.share.table.players),
+                    timeout=WAIT_MS)
+    table = window.share.table
+    assert table is not None
+    assert table.assign(next(iter(table.players)), "mira") is None
+    qtbot.waitUntil(lambda: panel.waiting.count() == 1, timeout=WAIT_MS)
+    assert window.document.encounter.token("mira").cell == Cell(6, 9)
+    assert "moves Mira to (6, 11)" in panel.waiting.item(0).text()
+    assert isinstance(panel.waiting.item(0).data(Qt.ItemDataRole.UserRole), PendingMove)
+    panel.waiting.setCurrentRow(0)
+    qtbot.mouseClick(panel.approve, Qt.MouseButton.LeftButton)
+    assert wait(qtbot, done) == ["queued", "applied"]
+    assert window.document.encounter.token("mira").cell == Cell(6, 11)
+    assert panel.waiting.count() == 0
+
+
+def test_the_gms_edits_reach_the_page_and_the_gm_removes_a_player(
+        qtbot: QtBot, window: MainWindow, panel: SharePanel, pages: PageThread) -> None:
+    url, joined, seen = window.share.url, threading.Event(), threading.Event()
+
+    async def play() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with Page(url) as page:
+            await page.join("Ann")
+            joined.set()
+            moved = await page.expect("delta")
+            seen.set()
+            return moved, await page.expect("kicked")
+
+    done = pages.submit(play())
+    qtbot.waitUntil(joined.is_set, timeout=WAIT_MS)
+    window.document.push(MoveToken("brannoc", Cell(11, 5)))
+    qtbot.waitUntil(seen.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.players.count() == 1, timeout=WAIT_MS)
+    panel.players.setCurrentRow(0)
+    qtbot.mouseClick(panel.kick, Qt.MouseButton.LeftButton)
+    moved, kicked = wait(qtbot, done)
+    assert moved["changes"]["tokens"]["put"]["brannoc"]["x"] == 11
+    assert kicked["text"] == "The GM removed you from the table."
+    assert panel.players.count() == 0
+
+
+def test_stop_sharing_closes_the_pages_and_the_address(qtbot: QtBot, window: MainWindow,
+                                                      panel: SharePanel,
+                                                      pages: PageThread) -> None:
+    url, joined = window.share.url, threading.Event()
+
+    async def play() -> aiohttp.WSMsgType:
+        async with Page(url) as page:
+            await page.join("Ann")
+            joined.set()
+            while True:  # the roster, then the close
+                frame = await asyncio.wait_for(page.socket.receive(), 10)
+                if frame.type is not aiohttp.WSMsgType.TEXT:
+                    return frame.type
+
+    done = pages.submit(play())
+    qtbot.waitUntil(joined.is_set, timeout=WAIT_MS)
+    window.actions_by_name["Stop sharing"].trigger()
+    assert wait(qtbot, done) is aiohttp.WSMsgType.CLOSE
+    assert not window.share.running and panel.address.text() == ""
+    assert panel.start_button.text() == "Start sharing"
+
+
+def test_the_join_code_shows_on_the_player_window(qtbot: QtBot, window: MainWindow,
+                                                  panel: SharePanel) -> None:
+    window.actions_by_name["Join code on the player window"].trigger()
+    players = window.table.player_window
+    assert players is not None and players.isVisible()
+    code = window.share.code_label
+    assert code is not None and code.isVisible() and code.parent() is players
+    window.share.stop()
+    assert window.share.code_label is None
+    players.close()
+
+
+def test_a_port_in_use_is_said_and_nothing_runs(window: MainWindow) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        problem = window.share.start("127.0.0.1", port)
+    assert problem is not None and problem.startswith(f"Cannot share on 127.0.0.1:{port}")
+    assert not window.share.running
