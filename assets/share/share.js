@@ -5,13 +5,18 @@
 
 const TILE = 8; // cells per map-image tile (desktop/share/tiles.py)
 const ANIMATION_MS_PER_CELL = 140;
-const SIDE_COLOURS = { party: "#2f7ed8", opposition: "#c0392b" };
-const HAZARD_COLOURS = { fire: "#e8631c", pit: "#5b4636", cliff: "#8a8a8a", spell: "#8e44ad",
-  custom: "#d4ac0d" };
-const TERRAIN_COLOURS = { d: [140, 110, 60, 90], s: [120, 190, 230, 90], u: [60, 140, 60, 90] };
+// The GM's map's colours (desktop/map/style.py), so the table sees one map.
+const FLOOR = [0xd8, 0xd0, 0xc0, 255];
+const GRID = "rgba(120, 110, 95, 0.55)";
+const TOKEN_FILL = "#f4efe6";
+const SIDE_COLOURS = { party: "#2f7fd1", opposition: "#c8322d" };
+const HAZARD_COLOURS = { fire: "rgba(230, 90, 20, 0.59)", pit: "rgba(20, 20, 20, 0.67)",
+  cliff: "rgba(90, 60, 40, 0.59)", spell: "rgba(150, 70, 210, 0.51)",
+  custom: "rgba(200, 180, 30, 0.55)" };
+const TERRAIN_COLOURS = { d: [139, 101, 60, 120], s: [90, 170, 220, 120], u: [70, 140, 55, 130] };
 const UNSEEN = [0, 0, 0, 255];
 const REMEMBERED = [0, 0, 0, 150];
-const WALL_COLOURS = { wall: "#e8e8e8", door: "#c58b3a", window: "#8fd3ff", object: "#aaa" };
+const WALL_COLOURS = { wall: "#1e1b18", door: "#8a4b16", window: "#3d7ebf", object: "#6d6256" };
 
 const state = {
   view: null, visible: null, explored: null, me: null, session: null, players: [],
@@ -129,7 +134,8 @@ function decodeFog() {
 }
 
 function drawTerrain() {
-  const rows = state.view.terrain;
+  const rows = state.view.terrain; // a space: a cell the party has not explored
+  state.floorImage = cellImage((x, y) => (rows[y][x] === " " ? null : FLOOR));
   state.terrainImage = cellImage((x, y) => TERRAIN_COLOURS[rows[y][x]] || null);
 }
 
@@ -155,7 +161,7 @@ function toCell(px, py) {
 }
 
 function fit(x, y, width, height) {
-  const w = canvas.clientWidth; const h = canvas.clientHeight - 44;
+  const w = canvas.clientWidth; const h = canvas.clientHeight - 44 - 24; // the bars
   state.scale = Math.max(4, Math.min(w / width, h / height, 160));
   state.panX = (w - width * state.scale) / 2 - x * state.scale;
   state.panY = 44 + (h - height * state.scale) / 2 - y * state.scale;
@@ -182,11 +188,13 @@ function paint(now) {
   ctx.fillStyle = "#000";
   ctx.fillRect(0, 0, canvas.clientWidth, canvas.clientHeight);
   if (!state.view) return;
-  paintImage(); paintTerrain(); paintHazards(); paintGrid(); paintWalls();
+  paintFloor(); paintImage(); paintTerrain(); paintHazards(); paintGrid(); paintWalls();
   paintPreview(); paintTokens(now); paintFog(); paintRuler();
   showTurn();
   if (state.animations.size) draw();
 }
+
+function paintFloor() { paintCells(state.floorImage); }
 
 function paintImage() {
   const background = state.view.map.background;
@@ -241,22 +249,23 @@ function fillCell(x, y) {
 function paintHazards() {
   ctx.font = `${Math.max(10, state.scale * 0.28)}px system-ui, sans-serif`;
   for (const hazard of state.view.hazards) {
-    ctx.globalAlpha = 0.4;
-    ctx.fillStyle = HAZARD_COLOURS[hazard.kind] || "#d4ac0d";
+    ctx.fillStyle = HAZARD_COLOURS[hazard.kind] || HAZARD_COLOURS.custom;
     for (const [x, y] of hazard.cells) fillCell(x, y);
-    ctx.globalAlpha = 1;
-    if (hazard.cells.length) {
-      const [sx, sy] = toScreen(hazard.cells[0][0], hazard.cells[0][1]);
-      ctx.fillStyle = "#fff";
-      ctx.fillText(hazard.name, sx + 2, sy - 3);
-    }
+  }
+  for (const hazard of state.view.hazards) {
+    if (!hazard.cells.length) continue;
+    const [sx, sy] = toScreen(hazard.cells[0][0], hazard.cells[0][1]);
+    const w = ctx.measureText(hazard.name).width + 6;
+    ctx.fillStyle = "rgba(255, 255, 255, 0.85)"; ctx.fillRect(sx, sy - 16, w, 15);
+    ctx.fillStyle = "#3a2a1a"; ctx.fillText(hazard.name, sx + 3, sy - 4);
   }
 }
 
 function paintGrid() {
   const { width, height } = state.view.map;
   if (state.scale < 8) return;
-  ctx.strokeStyle = "rgba(255, 255, 255, 0.18)";
+  clipToMap();
+  ctx.strokeStyle = GRID;
   ctx.lineWidth = 1;
   ctx.beginPath();
   for (let x = 0; x <= width; x++) {
@@ -268,13 +277,18 @@ function paintGrid() {
     ctx.moveTo(sx, sy); ctx.lineTo(ex, sy);
   }
   ctx.stroke();
+  ctx.restore();
 }
 
-function paintWalls() {
+function clipToMap() {
   const { width, height } = state.view.map;
   const [left, top] = toScreen(0, 0);
   ctx.save();
   ctx.beginPath(); ctx.rect(left, top, width * state.scale, height * state.scale); ctx.clip();
+}
+
+function paintWalls() {
+  clipToMap();
   ctx.lineCap = "round";
   for (const [x1, y1, x2, y2, kind, open] of state.view.walls) {
     ctx.strokeStyle = WALL_COLOURS[kind] || "#eee";
@@ -310,12 +324,16 @@ function paintTokens(now) {
     const side = token.size * state.scale;
     const r = side / 2 - Math.max(1, state.scale * 0.06);
     const cx = sx + side / 2; const cy = sy + side / 2;
+    const colour = SIDE_COLOURS[token.side] || "#777";
+    if (mine.has(token.id)) {
+      ctx.beginPath(); ctx.arc(cx, cy, r + Math.max(3, state.scale * 0.08), 0, 2 * Math.PI);
+      ctx.fillStyle = "#ffc20e"; ctx.fill();
+    }
     ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI);
-    ctx.fillStyle = SIDE_COLOURS[token.side] || "#777"; ctx.fill();
-    ctx.lineWidth = mine.has(token.id) ? Math.max(3, state.scale * 0.1) : 1.5;
-    ctx.strokeStyle = mine.has(token.id) ? "#ffd54a" : "#111"; ctx.stroke();
+    ctx.fillStyle = TOKEN_FILL; ctx.fill();
+    ctx.lineWidth = Math.max(2, r * 0.16); ctx.strokeStyle = colour; ctx.stroke();
     paintPortrait(token, cx, cy, r);
-    ctx.fillStyle = "#fff"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    ctx.fillStyle = colour; ctx.textAlign = "center"; ctx.textBaseline = "middle";
     ctx.font = `bold ${Math.max(9, r * 0.7)}px system-ui, sans-serif`;
     if (!token.portrait) ctx.fillText(initials(token.name), cx, cy);
     paintBadges(token, cx, sy + side, r);
@@ -411,6 +429,7 @@ function paintRuler() {
 function label(text, x, y, good) {
   ctx.font = "bold 14px system-ui, sans-serif";
   const w = ctx.measureText(text).width + 12;
+  x = Math.max(0, Math.min(x, canvas.clientWidth - w)); // kept on the screen
   ctx.fillStyle = good ? "rgba(20, 60, 20, 0.9)" : "rgba(110, 20, 20, 0.92)";
   ctx.fillRect(x, y - 26, w, 22);
   ctx.fillStyle = "#fff"; ctx.fillText(text, x + 6, y - 10);

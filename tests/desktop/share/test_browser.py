@@ -27,7 +27,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
-OPPOSITION_RED = (0xC0, 0x39, 0x2B)
+OPPOSITION_RED = (0xC8, 0x32, 0x2D)  # the ring of an enemy's token
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="needs Debian's chromium (.ci/run installs it)")
@@ -74,13 +74,17 @@ def centre(page: Any, x: float, y: float) -> tuple[float, float]:
 
 
 def colour_at(page: Any, x: int, y: int) -> tuple[int, int, int]:
-    """The colour the page painted in cell (x, y), above the middle (a token's disc shows
-    there, clear of its initials)."""
+    """The colour the page painted at the top of cell (x, y)'s token ring (the ring is in
+    the token's side's colour; elsewhere the floor, or the fog)."""
     page.evaluate("new Promise(requestAnimationFrame)")
     ratio = page.evaluate("window.devicePixelRatio")
-    px, py = page.evaluate(f"toScreen({x} + 0.5, {y} + 0.22)")
+    px, py = page.evaluate(f"""(() => {{
+        const r = state.scale / 2 - Math.max(1, state.scale * 0.06);
+        const [cx, cy] = toScreen({x} + 0.5, {y} + 0.5);
+        return [cx, cy - r];
+    }})()""")
     pixel = page.evaluate(
-        f"Array.from(ctx.getImageData({px * ratio}, {py * ratio}, 1, 1).data)")
+        f"Array.from(ctx.getImageData({round(px * ratio)}, {round(py * ratio)}, 1, 1).data)")
     return pixel[0], pixel[1], pixel[2]
 
 
