@@ -71,6 +71,7 @@ GROUPS: dict[str, Group] = {
     "gui-scale": lazy_group("benchmarks.gui_scale"),
     "startup": lazy_group("benchmarks.startup"),
     "hostile": lazy_group("benchmarks.hostile"),
+    "share": lazy_group("benchmarks.share_bench"),
 }
 
 

@@ -119,14 +119,14 @@ function applyDelta(changes) {
       view[section] = value;
     }
   }
-  if (changes.fog || changes.map) decodeFog();
+  if (changes.fog || changes.visible || changes.map) decodeFog();
   else if (changes.terrain) drawTerrain();
   draw();
 }
 
 function decodeFog() {
   const { width, height } = state.view.map;
-  state.visible = unrun(state.view.fog.visible, width * height);
+  state.visible = unrun(state.view.visible, width * height);
   state.explored = unrun(state.view.fog.explored, width * height);
   state.fogImage = cellImage((x, y) => (!seen(state.explored, x, y) ? UNSEEN
     : !seen(state.visible, x, y) ? REMEMBERED : null));

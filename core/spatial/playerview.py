@@ -33,8 +33,9 @@ import numpy as np
 import numpy.typing as npt
 
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Footprint
+from core.model.grid import Cell
 from core.model.mapmodel import Hazard
+from core.model.tables import SIZES
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import (
     Viewer,
@@ -167,16 +168,19 @@ def player_view(encounter: Encounter) -> PlayerView:
 
 def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     """The tokens and hazards the players may see in ``view``."""
-    tokens = tuple(t for t in encounter.tokens
-                   if not t.gm_only and _any_in(view.visible, t.footprint))
+    tokens = tuple(t for t in encounter.tokens if not t.gm_only and _seen(view.visible, t))
     hazards = tuple(h for h in encounter.map.hazards
                     if not h.gm_only and _any_cell(view.explored, h.cells))
     return PlayerItems(tokens=tokens, hazards=hazards)
 
 
-def _any_in(mask: BoolArray, footprint: Footprint) -> bool:
-    size = footprint.size
-    return bool(mask[footprint.y:footprint.y + size, footprint.x:footprint.x + size].any())
+def _seen(mask: BoolArray, token: Token) -> bool:
+    """Whether any cell of the token's footprint is in ``mask`` (read from its corner and
+    size: making each token's Footprint was most of the time on a map of 3,000 tokens)."""
+    size = SIZES[token.combatant.size].footprint
+    if size == 1:
+        return bool(mask[token.y, token.x])
+    return bool(mask[token.y:token.y + size, token.x:token.x + size].any())
 
 
 def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:

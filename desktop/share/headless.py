@@ -61,7 +61,22 @@ class HeadlessShare:
         self.history = History(encounter)
         self.server = ShareServer(self)
         self.table = ShareTable(HistoryHost(self.history), self.server, settings)
-        self.history.subscribe(lambda _changes: self.table.refresh())
+        self._refresh_due = False
+        self.history.subscribe(lambda _changes: self._refresh_soon())
+
+    def _refresh_soon(self) -> None:
+        """Every page gets the change once the edit is over (a move and what the party then
+        sees, recorded into its step, are one delta)."""
+        loop = self.server.loop
+        if loop is None:
+            self.table.refresh()
+        elif not self._refresh_due:
+            self._refresh_due = True
+            loop.call_soon(self._refresh)
+
+    def _refresh(self) -> None:
+        self._refresh_due = False
+        self.table.refresh()
 
     def start(self, host: str, port: int) -> str:
         url = self.server.start(host, port)

@@ -22,7 +22,7 @@ from core.model.grid import Cell
 from core.spatial.pathing import IllegalMoveError
 from desktop.share.protocol import Claim, ClientMessage, Hello, Measure, Move, Preview, Release
 from desktop.share.rulings import MoveRuling, Redactor, move_outcome, rule_move, ruler
-from desktop.share.view import EnemyHp, Json, Seen, ViewOptions, delta, snapshot, walk
+from desktop.share.view import EnemyHp, Json, Seen, ViewBuilder, ViewOptions, delta, walk
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
@@ -121,6 +121,7 @@ class ShareTable:
         self._connections: dict[int, str | None] = {}
         self._ids = itertools.count(1)
         self._view: Json | None = None
+        self._builder = ViewBuilder(ViewOptions(self.settings.enemy_hp))
         self._seen: Seen | None = None
         self._files: SharedFiles | None = None
         self._walked: dict[str, tuple[Cell, ...]] = {}  # the path of a player's last move
@@ -371,6 +372,8 @@ class ShareTable:
     def set_settings(self, settings: ShareSettings) -> None:
         hp_changed = settings.enemy_hp != self.settings.enemy_hp
         self.settings = settings
+        if hp_changed:
+            self._builder = ViewBuilder(ViewOptions(settings.enemy_hp))
         for connection in self._joined():
             self._reply(connection, "settings", moves=settings.moves, claims=settings.claims)
         if hp_changed:
@@ -418,6 +421,7 @@ class ShareTable:
     def replaced(self) -> None:
         """Another encounter: every page starts again from its whole view."""
         self._view = None
+        self._builder = ViewBuilder(ViewOptions(self.settings.enemy_hp))
         view = self._current_view()
         self._forget_gone_tokens()
         self.outbox.send(self._joined(), {"type": "state", "view": view})
@@ -425,7 +429,7 @@ class ShareTable:
     def _publish(self, seen: Seen) -> Json:
         encounter = self.host.encounter
         self._seen = seen
-        self._view = snapshot(encounter, ViewOptions(self.settings.enemy_hp), seen)
+        self._view = self._builder.build(encounter, seen)
         self._share_files(encounter, seen)
         return self._view
 
