@@ -115,18 +115,24 @@ function applyDelta(changes) {
     if (section === "tokens") {
       for (const id of value.gone) delete view.tokens[id];
       Object.assign(view.tokens, value.put);
-    } else {
+    } else if (section !== "visible_flip") {
       view[section] = value;
     }
   }
-  if (changes.fog || changes.visible || changes.map) decodeFog();
+  if (changes.visible_flip) flip(state.visible, changes.visible_flip);
+  if (changes.fog || changes.visible || changes.visible_flip || changes.map) decodeFog();
   else if (changes.terrain) drawTerrain();
   draw();
 }
 
+// The masks are kept as the page's own: the cells seen now arrive whole (a joining or
+// reconnecting page, a new map) or as the cells that flipped since the last message.
 function decodeFog() {
   const { width, height } = state.view.map;
-  state.visible = unrun(state.view.visible, width * height);
+  if (!state.visible || state.visible.length !== width * height || state.view.visible) {
+    state.visible = unrun(state.view.visible, width * height);
+    delete state.view.visible; // the mask is the truth from here on
+  }
   state.explored = unrun(state.view.fog.explored, width * height);
   state.fogImage = cellImage((x, y) => (!seen(state.explored, x, y) ? UNSEEN
     : !seen(state.visible, x, y) ? REMEMBERED : null));
@@ -147,6 +153,14 @@ function unrun(runs, size) {
     at += length; set = !set;
   }
   return mask;
+}
+
+function flip(mask, runs) {
+  let at = 0; let set = false;
+  for (const length of runs) {
+    if (set) for (let i = at; i < at + length; i++) mask[i] ^= 1;
+    at += length; set = !set;
+  }
 }
 
 function seen(mask, x, y) {

@@ -22,7 +22,16 @@ from core.model.grid import Cell
 from core.spatial.pathing import IllegalMoveError
 from desktop.share.protocol import Claim, ClientMessage, Hello, Measure, Move, Preview, Release
 from desktop.share.rulings import MoveRuling, Redactor, move_outcome, rule_move, ruler
-from desktop.share.view import EnemyHp, Json, Seen, ViewBuilder, ViewOptions, delta, walk
+from desktop.share.view import (
+    EnemyHp,
+    Json,
+    Seen,
+    ViewBuilder,
+    ViewOptions,
+    delta,
+    flips,
+    walk,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
@@ -407,12 +416,15 @@ class ShareTable:
 
     def refresh(self) -> None:
         """The encounter changed: every page gets what changed of its view."""
-        before = self._view
+        before, seen_before = self._view, self._seen
         after = self._publish(Seen.of(self.host.encounter))
         self._forget_gone_tokens()
         if before is None:
             return
         changes = delta(before, after)
+        if "visible" in changes and seen_before is not None:
+            changes.pop("visible")
+            changes["visible_flip"] = flips(seen_before.view.visible, self.seen().view.visible)
         if changes:
             walks = self._walks(before, changes)
             self.outbox.send(self._joined(), {"type": "delta", "changes": changes,

@@ -208,6 +208,17 @@ def runs(mask: BoolArray) -> list[int]:
     return [0, *lengths] if flat[0] else lengths
 
 
+def flips(before: BoolArray, after: BoolArray) -> list[int]:
+    """The cells that changed between two masks of one map, as :func:`runs`: a page
+    applies them to the mask it has (a move changes the sight of a few cells, where the
+    whole mask of a 300 × 300 map was 17 KB of runs).
+
+    >>> flips(np.array([[True, False]]), np.array([[True, True]]))
+    [1, 1]
+    """
+    return runs(np.asarray(before) ^ np.asarray(after))
+
+
 def terrain_section(encounter: Encounter, explored: BoolArray) -> list[str]:
     """The terrain codes row by row (``.`` normal, ``d`` difficult, ``s`` slippery,
     ``u`` undergrowth), a space for each cell not explored."""

@@ -223,3 +223,21 @@ def test_a_claim_ends_when_its_token_leaves_the_map() -> None:
     table.handle(1, Claim(type="claim", token="A"))
     host.history.push(RemoveToken("A"))
     assert not table.players["p1"].tokens
+
+
+def test_the_cells_seen_now_arrive_as_the_cells_that_flipped() -> None:
+    import numpy as np
+
+    from desktop.share.view import Seen
+
+    table, host, outbox = make_table()
+    seat(table, 1)
+    first = outbox.last(1, "state")["view"]["visible"]
+    mask = np.repeat(np.arange(len(first)) % 2 == 1, first)
+    host.history.push(MoveToken("B", Cell(6, 0)))  # beyond the wall: it sees the east
+    changes = outbox.last(1, "delta")["changes"]
+    assert "visible" not in changes
+    flipped = np.repeat(np.arange(len(changes["visible_flip"])) % 2 == 1,
+                        changes["visible_flip"])
+    now = Seen.of(host.encounter).view.visible.ravel()
+    assert ((mask ^ flipped) == now).all() and flipped.any()
