@@ -4,6 +4,8 @@
 "use strict";
 
 const TILE = 8; // cells per map-image tile (desktop/share/tiles.py)
+const KEYED = ["terrain", "walls", "hazards", "tokens"]; // desktop/share/view.py
+const MASKS = ["explored", "visible"];
 const ANIMATION_MS_PER_CELL = 140;
 // The GM's map's colours (desktop/map/style.py), so the table sees one map.
 const FLOOR = [0xd8, 0xd0, 0xc0, 255];
@@ -112,37 +114,42 @@ function applyDelta(changes) {
   const view = state.view;
   if (!view) return;
   for (const [section, value] of Object.entries(changes)) {
-    if (section === "tokens") {
-      for (const id of value.gone) delete view.tokens[id];
-      Object.assign(view.tokens, value.put);
-    } else if (section !== "visible_flip") {
+    if (KEYED.includes(section)) {
+      for (const key of value.gone) delete view[section][key];
+      Object.assign(view[section], value.put);
+    } else if (!section.endsWith("_flip")) {
       view[section] = value;
     }
   }
   if (changes.visible_flip) flip(state.visible, changes.visible_flip);
-  if (changes.fog || changes.visible || changes.visible_flip || changes.map) decodeFog();
-  else if (changes.terrain) drawTerrain();
+  if (changes.explored_flip) flip(state.explored, changes.explored_flip);
+  if (changes.map || changes.fog || MASKS.some((m) => changes[m] || changes[m + "_flip"])) {
+    decodeFog();
+  } else if (changes.terrain) {
+    drawTerrain();
+  }
   draw();
 }
 
-// The masks are kept as the page's own: the cells seen now arrive whole (a joining or
-// reconnecting page, a new map) or as the cells that flipped since the last message.
+// The masks are the page's own: they arrive whole (a joining or reconnecting page, a new
+// map) or as the cells that flipped since the last message.
 function decodeFog() {
   const { width, height } = state.view.map;
-  if (!state.visible || state.visible.length !== width * height || state.view.visible) {
-    state.visible = unrun(state.view.visible, width * height);
-    delete state.view.visible; // the mask is the truth from here on
+  for (const mask of MASKS) {
+    if (state.view[mask] || !state[mask] || state[mask].length !== width * height) {
+      state[mask] = unrun(state.view[mask] || [], width * height);
+      delete state.view[mask]; // the mask is the truth from here on
+    }
   }
-  state.explored = unrun(state.view.fog.explored, width * height);
   state.fogImage = cellImage((x, y) => (!seen(state.explored, x, y) ? UNSEEN
     : !seen(state.visible, x, y) ? REMEMBERED : null));
   drawTerrain();
 }
 
 function drawTerrain() {
-  const rows = state.view.terrain; // a space: a cell the party has not explored
-  state.floorImage = cellImage((x, y) => (rows[y][x] === " " ? null : FLOOR));
-  state.terrainImage = cellImage((x, y) => TERRAIN_COLOURS[rows[y][x]] || null);
+  const codes = state.view.terrain; // "x,y" → code, explored cells only
+  state.floorImage = cellImage((x, y) => (seen(state.explored, x, y) ? FLOOR : null));
+  state.terrainImage = cellImage((x, y) => TERRAIN_COLOURS[codes[`${x},${y}`]] || null);
 }
 
 function unrun(runs, size) {
@@ -262,11 +269,12 @@ function fillCell(x, y) {
 
 function paintHazards() {
   ctx.font = `${Math.max(10, state.scale * 0.28)}px system-ui, sans-serif`;
-  for (const hazard of state.view.hazards) {
+  const hazards = Object.values(state.view.hazards);
+  for (const hazard of hazards) {
     ctx.fillStyle = HAZARD_COLOURS[hazard.kind] || HAZARD_COLOURS.custom;
     for (const [x, y] of hazard.cells) fillCell(x, y);
   }
-  for (const hazard of state.view.hazards) {
+  for (const hazard of hazards) {
     if (!hazard.cells.length) continue;
     const [sx, sy] = toScreen(hazard.cells[0][0], hazard.cells[0][1]);
     const w = ctx.measureText(hazard.name).width + 6;
@@ -304,7 +312,7 @@ function clipToMap() {
 function paintWalls() {
   clipToMap();
   ctx.lineCap = "round";
-  for (const [x1, y1, x2, y2, kind, open] of state.view.walls) {
+  for (const [x1, y1, x2, y2, kind, open] of Object.values(state.view.walls)) {
     ctx.strokeStyle = WALL_COLOURS[kind] || "#eee";
     ctx.lineWidth = Math.max(2, state.scale * (kind === "wall" ? 0.12 : 0.09));
     ctx.setLineDash(kind === "door" && open ? [state.scale * 0.15, state.scale * 0.15] : []);

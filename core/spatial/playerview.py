@@ -168,19 +168,44 @@ def player_view(encounter: Encounter) -> PlayerView:
 
 def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     """The tokens and hazards the players may see in ``view``."""
-    tokens = tuple(t for t in encounter.tokens if not t.gm_only and _seen(view.visible, t))
+    seen = _footprints_seen(view.visible, encounter.tokens)
+    tokens = tuple(t for t, shown in zip(encounter.tokens, seen, strict=True)
+                   if shown and not t.gm_only)
     hazards = tuple(h for h in encounter.map.hazards
                     if not h.gm_only and _any_cell(view.explored, h.cells))
     return PlayerItems(tokens=tokens, hazards=hazards)
 
 
-def _seen(mask: BoolArray, token: Token) -> bool:
-    """Whether any cell of the token's footprint is in ``mask`` (read from its corner and
-    size: making each token's Footprint was most of the time on a map of 3,000 tokens)."""
-    size = SIZES[token.combatant.size].footprint
-    if size == 1:
-        return bool(mask[token.y, token.x])
-    return bool(mask[token.y:token.y + size, token.x:token.x + size].any())
+def _footprints_seen(mask: BoolArray, tokens: list[Token]) -> list[bool]:
+    """Whether any cell of each token's footprint is in ``mask``, all tokens at once (one
+    numpy call per token was 13 ms of every change on a map of 3,000 tokens)."""
+    if not tokens:
+        return []
+    count = len(tokens)
+    xs = np.fromiter((t.x for t in tokens), np.intp, count)
+    ys = np.fromiter((t.y for t in tokens), np.intp, count)
+    sizes = np.fromiter((SIZES[t.combatant.size].footprint for t in tokens), np.intp, count)
+    seen: list[bool] = boxes_touch(mask, xs, ys, xs + sizes, ys + sizes).tolist()
+    return seen
+
+
+def boxes_touch(mask: BoolArray, x0: npt.NDArray[np.intp], y0: npt.NDArray[np.intp],
+                x1: npt.NDArray[np.intp], y1: npt.NDArray[np.intp]) -> BoolArray:
+    """Whether each box of cells ``[x0, x1) × [y0, y1)`` (clipped to the map) holds a cell
+    of ``mask``: four look-ups each in the mask's summed-area table.
+
+    >>> mask = np.array([[False, True], [False, False]])
+    >>> boxes_touch(mask, np.array([0, 0]), np.array([0, 1]), np.array([1, 2]),
+    ...             np.array([2, 2])).tolist()
+    [False, False]
+    """
+    height, width = mask.shape
+    area = np.zeros((height + 1, width + 1), dtype=np.int64)
+    area[1:, 1:] = mask.astype(np.int64).cumsum(0).cumsum(1)
+    x0, x1 = np.clip(x0, 0, width), np.clip(x1, 0, width)
+    y0, y1 = np.clip(y0, 0, height), np.clip(y1, 0, height)
+    touched: BoolArray = (area[y1, x1] - area[y0, x1] - area[y1, x0] + area[y0, x0]) > 0
+    return touched
 
 
 def _any_cell(mask: BoolArray, cells: Iterable[Cell]) -> bool:

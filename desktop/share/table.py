@@ -23,6 +23,7 @@ from core.spatial.pathing import IllegalMoveError
 from desktop.share.protocol import Claim, ClientMessage, Hello, Measure, Move, Preview, Release
 from desktop.share.rulings import MoveRuling, Redactor, move_outcome, rule_move, ruler
 from desktop.share.view import (
+    MASKS,
     EnemyHp,
     Json,
     Seen,
@@ -422,9 +423,12 @@ class ShareTable:
         if before is None:
             return
         changes = delta(before, after)
-        if "visible" in changes and seen_before is not None:
-            changes.pop("visible")
-            changes["visible_flip"] = flips(seen_before.view.visible, self.seen().view.visible)
+        if seen_before is not None:
+            for mask in MASKS:
+                if mask in changes:
+                    changes.pop(mask)
+                    changes[f"{mask}_flip"] = flips(getattr(seen_before.view, mask),
+                                                    getattr(self.seen().view, mask))
         if changes:
             walks = self._walks(before, changes)
             self.outbox.send(self._joined(), {"type": "delta", "changes": changes,

@@ -28,9 +28,15 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from core.model.combatant import Combatant, Side
-from core.model.mapmodel import TERRAINS, Hazard, WallSegment
+from core.model.mapmodel import TERRAINS, Hazard
 from core.rules.timeline import acting_order
-from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
+from core.spatial.playerview import (
+    PlayerItems,
+    PlayerView,
+    boxes_touch,
+    player_items,
+    player_view,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,7 +48,12 @@ if TYPE_CHECKING:
 EnemyHp = Literal["hidden", "state", "exact"]
 Json = dict[str, Any]
 #: The sections of a snapshot; a delta carries those that changed.
-SECTIONS = ("map", "fog", "visible", "terrain", "walls", "hazards", "tokens", "turn")
+SECTIONS = ("map", "fog", "explored", "visible", "terrain", "walls", "hazards", "tokens",
+            "turn")
+#: Sections that are maps of keys to items: a delta carries the items put and the keys gone.
+KEYED = ("terrain", "walls", "hazards", "tokens")
+#: Masks (as :func:`runs`): a delta carries the cells that flipped (:func:`flips`).
+MASKS = ("explored", "visible")
 UNSEEN = " "  # a terrain code for a cell the party has not seen
 
 
@@ -83,18 +94,20 @@ def delta(before: Json, after: Json) -> Json:
     changed: Json = {}
     for section in SECTIONS:
         old, new = before[section], after[section]
-        if section == "tokens":
-            tokens = _token_delta(old, new)
-            if tokens:
-                changed["tokens"] = tokens
+        if old is new:
+            continue
+        if section in KEYED:
+            items = _keyed_delta(old, new)
+            if items:
+                changed[section] = items
         elif old is not new and old != new:
             changed[section] = new
     return changed
 
 
-def _token_delta(before: dict[str, Json], after: dict[str, Json]) -> Json:
-    put = {tid: token for tid, token in after.items()
-           if (old := before.get(tid)) is not token and old != token}
+def _keyed_delta(before: dict[str, Any], after: dict[str, Any]) -> Json:
+    put = {key: item for key, item in after.items()
+           if (old := before.get(key)) is not item and old != item}
     gone = sorted(set(before) - set(after))
     return {"put": put, "gone": gone} if put or gone else {}
 
@@ -117,15 +130,16 @@ class ViewBuilder:
         explored = (view.explored,)
         self._section("map", (battle_map.width, battle_map.height, battle_map.background,
                               encounter.profile.cell_size_ft), lambda: map_section(encounter))
-        self._section("fog", (*explored, encounter.fog.enabled),
-                      lambda: fog_section(encounter, view))
+        self._section("fog", (encounter.fog.enabled,), lambda: {"on": encounter.fog.enabled})
+        self._section("explored", explored, lambda: runs(view.explored))
         self._section("visible", (view.visible,), lambda: runs(view.visible))
         self._section("terrain", (*explored, *battle_map.terrain_rows),
                       lambda: terrain_section(encounter, view.explored))
         self._section("walls", (*explored, *battle_map.walls),
                       lambda: walls_section(encounter, view.explored))
         self._section("hazards", (*explored, *seen.items.hazards),
-                      lambda: [hazard_view(h, view.explored) for h in seen.items.hazards])
+                      lambda: {str(i): hazard_view(h, view.explored)
+                               for i, h in enumerate(seen.items.hazards)})
         self._sections["tokens"] = self._token_section(seen.items.tokens)
         self._sections["turn"] = turn_section(encounter, seen.token_ids)
         return dict(self._sections)
@@ -185,13 +199,6 @@ def background_key(encounter: Encounter) -> str:
     return hashlib.sha256(background_bytes(encounter)).hexdigest()[:24]
 
 
-def fog_section(encounter: Encounter, view: PlayerView) -> Json:
-    """Whether the fog is on, and the cells explored (as :func:`runs`). The cells seen now
-    are a section of their own (``visible``): they change with every move of the party,
-    the explored cells seldom."""
-    return {"on": encounter.fog.enabled, "explored": runs(view.explored)}
-
-
 def runs(mask: BoolArray) -> list[int]:
     """A (height, width) mask row by row as run lengths, starting with a run of unset
     cells (0 when the first cell is set).
@@ -219,34 +226,35 @@ def flips(before: BoolArray, after: BoolArray) -> list[int]:
     return runs(np.asarray(before) ^ np.asarray(after))
 
 
-def terrain_section(encounter: Encounter, explored: BoolArray) -> list[str]:
-    """The terrain codes row by row (``.`` normal, ``d`` difficult, ``s`` slippery,
-    ``u`` undergrowth), a space for each cell not explored."""
+def terrain_section(encounter: Encounter, explored: BoolArray) -> dict[str, str]:
+    """The explored cells whose terrain is not normal, ``"x,y"`` → code (``d`` difficult,
+    ``s`` slippery, ``u`` undergrowth); the page lays the floor on every explored cell."""
     battle_map = encounter.map
     normal = TERRAINS[next(iter(TERRAINS))].code
-    rows = []
-    for y in range(battle_map.height):
-        row = battle_map.terrain_rows[y] if y < len(battle_map.terrain_rows) else ""
-        row = row.ljust(battle_map.width, normal)[:battle_map.width]
-        seen = explored[y]
-        rows.append("".join(code if seen[x] else UNSEEN for x, code in enumerate(row)))
-    return rows
+    rows = [row.ljust(battle_map.width, normal)[:battle_map.width]
+            for row in battle_map.terrain_rows[:battle_map.height]]
+    rows += [normal * battle_map.width] * (battle_map.height - len(rows))
+    codes = np.array([list(row) for row in rows], dtype="<U1").reshape(explored.shape)
+    ys, xs = np.nonzero((codes != normal) & explored)
+    return {f"{x},{y}": str(codes[y, x]) for x, y in zip(xs.tolist(), ys.tolist(),
+                                                          strict=True)}
 
 
-def walls_section(encounter: Encounter, explored: BoolArray) -> list[list[Any]]:
-    """Walls, doors and windows beside an explored cell: ``[x1, y1, x2, y2, kind, open]``."""
-    return [[w.x1, w.y1, w.x2, w.y2, w.kind.value, w.open]
-            for w in encounter.map.walls if _beside_explored(w, explored)]
-
-
-def _beside_explored(wall: WallSegment, explored: BoolArray) -> bool:
-    """Whether a cell the wall touches (by its bounding box, one cell around) is explored."""
-    height, width = explored.shape
-    x0 = max(int(np.floor(min(wall.x1, wall.x2))) - 1, 0)
-    y0 = max(int(np.floor(min(wall.y1, wall.y2))) - 1, 0)
-    x1 = min(int(np.ceil(max(wall.x1, wall.x2))) + 1, width)
-    y1 = min(int(np.ceil(max(wall.y1, wall.y2))) + 1, height)
-    return x0 < x1 and y0 < y1 and bool(explored[y0:y1, x0:x1].any())
+def walls_section(encounter: Encounter, explored: BoolArray) -> dict[str, list[Any]]:
+    """Walls, doors, windows and objects beside an explored cell (any cell of their bounding
+    box, one cell around): ``"x1,y1,x2,y2"`` → ``[x1, y1, x2, y2, kind, open]``."""
+    walls = encounter.map.walls
+    if not walls:
+        return {}
+    ends = np.array([w.points for w in walls], dtype=float)
+    x0 = np.floor(np.minimum(ends[:, 0], ends[:, 2])).astype(np.intp) - 1
+    y0 = np.floor(np.minimum(ends[:, 1], ends[:, 3])).astype(np.intp) - 1
+    x1 = np.ceil(np.maximum(ends[:, 0], ends[:, 2])).astype(np.intp) + 1
+    y1 = np.ceil(np.maximum(ends[:, 1], ends[:, 3])).astype(np.intp) + 1
+    shown = np.flatnonzero(boxes_touch(explored, x0, y0, x1, y1)).tolist()
+    return {f"{walls[i].x1:g},{walls[i].y1:g},{walls[i].x2:g},{walls[i].y2:g}":
+            [walls[i].x1, walls[i].y1, walls[i].x2, walls[i].y2, walls[i].kind.value,
+             walls[i].open] for i in shown}
 
 
 def hazard_view(hazard: Hazard, explored: BoolArray) -> Json:

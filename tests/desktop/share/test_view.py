@@ -17,9 +17,9 @@ def test_the_view_shows_what_the_tv_shows_and_no_more() -> None:
     assert sorted(view["tokens"]) == ["A", "B", "O"]
     assert view["tokens"]["O"].keys() == {"id", "name", "x", "y", "size", "side",
                                           "conditions", "portrait"}
-    assert [h["name"] for h in view["hazards"]] == ["Firepit"]
-    assert view["terrain"][1] == "....    "  # the east, beyond the wall, is unexplored
-    assert all(max(w[0], w[2]) <= 5 for w in view["walls"])
+    assert [h["name"] for h in view["hazards"].values()] == ["Firepit"]
+    assert sum(view["explored"][1::2]) == 16  # the west half: the east is beyond the wall
+    assert list(view["walls"].values()) == [[4, 0, 4, 4, "wall", False]]
 
 
 def test_fog_off_shows_every_cell_but_still_no_hidden_token() -> None:
@@ -27,8 +27,8 @@ def test_fog_off_shows_every_cell_but_still_no_hidden_token() -> None:
     encounter.fog = encounter.fog.model_copy(update={"enabled": False})
     view = snapshot(encounter, ViewOptions())
     assert sorted(view["tokens"]) == ["A", "B", "C", "G", "O"]
-    assert view["fog"]["explored"] == [0, 32]
-    assert sorted(h["name"] for h in view["hazards"]) == ["Firepit", "Morlock Den"]
+    assert view["explored"] == [0, 32] and view["fog"] == {"on": False}
+    assert sorted(h["name"] for h in view["hazards"].values()) == ["Firepit", "Morlock Den"]
 
 
 def test_a_move_is_a_delta_of_that_token_alone() -> None:
@@ -38,7 +38,7 @@ def test_a_move_is_a_delta_of_that_token_alone() -> None:
     after = snapshot(history.encounter, ViewOptions())
     changes = delta(before, after)
     assert list(changes["tokens"]["put"]) == ["A"] and changes["tokens"]["gone"] == []
-    assert set(changes) <= {"tokens", "fog", "terrain", "walls", "turn"}
+    assert set(changes) <= {"tokens", "explored", "visible", "terrain", "walls", "turn"}
     assert delta(after, after) == {}
 
 
@@ -56,3 +56,9 @@ def test_a_walk_shows_only_the_cells_the_players_see() -> None:
     assert walk(encounter, "O", Cell(2, 1), Cell(5, 1), visible, walked=path) == [
         [2, 1], [3, 1]]
     assert walk(encounter, "O", Cell(2, 1), Cell(2, 2), visible) == [[2, 1], [2, 2]]
+
+
+def test_terrain_is_sent_for_explored_cells_only() -> None:
+    encounter = secret_encounter()
+    encounter.map.terrain_rows = ["d.......", "........", "......d.", "........"]
+    assert snapshot(encounter, ViewOptions())["terrain"] == {"0,0": "d"}  # not (6, 2)
