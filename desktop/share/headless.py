@@ -7,6 +7,7 @@ into that step as the window records it."""
 from __future__ import annotations
 
 import concurrent.futures
+import gc
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -81,6 +82,11 @@ class HeadlessShare:
     def start(self, host: str, port: int) -> str:
         url = self.server.start(host, port)
         self.call(self.table.refresh)  # the first view, and its files for the pages
+        # The encounter's objects are kept for good: out of the collector's way, as the
+        # window does (desktop.document.collector); a full collection walked them all
+        # in the middle of a move on a big map.
+        gc.collect()
+        gc.freeze()
         return url
 
     def stop(self) -> None:
