@@ -23,7 +23,6 @@ from desktop.qt import (
     Signal,
 )
 from desktop.share.address import default_address
-from desktop.share.server import ShareServer
 from desktop.share.table import ShareSettings, ShareTable
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem
 
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from desktop.map.view import MapView
     from desktop.panels.resolve import ResolvePanel
     from desktop.share.protocol import ClientMessage
+    from desktop.share.server import ShareServer
     from desktop.table.controller import TableController
     from desktop.table.share_panel import SharePanel
 
@@ -189,6 +189,8 @@ class ShareController(QObject):
 
     def start(self, host: str, port: int) -> str | None:
         """Serve on ``host``:``port`` (0: a free one); why not, or None."""
+        from desktop.share.server import ShareServer  # aiohttp: not before the GM shares
+
         self.stop()
         server = ShareServer(self.bridge)
         table = ShareTable(self.host, server, self.share_settings(), self.changed.emit)
@@ -212,7 +214,10 @@ class ShareController(QObject):
         self.show_code_on_tv(False)
 
     def close(self) -> None:
+        """The GM's window closes: sharing stops and the panel closes with it."""
         self.stop()
+        if self.panel is not None:
+            self.panel.close()
 
     # --- following the document ----------------------------------------------------------
     def _document_changed(self, _changes: ChangeSet) -> None:

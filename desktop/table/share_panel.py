@@ -30,6 +30,8 @@ from desktop.share.address import local_addresses
 from desktop.share.table import PendingClaim, PendingMove, ShareSettings
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from desktop.document.document import EncounterDocument
     from desktop.qt import SignalInstance
     from desktop.share.table import ShareTable
@@ -98,11 +100,8 @@ class SharePanel(QDialog):
         self.port.setRange(0, 65535)
         self.port.setSpecialValueText("any free port")
         self.port.setValue(port)
-        self.start_button = QPushButton("Start sharing")
-        self.start_button.clicked.connect(self._start_or_stop)
-        for widget in (QLabel("Address"), self.host, QLabel("Port"), self.port,
-                       self.start_button):
-            row.addWidget(widget)
+        self.start_button = _button("Start sharing", self._start_or_stop)
+        _fill(row, QLabel("Address"), self.host, QLabel("Port"), self.port, self.start_button)
         return box
 
     def _join_box(self) -> QGroupBox:
@@ -114,8 +113,7 @@ class SharePanel(QDialog):
         self.address = QLineEdit()
         self.address.setReadOnly(True)
         self.address.setPlaceholderText("not sharing")
-        copy = QPushButton("Copy")
-        copy.clicked.connect(lambda: QApplication.clipboard().setText(self.address.text()))
+        copy = _button("Copy", lambda: QApplication.clipboard().setText(self.address.text()))
         self.problem = QLabel()
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #a01010;")
@@ -142,40 +140,34 @@ class SharePanel(QDialog):
             combo.currentIndexChanged.connect(self._choices_changed)
         return box
 
-    def _players_box(self) -> QGroupBox:
-        box = QGroupBox("Players")
+    def _list_box(self, title: str) -> tuple[QGroupBox, QVBoxLayout, QListWidget]:
+        """A titled list whose choice enables the buttons under it."""
+        box = QGroupBox(title)
         layout = QVBoxLayout(box)
-        self.players = QListWidget()
-        self.players.currentRowChanged.connect(lambda _row: self._enable())
-        layout.addWidget(self.players)
+        items = QListWidget()
+        items.currentRowChanged.connect(lambda _row: self._enable())
+        layout.addWidget(items)
+        return box, layout, items
+
+    def _players_box(self) -> QGroupBox:
+        box, layout, self.players = self._list_box("Players")
         row = QHBoxLayout()
         self.token = QComboBox()
-        self.give = QPushButton("Give token")
-        self.give.clicked.connect(self._give)
-        self.take = QPushButton("Take tokens back")
-        self.take.clicked.connect(self._take_back)
-        self.kick = QPushButton("Remove player")
-        self.kick.setToolTip("Close their pages and end their seat (they lose their tokens)")
-        self.kick.clicked.connect(self._kick)
-        for widget in (self.token, self.give, self.take, self.kick):
-            row.addWidget(widget)
+        self.give = _button("Give token", self._give)
+        self.take = _button("Take tokens back", self._take_back)
+        self.kick = _button("Remove player", self._kick,
+                            "Close their pages and end their seat (they lose their tokens)")
+        _fill(row, self.token, self.give, self.take, self.kick)
         layout.addLayout(row)
         return box
 
     def _waiting_box(self) -> QGroupBox:
-        box = QGroupBox("Waiting for you")
-        layout = QVBoxLayout(box)
-        self.waiting = QListWidget()
-        self.waiting.currentRowChanged.connect(lambda _row: self._enable())
+        box, layout, self.waiting = self._list_box("Waiting for you")
         self.waiting.itemDoubleClicked.connect(lambda _item: self._approve())
-        layout.addWidget(self.waiting)
         row = QHBoxLayout()
-        self.approve = QPushButton("Approve")
-        self.approve.clicked.connect(self._approve)
-        self.refuse = QPushButton("Refuse")
-        self.refuse.clicked.connect(self._refuse)
-        row.addWidget(self.approve)
-        row.addWidget(self.refuse)
+        self.approve = _button("Approve", self._approve)
+        self.refuse = _button("Refuse", self._refuse)
+        _fill(row, self.approve, self.refuse)
         row.addStretch()
         layout.addLayout(row)
         return box
@@ -281,26 +273,40 @@ class SharePanel(QDialog):
         if table is not None and player is not None:
             table.kick(player)
 
-    def _approve(self) -> None:
+    def _waiting_choice(self) -> tuple[ShareTable, PendingClaim | PendingMove] | None:
         table, item = self.controller.table, self.waiting.currentItem()
         if table is None or item is None:
-            return
-        what = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(what, PendingClaim):
-            problem = table.assign(what.player, what.token)
-        else:
-            problem = table.approve_move(what)
-        self.problem.setText(problem or "")
+            return None
+        return table, item.data(Qt.ItemDataRole.UserRole)
+
+    def _approve(self) -> None:
+        chosen = self._waiting_choice()
+        if chosen is not None:
+            table, what = chosen
+            problem = (table.assign(what.player, what.token) if isinstance(what, PendingClaim)
+                       else table.approve_move(what))
+            self.problem.setText(problem or "")
 
     def _refuse(self) -> None:
-        table, item = self.controller.table, self.waiting.currentItem()
-        if table is None or item is None:
-            return
-        what = item.data(Qt.ItemDataRole.UserRole)
-        if isinstance(what, PendingClaim):
-            table.refuse_claim(what)
-        else:
-            table.refuse_move(what)
+        chosen = self._waiting_choice()
+        if chosen is not None:
+            table, what = chosen
+            if isinstance(what, PendingClaim):
+                table.refuse_claim(what)
+            else:
+                table.refuse_move(what)
+
+
+def _button(text: str, clicked: Callable[[], object], tip: str = "") -> QPushButton:
+    button = QPushButton(text)
+    button.setToolTip(tip)
+    button.clicked.connect(clicked)
+    return button
+
+
+def _fill(row: QHBoxLayout, *widgets: QWidget) -> None:
+    for widget in widgets:
+        row.addWidget(widget)
 
 
 def _choice(choices: tuple[tuple[str, str], ...], current: str) -> QComboBox:

@@ -14,7 +14,8 @@ SCRIPT = Path(__file__).resolve().parents[2] / "packaging" / "check_wheel.py"
 GOOD = ["core/__init__.py", "core/py.typed", "desktop/cli/main.py", "desktop/system/resources.py",
         "assets/__init__.py", "assets/demo_encounter.json", "assets/library.json",
         "assets/icons/battlemap.svg", "assets/icons/battlemap-16.png",
-        "assets/icons/battlemap-512.png", "battlemap-0.1.0.dist-info/METADATA",
+        "assets/icons/battlemap-512.png", "assets/share/index.html", "assets/share/share.js",
+        "assets/share/share.css", "battlemap-0.1.0.dist-info/METADATA",
         "battlemap-0.1.0.dist-info/RECORD"]
 
 

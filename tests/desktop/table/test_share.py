@@ -61,7 +61,8 @@ def panel(qtbot: QtBot, window: MainWindow) -> Iterator[SharePanel]:
     qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
     assert window.share.running, panel.problem.text()
     yield panel
-    window.share.stop()
+    window.share.close()
+    assert not panel.isVisible()
 
 
 def wait(qtbot: QtBot, future: concurrent.futures.Future[Any]) -> Any:
