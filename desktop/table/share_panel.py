@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from desktop.qt import SignalInstance
     from desktop.share.table import ShareTable
 
+QR_PX = 200  # the code's side in the panel: a phone reads it from a metre away
 MOVES = (("Apply at once", "apply"), ("Wait for my OK", "approve"))
 CLAIMS = (("I approve each claim", "approve"), ("Players take party tokens", "open"))
 ENEMY_HP = (("Hidden", "hidden"), ("Unhurt / hurt / bloodied / down", "state"),
@@ -108,7 +109,7 @@ class SharePanel(QDialog):
         box = QGroupBox("Join address")
         layout = QHBoxLayout(box)
         self.qr = QLabel()
-        self.qr.setMinimumSize(160, 160)
+        self.qr.setFixedSize(QR_PX, QR_PX)
         column = QVBoxLayout()
         self.address = QLineEdit()
         self.address.setReadOnly(True)
@@ -177,10 +178,16 @@ class SharePanel(QDialog):
         controller = self.controller
         running = controller.running
         self.start_button.setText("Stop sharing" if running else "Start sharing")
+        if running:  # where it shares, however it was started
+            host, port = controller.chosen_address()
+            self.host.setCurrentText(host)
+            self.port.setValue(port)
         self.host.setEnabled(not running)
         self.port.setEnabled(not running)
         self.address.setText(controller.url)
-        self.qr.setPixmap(controller.qr_pixmap() if running else _blank())
+        self.qr.setPixmap(controller.qr_pixmap().scaled(
+            QR_PX, QR_PX, Qt.AspectRatioMode.KeepAspectRatio,
+            Qt.TransformationMode.FastTransformation) if running else QPixmap())
         self._fill_players()
         self._fill_waiting()
         self._fill_tokens()
@@ -315,7 +322,3 @@ def _choice(choices: tuple[tuple[str, str], ...], current: str) -> QComboBox:
         combo.addItem(text, value)
     combo.setCurrentIndex(max(combo.findData(current), 0))
     return combo
-
-
-def _blank() -> QPixmap:
-    return QPixmap()
