@@ -143,3 +143,24 @@ def test_a_drag_of_someone_elses_token_is_refused(page: Any, share: HeadlessShar
     assert "not your token" in page.text_content("#tip")
     assert share.call(lambda: share.history.encounter.token("B").cell) == Cell(0, 3)
     assert share.call(lambda: share.history.index) == 0
+
+
+def test_a_page_that_loses_its_connection_comes_back_to_its_seat_and_catches_up(
+        page: Any, share: HeadlessShare) -> None:
+    me = page.evaluate("state.me.id")
+    page.evaluate("state.socket.close()")
+    page.wait_for_function("document.getElementById('status').textContent !== 'live'")
+    share.call(lambda: share.history.push(MoveToken("O", Cell(3, 1))))  # while it is away
+    page.wait_for_function("document.getElementById('status').textContent === 'live'")
+    page.wait_for_function("state.view.tokens.O.x === 3")
+    assert page.evaluate("state.me.id") == me
+    assert share.call(lambda: len(share.table.players)) == 1
+
+
+def test_the_page_follows_the_gms_pushed_view(page: Any, share: HeadlessShare) -> None:
+    before = page.evaluate("state.scale")
+    share.call(lambda: share.table.push_view(0, 0, 2, 2))
+    page.wait_for_function(f"state.scale > {before}")
+    left, top = page.evaluate("toScreen(0, 0)")
+    right, _bottom = page.evaluate("toScreen(2, 2)")
+    assert right - left <= PHONE["width"] and top >= 0

@@ -241,3 +241,13 @@ def test_the_cells_seen_now_arrive_as_the_cells_that_flipped() -> None:
                         changes["visible_flip"])
     now = Seen.of(host.encounter).view.visible.ravel()
     assert ((mask ^ flipped) == now).all() and flipped.any()
+
+
+def test_the_gms_pushed_view_goes_to_every_seated_page() -> None:
+    table, _host, outbox = make_table()
+    seat(table, 1)
+    table.connected(2)  # not joined yet: nothing
+    table.push_view(2.0, 1.5, 6.0, 3.0)
+    assert outbox.last(1, "view") == {"type": "view", "x": 2.0, "y": 1.5, "width": 6.0,
+                                      "height": 3.0}
+    assert "view" not in outbox.kinds(2)
