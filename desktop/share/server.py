@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection
 
     from desktop.share.protocol import ClientMessage
-    from desktop.share.table import SharedFiles
+    from desktop.share.publisher import SharedFiles
     from desktop.share.view import Json
 
 SECRET_BYTES = 24  # 192 bits

@@ -21,21 +21,12 @@ from core.model.combatant import Side
 from core.model.grid import Cell
 from core.spatial.pathing import IllegalMoveError
 from desktop.share.protocol import Claim, ClientMessage, Hello, Measure, Move, Preview, Release
+from desktop.share.publisher import Publisher, Sender
 from desktop.share.rulings import MoveRuling, Redactor, move_outcome, rule_move, ruler
-from desktop.share.view import (
-    MASKS,
-    EnemyHp,
-    Json,
-    Seen,
-    ViewBuilder,
-    ViewOptions,
-    delta,
-    flips,
-    walk,
-)
+from desktop.share.view import EnemyHp, Json, Seen, ViewOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
+    from collections.abc import Callable
 
     from core.actions.base import Outcome
     from core.model.encounter import Encounter
@@ -44,14 +35,10 @@ MAX_PLAYERS = 24
 SESSION_BYTES = 24  # 192 bits, 32 characters
 
 
-class Outbox(Protocol):
+class Outbox(Sender, Protocol):
     """Where the table's answers go: the server, from any thread."""
 
-    def send(self, connections: Collection[int], message: Json) -> None: ...
-
     def close(self, connection: int, message: Json) -> None: ...
-
-    def share_files(self, files: SharedFiles) -> None: ...
 
     def set_sessions(self, sessions: frozenset[str]) -> None: ...
 
@@ -69,17 +56,6 @@ class RulesHost(Protocol):
 
     def resolve(self, token_id: str, goal: Cell) -> str | None:
         """Hand a move that asks for dice (evade checks) to the GM; why not, or None."""
-
-
-@dataclass(frozen=True)
-class SharedFiles:
-    """What the server may hand out besides messages: the portraits of the tokens the
-    players see, and the map image with the cells explored (for its masked tiles)."""
-
-    portraits: dict[str, tuple[bytes, str]]
-    background: Json | None = None
-    image: bytes = b""
-    explored: Any = None  # the explored mask (numpy), read-only
 
 
 @dataclass(frozen=True)
@@ -130,11 +106,8 @@ class ShareTable:
         self.pending_claims: list[PendingClaim] = []
         self._connections: dict[int, str | None] = {}
         self._ids = itertools.count(1)
-        self._view: Json | None = None
-        self._builder = ViewBuilder(ViewOptions(self.settings.enemy_hp))
-        self._seen: Seen | None = None
-        self._files: SharedFiles | None = None
-        self._walked: dict[str, tuple[Cell, ...]] = {}  # the path of a player's last move
+        self.publisher = Publisher(lambda: host.encounter, outbox,
+                                   ViewOptions(self.settings.enemy_hp))
 
     # --- connections ---------------------------------------------------------------------
     def connected(self, connection: int) -> None:
@@ -222,7 +195,7 @@ class ShareTable:
         self._reply(connection, "welcome", player={"id": player.id, "name": player.name},
                     session=player.session,
                     settings={"moves": settings.moves, "claims": settings.claims})
-        self._reply(connection, "state", view=self._current_view())
+        self._reply(connection, "state", view=self.publisher.view())
         self._roster_changed()
 
     # --- claims --------------------------------------------------------------------------
@@ -324,7 +297,7 @@ class ShareTable:
             return Redactor.of(encounter, self.seen())(str(error))
         paths = outcome.result.paths
         if token_id in paths:
-            self._walked[token_id] = paths[token_id].cells
+            self.publisher.walked[token_id] = paths[token_id].cells
         problem = self.host.perform(outcome)
         return None if problem is None else Redactor.of(encounter, self.seen())(problem)
 
@@ -383,7 +356,7 @@ class ShareTable:
         hp_changed = settings.enemy_hp != self.settings.enemy_hp
         self.settings = settings
         if hp_changed:
-            self._builder = ViewBuilder(ViewOptions(settings.enemy_hp))
+            self.publisher.set_options(ViewOptions(settings.enemy_hp))
         for connection in self._joined():
             self._reply(connection, "settings", moves=settings.moves, claims=settings.claims)
         if hp_changed:
@@ -405,79 +378,17 @@ class ShareTable:
 
     # --- the view ------------------------------------------------------------------------
     def seen(self) -> Seen:
-        if self._seen is None:
-            self._seen = Seen.of(self.host.encounter)
-        return self._seen
-
-    def _current_view(self) -> Json:
-        if self._view is None:
-            self._publish(Seen.of(self.host.encounter))
-        assert self._view is not None
-        return self._view
+        return self.publisher.seen()
 
     def refresh(self) -> None:
         """The encounter changed: every page gets what changed of its view."""
-        before, seen_before = self._view, self._seen
-        after = self._publish(Seen.of(self.host.encounter))
         self._forget_gone_tokens()
-        if before is None:
-            return
-        changes = delta(before, after)
-        if seen_before is not None:
-            for mask in MASKS:
-                if mask in changes:
-                    changes.pop(mask)
-                    changes[f"{mask}_flip"] = flips(getattr(seen_before.view, mask),
-                                                    getattr(self.seen().view, mask))
-        if changes:
-            walks = self._walks(before, changes)
-            self.outbox.send(self._joined(), {"type": "delta", "changes": changes,
-                                              "walks": walks})
+        self.publisher.refresh(self._joined())
 
     def replaced(self) -> None:
         """Another encounter: every page starts again from its whole view."""
-        self._view = None
-        self._builder = ViewBuilder(ViewOptions(self.settings.enemy_hp))
-        view = self._current_view()
         self._forget_gone_tokens()
-        self.outbox.send(self._joined(), {"type": "state", "view": view})
-
-    def _publish(self, seen: Seen) -> Json:
-        encounter = self.host.encounter
-        self._seen = seen
-        self._view = self._builder.build(encounter, seen)
-        self._share_files(encounter, seen)
-        return self._view
-
-    def _share_files(self, encounter: Encounter, seen: Seen) -> None:
-        from desktop.share.view import background_bytes
-
-        keys = {t.combatant.portrait for t in seen.items.tokens} - {None}
-        portraits = {key: (encounter.portraits[key].raw(),
-                           f"image/{encounter.portraits[key].format}")
-                     for key in sorted(k for k in keys if k is not None)}
-        assert self._view is not None
-        background = self._view["map"]["background"]
-        files = SharedFiles(portraits, background,
-                            background_bytes(encounter) if background else b"",
-                            seen.view.explored)
-        previous = self._files
-        if previous is None or _files_differ(previous, files):
-            self._files = files
-            self.outbox.share_files(files)
-
-    def _walks(self, before: Json, changes: Json) -> dict[str, list[list[int]]]:
-        """For each token that moved and is still seen: the cells it walked that the
-        players see (its path this round, else straight from where it was)."""
-        encounter, seen = self.host.encounter, self.seen()
-        walks = {}
-        for token_id, token in changes.get("tokens", {}).get("put", {}).items():
-            old = before["tokens"].get(token_id)
-            if old is not None and (old["x"], old["y"]) != (token["x"], token["y"]):
-                walks[token_id] = walk(encounter, token_id, Cell(old["x"], old["y"]),
-                                       Cell(token["x"], token["y"]), seen.view.visible,
-                                       walked=self._walked.pop(token_id, ()))
-        return walks
+        self.publisher.replaced(self._joined())
 
     def _forget_gone_tokens(self) -> None:
         """Claims of tokens that left the map, turned hidden or changed sides end."""
@@ -489,12 +400,6 @@ class ShareTable:
             if kept != player.tokens:
                 player.tokens = kept
                 self._roster_changed()
-
-
-def _files_differ(a: SharedFiles, b: SharedFiles) -> bool:
-    if a.portraits.keys() != b.portraits.keys() or a.background != b.background:
-        return True
-    return a.explored is None or b.explored is None or bool((a.explored != b.explored).any())
 
 
 def _clean_name(name: str) -> str:

@@ -10,7 +10,8 @@ from core.actions.commands import MoveToken
 from core.model.grid import Cell
 from desktop.share.headless import HistoryHost
 from desktop.share.protocol import Claim, Hello, Measure, Move, Preview, Release
-from desktop.share.table import SharedFiles, ShareSettings, ShareTable
+from desktop.share.publisher import SharedFiles
+from desktop.share.table import ShareSettings, ShareTable
 from tests.desktop.share.pages import secret_encounter
 
 
