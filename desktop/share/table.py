@@ -1,6 +1,7 @@
 """The table's state of sharing, on the thread that owns the encounter (the GUI thread, or
 ``battlemap serve``'s loop): who has joined, which tokens they play, the moves and claims
-waiting for the GM, and what every page was last sent.
+waiting for the GM (what the pages were sent of the view is its
+:class:`~desktop.share.publisher.Publisher`'s).
 
 The server (:mod:`desktop.share.server`) hands it messages already checked against the
 schema; it answers through an :class:`Outbox` (thread-safe) and asks its :class:`RulesHost`
