@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from core.model.combatant import Combatant, Side
-from core.model.mapmodel import TERRAINS, Hazard
+from core.model.mapmodel import TERRAINS, BattleMap, Hazard, WallSegment
 from core.rules.timeline import acting_order
 from core.spatial.playerview import (
     PlayerItems,
@@ -124,6 +126,8 @@ class ViewBuilder:
         self._inputs: dict[str, tuple[Any, ...]] = {}
         self._sections: Json = {}
         self._tokens: dict[str, tuple[Token, Json]] = {}
+        self._terrain: TerrainCodes | None = None
+        self._walls: WallBoxes | None = None
 
     def build(self, encounter: Encounter, seen: Seen) -> Json:
         battle_map, view = encounter.map, seen.view
@@ -133,16 +137,27 @@ class ViewBuilder:
         self._section("fog", (encounter.fog.enabled,), lambda: {"on": encounter.fog.enabled})
         self._section("explored", explored, lambda: runs(view.explored))
         self._section("visible", (view.visible,), lambda: runs(view.visible))
-        self._section("terrain", (*explored, *battle_map.terrain_rows),
-                      lambda: terrain_section(encounter, view.explored))
-        self._section("walls", (*explored, *battle_map.walls),
-                      lambda: walls_section(encounter, view.explored))
-        self._section("hazards", (*explored, *seen.items.hazards),
+        terrain, walls = self._terrain_codes(battle_map), self._wall_boxes(battle_map)
+        self._section("terrain", (*explored, terrain), lambda: terrain.shown(view.explored))
+        self._section("walls", (*explored, walls), lambda: walls.shown(view.explored))
+        self._section("hazards", (*explored, seen.items.hazards),
                       lambda: {str(i): hazard_view(h, view.explored)
                                for i, h in enumerate(seen.items.hazards)})
         self._sections["tokens"] = self._token_section(seen.items.tokens)
         self._sections["turn"] = turn_section(encounter, seen.token_ids)
         return dict(self._sections)
+
+    def _terrain_codes(self, battle_map: BattleMap) -> TerrainCodes:
+        kept = self._terrain
+        if kept is None or not _same((kept.rows,), (tuple(battle_map.terrain_rows),)):
+            kept = self._terrain = TerrainCodes.of(battle_map)
+        return kept
+
+    def _wall_boxes(self, battle_map: BattleMap) -> WallBoxes:
+        kept = self._walls
+        if kept is None or not _same((kept.walls,), (tuple(battle_map.walls),)):
+            kept = self._walls = WallBoxes.of(battle_map.walls)
+        return kept
 
     def _section(self, name: str, inputs: tuple[Any, ...], make: Callable[[], Any]) -> None:
         if name not in self._sections or not _same(self._inputs[name], inputs):
@@ -159,16 +174,18 @@ class ViewBuilder:
 
 
 def _same(before: tuple[Any, ...], now: tuple[Any, ...]) -> bool:
-    """The same inputs: the same objects (tokens, walls, hazards are frozen), equal masks."""
-    if len(before) != len(now):
-        return False
+    """The same inputs: equal masks, equal plain values, and sequences of the same objects
+    (walls, hazards and terrain rows are immutable: an edit puts new ones in)."""
     for old, new in zip(before, now, strict=True):
         if old is new:
             continue
         if isinstance(new, np.ndarray):
-            if not np.array_equal(old, new):
-                return False
-        elif old != new or not isinstance(new, (str, int, float, bool, type(None))):
+            same = np.array_equal(old, new)
+        elif isinstance(new, tuple):
+            same = len(old) == len(new) and all(map(operator.is_, old, new))
+        else:
+            same = old == new
+        if not same:
             return False
     return True
 
@@ -226,35 +243,59 @@ def flips(before: BoolArray, after: BoolArray) -> list[int]:
     return runs(np.asarray(before) ^ np.asarray(after))
 
 
-def terrain_section(encounter: Encounter, explored: BoolArray) -> dict[str, str]:
-    """The explored cells whose terrain is not normal, ``"x,y"`` → code (``d`` difficult,
-    ``s`` slippery, ``u`` undergrowth); the page lays the floor on every explored cell."""
-    battle_map = encounter.map
-    normal = TERRAINS[next(iter(TERRAINS))].code
-    rows = [row.ljust(battle_map.width, normal)[:battle_map.width]
-            for row in battle_map.terrain_rows[:battle_map.height]]
-    rows += [normal * battle_map.width] * (battle_map.height - len(rows))
-    codes = np.array([list(row) for row in rows], dtype="<U1").reshape(explored.shape)
-    ys, xs = np.nonzero((codes != normal) & explored)
-    return {f"{x},{y}": str(codes[y, x]) for x, y in zip(xs.tolist(), ys.tolist(),
-                                                          strict=True)}
+@dataclass(frozen=True, eq=False)  # one is the same as another only if it is that one
+class TerrainCodes:
+    """The map's terrain codes as an array, made once per set of rows: what the pages are
+    sent of it is the explored cells whose terrain is not normal, ``"x,y"`` → code (``d``
+    difficult, ``s`` slippery, ``u`` undergrowth); the page lays the floor on every
+    explored cell."""
+
+    rows: tuple[str, ...]
+    codes: npt.NDArray[np.str_]
+    special: BoolArray
+
+    @classmethod
+    def of(cls, battle_map: BattleMap) -> TerrainCodes:
+        width, height = battle_map.width, battle_map.height
+        normal = TERRAINS[next(iter(TERRAINS))].code
+        rows = [row.ljust(width, normal)[:width] for row in battle_map.terrain_rows[:height]]
+        rows += [normal * width] * (height - len(rows))
+        codes = np.array([list(row) for row in rows], dtype="<U1").reshape(height, width)
+        return cls(tuple(battle_map.terrain_rows), codes, codes != normal)
+
+    def shown(self, explored: BoolArray) -> dict[str, str]:
+        ys, xs = np.nonzero(self.special & explored)
+        return {f"{x},{y}": str(self.codes[y, x])
+                for x, y in zip(xs.tolist(), ys.tolist(), strict=True)}
 
 
-def walls_section(encounter: Encounter, explored: BoolArray) -> dict[str, list[Any]]:
-    """Walls, doors, windows and objects beside an explored cell (any cell of their bounding
-    box, one cell around): ``"x1,y1,x2,y2"`` → ``[x1, y1, x2, y2, kind, open]``."""
-    walls = encounter.map.walls
-    if not walls:
-        return {}
-    ends = np.array([w.points for w in walls], dtype=float)
-    x0 = np.floor(np.minimum(ends[:, 0], ends[:, 2])).astype(np.intp) - 1
-    y0 = np.floor(np.minimum(ends[:, 1], ends[:, 3])).astype(np.intp) - 1
-    x1 = np.ceil(np.maximum(ends[:, 0], ends[:, 2])).astype(np.intp) + 1
-    y1 = np.ceil(np.maximum(ends[:, 1], ends[:, 3])).astype(np.intp) + 1
-    shown = np.flatnonzero(boxes_touch(explored, x0, y0, x1, y1)).tolist()
-    return {f"{walls[i].x1:g},{walls[i].y1:g},{walls[i].x2:g},{walls[i].y2:g}":
-            [walls[i].x1, walls[i].y1, walls[i].x2, walls[i].y2, walls[i].kind.value,
-             walls[i].open] for i in shown}
+@dataclass(frozen=True, eq=False)
+class WallBoxes:
+    """The walls with the cells around them (their bounding box, one cell around), made
+    once per set of walls: the pages are sent the walls, doors, windows and objects beside
+    an explored cell, ``"x1,y1,x2,y2"`` → ``[x1, y1, x2, y2, kind, open]``."""
+
+    walls: tuple[WallSegment, ...]
+    boxes: npt.NDArray[np.intp]  # (4, n): x0, y0, x1, y1
+    items: list[tuple[str, list[Any]]]
+
+    @classmethod
+    def of(cls, walls: list[WallSegment]) -> WallBoxes:
+        ends = np.array([w.points for w in walls], dtype=float).reshape(-1, 4)
+        boxes = np.stack([np.floor(np.minimum(ends[:, 0], ends[:, 2])) - 1,
+                          np.floor(np.minimum(ends[:, 1], ends[:, 3])) - 1,
+                          np.ceil(np.maximum(ends[:, 0], ends[:, 2])) + 1,
+                          np.ceil(np.maximum(ends[:, 1], ends[:, 3])) + 1]).astype(np.intp)
+        items = [(f"{w.x1:g},{w.y1:g},{w.x2:g},{w.y2:g}",
+                  [w.x1, w.y1, w.x2, w.y2, w.kind.value, w.open]) for w in walls]
+        return cls(tuple(walls), boxes, items)
+
+    def shown(self, explored: BoolArray) -> dict[str, list[Any]]:
+        if not self.items:
+            return {}
+        near = boxes_touch(explored, *self.boxes)
+        return dict(item for item, keep in zip(self.items, near.tolist(), strict=True)
+                    if keep)
 
 
 def hazard_view(hazard: Hazard, explored: BoolArray) -> Json:
