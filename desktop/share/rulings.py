@@ -49,20 +49,25 @@ class MoveRuling:
 @dataclass
 class Redactor:
     """Words core's texts for the players: a name the players' view does not show (a hidden
-    token, a creature in the fog, a hidden hazard) becomes "something unseen"."""
+    token, a creature in the fog, a hidden hazard) becomes "something unseen". The names
+    are gathered at the first text (a legal move needs none: 8 ms on the scale map)."""
 
-    secret_names: list[str] = field(default_factory=list)
+    encounter: Encounter
+    seen: Seen
+    _secret: list[str] | None = field(default=None, repr=False)
 
-    @classmethod
-    def of(cls, encounter: Encounter, seen: Seen) -> Redactor:
-        shown_tokens, shown_hazards = seen.token_ids, set(seen.items.hazards)
-        names = {t.name for t in encounter.tokens if t.id not in shown_tokens}
-        names |= {h.name for h in encounter.map.hazards if h not in shown_hazards}
-        names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
-        return cls(sorted(names, key=len, reverse=True))
+    def secret_names(self) -> list[str]:
+        if self._secret is None:
+            seen, encounter = self.seen, self.encounter
+            shown_hazards = {id(h) for h in seen.items.hazards}
+            names = {t.name for t in encounter.tokens if t.id not in seen.token_ids}
+            names |= {h.name for h in encounter.map.hazards if id(h) not in shown_hazards}
+            names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
+            self._secret = sorted(names, key=len, reverse=True)
+        return self._secret
 
     def __call__(self, text: str) -> str:
-        for name in self.secret_names:
+        for name in self.secret_names():
             text = re.sub(re.escape(name), UNSEEN, text, flags=re.IGNORECASE)
         return text
 
@@ -72,7 +77,7 @@ def rule_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float 
     """Core's ruling of a drag of ``token_id`` to ``goal`` (see :class:`MoveRuling`)."""
     from core.rules.manoeuvres import drag_offer
 
-    redact = Redactor.of(encounter, seen)
+    redact = Redactor(encounter, seen)
     held = move_refusal(encounter, token_id)
     if held:
         return MoveRuling(goal, False, redact(held))

@@ -295,12 +295,12 @@ class ShareTable:
         try:
             outcome = move_outcome(encounter, token_id, goal, self.host.budget_ft())
         except IllegalMoveError as error:
-            return Redactor.of(encounter, self.seen())(str(error))
+            return Redactor(encounter, self.seen())(str(error))
         paths = outcome.result.paths
         if token_id in paths:
             self.publisher.walked[token_id] = paths[token_id].cells
         problem = self.host.perform(outcome)
-        return None if problem is None else Redactor.of(encounter, self.seen())(problem)
+        return None if problem is None else Redactor(encounter, self.seen())(problem)
 
     def approve_move(self, pending: PendingMove) -> str | None:
         """The GM's OK: the move is ruled again as things are now and applied (a move that
