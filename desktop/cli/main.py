@@ -13,6 +13,7 @@
     battlemap morale FILE [--json]              morale scores, triggers to offer, retreats
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
+    battlemap export FILE.json OUT.dd2vtt        (the map as a Universal VTT file)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
     battlemap --version
 """
@@ -101,6 +102,11 @@ def _add_import(imp: argparse.ArgumentParser) -> None:
     imp.add_argument("--out", type=Path, required=True, help="encounter file to write (.json)")
 
 
+def _add_export(export: argparse.ArgumentParser) -> None:
+    export.add_argument("file", type=Path, help="encounter file (.json)")
+    export.add_argument("out", type=Path, help="Universal VTT file to write (.dd2vtt)")
+
+
 def _add_install(entry: argparse.ArgumentParser) -> None:
     entry.add_argument("--remove", action="store_true", help="remove what it installed")
 
@@ -116,6 +122,8 @@ SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = 
               "opens or saves one), or say why not", _add_check),
     "render": ("draw an encounter's map to a PNG (offscreen)", _add_render),
     "import": ("import a Universal VTT map (.dd2vtt, .uvtt, .df2vtt)", _add_import),
+    "export": ("export an encounter's map as a Universal VTT file (.dd2vtt): walls, doors, "
+               "windows, lights and the map image", _add_export),
     "install-desktop-entry": ("Linux: add Battlemap to this user's application menu and "
                               "file types (encounters, Universal VTT maps)", _add_install),
 }
@@ -194,6 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from desktop.cli.render import render_command  # Qt only from here on
 
             return render_command(args.file, args.out, args.size, args.view)
+        if args.command == "export":
+            from desktop.cli.export import export_command
+
+            print(export_command(args.file, args.out))
+            return 0
         if args.command == "install-desktop-entry":
             from desktop.cli.install import install_command
 
