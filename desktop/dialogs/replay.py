@@ -31,6 +31,7 @@ from desktop.qt import (
     QSlider,
     QSplitter,
     Qt,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -66,6 +67,7 @@ class ReplayDialog(QDialog):
         self.slider.setValue(self.replay.current)
         self.show_step(self.replay.current)
         self.resize(1100, 720)
+        QTimer.singleShot(0, self.view.fit_map)  # once shown and laid out
 
     def _build(self) -> None:
         back, forward = QPushButton("◀"), QPushButton("▶")
