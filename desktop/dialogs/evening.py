@@ -87,11 +87,7 @@ class NextEncounterDialog(QDialog):
                       "The round starts afresh.")
         note.setWordWrap(True)
         form.addRow(note)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Bring them across")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = _ok_cancel(self, "Bring them across")
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
@@ -107,6 +103,15 @@ class NextEncounterDialog(QDialog):
 
     def drop(self) -> Cell:
         return Cell(self.drop_x.value(), self.drop_y.value())
+
+
+def _ok_cancel(dialog: QDialog, ok: str) -> QDialogButtonBox:
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(ok)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 def _spin(low: int, high: int, value: int, tip: str) -> QSpinBox:
@@ -162,11 +167,7 @@ class NewEncounterDialog(QDialog):
         lists = QHBoxLayout()
         lists.addLayout(left)
         lists.addLayout(right)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create encounter")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = _ok_cancel(self, "Create encounter")
         layout = QVBoxLayout(self)
         layout.addLayout(lists, 1)
         layout.addWidget(self.balance)
