@@ -22,6 +22,7 @@ from desktop.map.animation import LastingMarks, marker, show_missile, slide
 from desktop.map.scene import MapScene
 from desktop.map.view import MapView
 from desktop.panels.context_menus import TokenMenu, add_combatant
+from desktop.panels.evening import EveningController
 from desktop.panels.history import HistoryView
 from desktop.panels.log import LogPanel
 from desktop.panels.resolve import ResolvePanel
@@ -124,7 +125,11 @@ class MainWindow(QMainWindow):
         self.share = ShareController(self, self.settings, self.document, self.view,
                                      resolve_panel=self.resolve_panel,
                                      budget=lambda: select.budget_ft, table_play=self.table)
+        self.evening = EveningController(self, self.document, self.files, self.selection,
+                                         data_dir=data_dir, drop_point=self._view_centre_cell)
         self._build_docks()
+        self.token_panel.library_requested.connect(self.evening.open_library)
+        self.token_panel.keep_requested.connect(self.evening.save_to_bestiary)
         self._build_menus()
         self._build_status_bar()
         self._connect()
@@ -387,15 +392,14 @@ class MainWindow(QMainWindow):
         entries += self.morale.token_entries(token_id)
         entries.append(("Centre on map", lambda: self.view.centre_on_cell(
             self.document.encounter.token(token_id).cell)))
+        entries.append(("Save to bestiary…", lambda: self.evening.save_to_bestiary(token_id)))
         self.token_menu = TokenMenu(self.document, token_id, entries, self)
         self.token_menu.popup(where)
 
     def _cell_menu(self, cell: Cell, where: QPoint) -> None:
         """Add a combatant on this cell (or the nearest free space)."""
         menu = QMenu(self)
-        add = menu.addMenu("Add from library here")
-        for template in self.token_panel.templates:
-            add.addAction(template.name, lambda t=template: self._add_at(t, cell))
+        menu.addAction("Add from library here…", lambda: self.evening.open_library(cell))
         menu.addAction("New combatant here",
                        lambda: self._add_at(Combatant(name="New combatant"), cell))
         self.cell_menu = menu
@@ -460,6 +464,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name = add_items(self.menuBar(), self.menus, self._menu_items(), self)
         self.recent_menu = QMenu("Open &recent", self)
         self.menus["&File"].insertMenu(self.actions_by_name["Save"], self.recent_menu)
+        self.evening.build_menus(self.menus["&File"], self.actions_by_name["Save"])
         self.files.recent_changed.connect(self._fill_recent)
         self._fill_recent()
         view = self.menus["&View"]

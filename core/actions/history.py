@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from copy import deepcopy
 from dataclasses import dataclass, field
 
 from core.actions.commands import Batch, ChangeSet, Command, CommandRefusedError
@@ -205,6 +206,16 @@ class History:
     @property
     def is_clean(self) -> bool:
         return self._clean == len(self._done)
+
+    def replica(self) -> History:
+        """A history of its own over a copy of the encounter and of every step (the steps
+        keep what they changed, so they are copied with it): moving through it leaves this
+        one and its encounter as they are (a replay of the fight). No listeners, never
+        saved."""
+        encounter, done, undone = deepcopy((self.encounter, self._done, self._undone))
+        copy = History(encounter)
+        copy._done, copy._undone, copy._clean = done, undone, None
+        return copy
 
 
 def refresh_derived(encounter: Encounter, changes: ChangeSet) -> None:

@@ -13,6 +13,7 @@
     battlemap morale FILE [--json]              morale scores, triggers to offer, retreats
     battlemap render FILE --out map.png [--size 1600x1000] [--view gm|player]
     battlemap import FILE --out encounter.json   (Universal VTT: .dd2vtt, .uvtt, .df2vtt)
+    battlemap export FILE.json OUT.dd2vtt        (the map as a Universal VTT file)
     battlemap install-desktop-entry [--remove]   (Linux: menu entry, icon, file types)
     battlemap serve FILE [--host H] [--port P]   the player view in the players' browsers
                                           [--enemy-hp hidden|state|exact] [--out SAVED.json]
@@ -115,6 +116,11 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
                        help="on Ctrl+C, save the encounter with the players' moves here")
 
 
+def _add_export(export: argparse.ArgumentParser) -> None:
+    export.add_argument("file", type=Path, help="encounter file (.json)")
+    export.add_argument("out", type=Path, help="Universal VTT file to write (.dd2vtt)")
+
+
 def _add_install(entry: argparse.ArgumentParser) -> None:
     entry.add_argument("--remove", action="store_true", help="remove what it installed")
 
@@ -133,6 +139,8 @@ SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = 
     "serve": ("share an encounter's player view with the players' browsers, no window: "
               "they join by the address printed, claim party tokens and move them",
               _add_serve),
+    "export": ("export an encounter's map as a Universal VTT file (.dd2vtt): walls, doors, "
+               "windows, lights and the map image", _add_export),
     "install-desktop-entry": ("Linux: add Battlemap to this user's application menu and "
                               "file types (encounters, Universal VTT maps)", _add_install),
 }
@@ -232,6 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return render_command(args.file, args.out, args.size, args.view)
         if args.command == "serve":
             return _run_serve(args)
+        if args.command == "export":
+            from desktop.cli.export import export_command
+
+            print(export_command(args.file, args.out))
+            return 0
         if args.command == "install-desktop-entry":
             from desktop.cli.install import install_command
 

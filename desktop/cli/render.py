@@ -4,49 +4,18 @@ of war and without GM-only tokens and hazards)."""
 
 from __future__ import annotations
 
-import os
 import re
 from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, load_encounter, write_atomic
 from desktop.cli.errors import CliError
-from desktop.document.document import EncounterDocument
 from desktop.document.portraits import png_bytes
-from desktop.map.fog_layer import PlayerViewModel
-from desktop.map.players import PlayerScene
-from desktop.map.scene import MapScene
-from desktop.qt import QImage, QPainter, QRectF
-from desktop.system.application import application
+from desktop.map.picture import MARGIN_PX, VIEWS, render_encounter
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from core.model.encounter import Encounter
-
-MARGIN_PX = 20
-VIEWS = ("gm", "player")
-
-
-def render_encounter(encounter: Encounter, width: int, height: int, view: str = "gm"
-                     ) -> QImage:
-    """The map drawn as in the GM's map view (``view`` "gm") or the player window
-    ("player"), fitted into a width × height QImage."""
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    application()
-    document = EncounterDocument(encounter)
-    scene = (PlayerScene(document, PlayerViewModel(document)) if view == "player"
-             else MapScene(document))
-    image = QImage(width, height, QImage.Format.Format_ARGB32)
-    image.fill(scene.backdrop)
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-    source = scene.renderer.map_rect(encounter.map.width, encounter.map.height)
-    target = QRectF(MARGIN_PX, MARGIN_PX, width - 2 * MARGIN_PX, height - 2 * MARGIN_PX)
-    scene.render(painter, target, source)
-    painter.end()
-    return image
+__all__ = ["MARGIN_PX", "VIEWS", "parse_size", "render_command", "render_encounter"]
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -1,30 +1,27 @@
-"""Combatant templates (``assets/library.json``) and where a new token goes on the map."""
+"""Combatant templates (the bundled ``assets/library.json``, a bestiary file) and where a
+new token goes on the map."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import TypeAdapter, ValidationError
-
-from core.io.fileio import describe_validation_error
-from core.model.combatant import Combatant
+from core.io.bestiary import BestiaryFileError, load_bestiary
 from desktop.system.resources import bundled
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from core.model.combatant import Combatant
+
 LIBRARY_PATH = bundled("library.json")
-_TEMPLATES = TypeAdapter(list[Combatant])
 
 
 def load_library(path: Path = LIBRARY_PATH) -> list[Combatant]:
     """The templates in ``path``; ValueError naming the file and the first problems."""
     try:
-        return _TEMPLATES.validate_json(path.read_bytes())
-    except OSError as error:
-        raise ValueError(f"cannot read {path.name}: {error.strerror or error}") from None
-    except ValidationError as error:
-        raise ValueError(f"{path.name}: {describe_validation_error(error)}") from None
+        return [t.combatant for t in load_bestiary(path).templates]
+    except BestiaryFileError as error:
+        raise ValueError(str(error)) from None
 
 
 def summary(c: Combatant) -> str:

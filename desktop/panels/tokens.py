@@ -1,6 +1,7 @@
 """The Combatants panel: the combatants grouped by side, kept in step with the map's
 selection; the editor and derived ratings of the selected one; adding from the template
-library, a new blank combatant, and removing.
+library (the window's library dialog), a new blank combatant, keeping one in the GM's
+bestiary, and removing.
 
 The list is updated one token at a time from the document's change sets (an encounter may
 hold hundreds of tokens); only a different encounter rebuilds it."""
@@ -22,7 +23,6 @@ from desktop.map.items import why_idle
 from desktop.panels.combatant_form import CONDITION_LABELS, CombatantForm
 from desktop.panels.context_menus import add_combatant
 from desktop.panels.layout import lay_out_now
-from desktop.panels.library import LIBRARY_PATH, load_library, summary
 from desktop.panels.ratings_view import RatingsView
 from desktop.qt import (
     QAbstractItemView,
@@ -33,7 +33,6 @@ from desktop.qt import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMenu,
     QScrollArea,
     QSizePolicy,
     QSplitter,
@@ -48,7 +47,6 @@ from desktop.qt import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from core.model.encounter import Token
     from desktop.document.document import EncounterDocument
@@ -186,9 +184,11 @@ class TokenPanel(QWidget):
     """The "Combatants" dock: list, editor, ratings and the add/remove buttons."""
 
     centre_requested = Signal(str)  # token id: the window centres the view on it
+    library_requested = Signal()  # the Library button: the window opens the library
+    keep_requested = Signal(str)  # token id: save its combatant to the GM's bestiary
 
     def __init__(self, document: EncounterDocument, selection: SelectionModel,
-                 library_path: Path = LIBRARY_PATH, parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document, self.selection = document, selection
         self.placement_hint: Callable[[], Cell] = self._map_centre
@@ -202,11 +202,8 @@ class TokenPanel(QWidget):
         self.message = QLabel()
         self.message.setStyleSheet(f"color: {DOWN};")
         self.message.setWordWrap(True)
-        self.library_menu = QMenu(self)
-        self.templates: list[Combatant] = []
         self._held = self._stale = False  # a button is down on the map; what waits for it
         self._held_buttons = False  # the press that holds it came from real input
-        self._fill_library_menu(library_path)
         self._build()
         self._connect()
         self.list.rebuild(document.encounter.tokens)
@@ -214,9 +211,13 @@ class TokenPanel(QWidget):
 
     # --- building ------------------------------------------------------------------------
     def _build(self) -> None:
-        add = _button("Library", "Add a combatant from the template library "
-                      "(assets/library.json), placed near the centre of the view")
-        add.setMenu(self.library_menu)
+        add = _button("Library…", "Add creatures from the bundled templates and your "
+                      "bestiary (searchable), near the centre of the view")
+        add.clicked.connect(self.library_requested)
+        self.keep_button = _button("Keep", "Save the selected combatant to your bestiary "
+                                   "(also: right-click a token > Save to bestiary…)")
+        self.keep_button.clicked.connect(lambda: self.keep_requested.emit(
+            self.form.token_id or ""))
         self.new_button = _button("New", "Add a blank combatant named \"New combatant\"")
         self.new_button.clicked.connect(lambda: self.add_combatant(
             Combatant(name="New combatant")))
@@ -225,7 +226,7 @@ class TokenPanel(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.add_button = add
         buttons = QHBoxLayout()
-        for button in (add, self.new_button, self.remove_button):
+        for button in (add, self.keep_button, self.new_button, self.remove_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -264,22 +265,6 @@ class TokenPanel(QWidget):
         layout.addWidget(scroll, 1)
         layout.addWidget(self.form.error)
         return pane
-
-    def _fill_library_menu(self, path: Path) -> None:
-        self.library_menu.setToolTipsVisible(True)
-        try:
-            templates = load_library(path)
-            self.templates = templates
-        except ValueError as error:
-            self.library_menu.addAction(f"Library unavailable: {error}").setEnabled(False)
-            return
-        for side in Side:
-            self.library_menu.addSection(GROUP_TITLES[side])
-            for template in (t for t in templates if t.side == side):
-                action = self.library_menu.addAction(
-                    f"{template.name}  ({SIZES[template.size].label})")
-                action.setToolTip(summary(template))
-                action.triggered.connect(lambda _c=False, t=template: self.add_combatant(t))
 
     def _connect(self) -> None:
         self.document.changed.connect(self._on_changed)
@@ -368,6 +353,7 @@ class TokenPanel(QWidget):
         self.ratings.show_ratings(ratings_here(self.document.encounter, token.id)
                                   if token else None)
         self.remove_button.setEnabled(bool(ids))
+        self.keep_button.setEnabled(token is not None)
         lay_out_now()
 
     def _double_clicked(self, item: QTreeWidgetItem, _column: int) -> None:

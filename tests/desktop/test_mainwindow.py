@@ -28,6 +28,7 @@ from desktop.mainwindow import MainWindow
 from desktop.map.items import token_initials
 from desktop.panels import context_menus
 from desktop.panels.context_menus import TokenMenu
+from desktop.panels.library import load_library
 from desktop.panels.log import LogPanel
 from desktop.qt import (
     QAction,
@@ -200,7 +201,7 @@ def test_the_resolve_panel_keeps_its_width_names_tokens_and_rings_the_attacker(
 
 def test_a_second_skeleton_is_numbered_and_shows_its_number(window: MainWindow) -> None:
     """Issue 16.7: two identical "Skeleton" / "S" tokens."""
-    skeleton = next(t for t in window.token_panel.templates if t.name == "Skeleton")
+    skeleton = next(t for t in load_library() if t.name == "Skeleton")
     first = window.token_panel.add_combatant(skeleton)
     second = window.token_panel.add_combatant(skeleton)
     encounter = window.document.encounter
@@ -294,10 +295,12 @@ def test_delete_removes_the_selected_tokens_in_one_step_and_says_so(
 
 
 def test_right_clicking_an_empty_cell_adds_a_combatant_there(window: MainWindow) -> None:
-    wolf = next(t for t in window.token_panel.templates if t.name == "Wolf")
-    window._add_at(wolf, Cell(14, 12))
+    library = window.evening.open_library(Cell(14, 12))  # the cell menu's "Add from library"
+    library.select("Wolf")
+    library.add_selected()
     token = next(t for t in window.document.encounter.tokens if t.name == "Wolf")
     assert token.cell == Cell(14, 12) and window.selection.ids == {token.id}
+    library.close()
 
 
 def test_the_ruler_measures_through_waypoints_and_esc_clears(

@@ -25,7 +25,6 @@ from desktop.panels.combatant_form import CombatantForm
 from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
-    QAction,
     QApplication,
     QEvent,
     QLineEdit,
@@ -358,13 +357,10 @@ def test_double_click_asks_to_centre_on_the_token(demo: Setup, qtbot: object) ->
     assert blocker.args == ["giant"]
 
 
-def _library_action(panel: TokenPanel, name: str) -> QAction:
-    return next(a for a in panel.library_menu.actions() if a.text().startswith(name))
-
-
-def test_add_from_library_then_remove(demo: Setup, qtbot: object) -> None:
+def test_add_then_remove(demo: Setup, qtbot: object) -> None:
     demo.panel.placement_hint = lambda: Cell(10, 5)  # Brannoc's cell: search outwards
-    _library_action(demo.panel, "Ogre").trigger()
+    ogre = next(t for t in load_library() if t.name == "Ogre")
+    demo.panel.add_combatant(ogre)
     token = demo.encounter.token("ogre-2")
     assert token.combatant.size == "large"
     assert demo.encounter.can_place(token.footprint, ignore=token.id)
@@ -379,6 +375,16 @@ def test_add_from_library_then_remove(demo: Setup, qtbot: object) -> None:
     assert demo.panel.form.token_id is None
     demo.document.undo()
     assert "ogre-2" in demo.panel.list.rows
+
+
+def test_the_library_and_keep_buttons_ask_the_window(demo: Setup, qtbot: object) -> None:
+    with qtbot.waitSignal(demo.panel.library_requested):  # type: ignore[attr-defined]
+        demo.panel.add_button.click()
+    assert not demo.panel.keep_button.isEnabled()
+    demo.selection.set({"giant"})
+    with qtbot.waitSignal(demo.panel.keep_requested) as blocker:  # type: ignore[attr-defined]
+        demo.panel.keep_button.click()
+    assert blocker.args == ["giant"]
 
 
 def test_new_combatant_is_added_and_editable(demo: Setup, qtbot: object) -> None:
