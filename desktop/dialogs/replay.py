@@ -31,7 +31,6 @@ from desktop.qt import (
     QSlider,
     QSplitter,
     Qt,
-    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -67,7 +66,8 @@ class ReplayDialog(QDialog):
         self.slider.setValue(self.replay.current)
         self.show_step(self.replay.current)
         self.resize(1100, 720)
-        QTimer.singleShot(0, self.view.fit_map)  # once shown and laid out
+        self.view.fit_map()  # and kept fitted as the dialog is laid out and resized
+        self.slider.setFocus()  # the arrow keys step through the fight
 
     def _build(self) -> None:
         back, forward = QPushButton("◀"), QPushButton("▶")

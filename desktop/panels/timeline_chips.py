@@ -206,6 +206,8 @@ class ChipStrip(QWidget):
                    newcomers: list[Chip]) -> None:
         _empty(self.row, 0, 0)
         self.current = None
+        if current is not None and current not in dict(segments):  # nobody acts in it
+            segments = sorted([*segments, (current, [])], key=lambda pair: pair[0])
         for segment, groups in segments:
             mark = _segment_mark(str(segment), segment == current)
             self.current = mark if segment == current else self.current
