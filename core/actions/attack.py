@@ -10,6 +10,7 @@ from typing import Any
 from core.actions.base import Action, round_of
 from core.actions.commands import Command
 from core.actions.injury import fumble_entries, strike_effects
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.rules.attack import AttackOptions, AttackResult, attack_on_map
@@ -42,8 +43,10 @@ class AttackAction(Action[AttackResult]):
         return attack_on_map(encounter, self.attacker, self.target, self.options, dice)
 
     def effects(self, encounter: Encounter, result: AttackResult) -> list[Command]:
-        return strike_effects(encounter, encounter.token(self.attacker).id,
-                              encounter.token(self.target).id, result, "Hit")
+        attacker = encounter.token(self.attacker).id
+        counted = [] if self.options.free else spend_action(encounter, attacker)
+        return counted + strike_effects(encounter, attacker, encounter.token(self.target).id,
+                                        result, "Hit")
 
     def entries(self, encounter: Encounter, result: AttackResult) -> list[LogEntry]:
         entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),

@@ -10,6 +10,7 @@ from typing import Any
 from core.actions.afflict import afflict, set_hold
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.rules.grapple import GrappleRequest, GrappleResult, resolve_grapple
@@ -41,7 +42,7 @@ class GrappleAction(Action[GrappleResult]):
 
     def effects(self, encounter: Encounter, result: GrappleResult) -> list[Command]:
         a, d = result.attacker_id, result.defender_id
-        commands: list[Command] = []
+        commands = spend_action(encounter, a)
         throw = result.throw
         if throw is not None and throw.final_cell != encounter.token(d).cell:
             commands.append(MoveToken(d, throw.final_cell))

@@ -28,6 +28,7 @@ from core.model.melee import AcPenalty, Hold, check_cell, check_walk
 from core.model.morale import MoraleTrigger
 
 MAX_PATH_CELLS = 10_000
+MAX_ACTIONS = 20  # actions one creature takes in a round
 MAX_HOLDS = MAX_TOKENS
 
 
@@ -55,6 +56,8 @@ class InitiativeEntry(BaseModel):
     no_action: str = Field("", max_length=200,
                            description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
+    actions_taken: int = Field(0, ge=0, le=MAX_ACTIONS,
+                               description="Attacks and manoeuvres made this round")
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
 
     @field_validator("path")

@@ -28,7 +28,7 @@ from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
 from core.model.weapons import DamageType, Grip, Weapon
 from core.rules import melee, sleep
-from core.rules.conditions import helpless, require_action, roll_penalty
+from core.rules.conditions import helpless, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.fumble import FumbleResult, resolve_fumble
 from core.rules.injury import (
@@ -44,6 +44,7 @@ from core.rules.injury import (
 )
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.rules.weapons import melee_reach, strength_to_damage
 
@@ -73,6 +74,8 @@ class AttackOptions(RulesValue):
                                         "locations)")
     hero: HeroUse | None = Field(None, description="A hero point spent on this attack")
     grip: Grip | None = Field(None, description="How the weapon is held (None: its usual grip)")
+    free: bool = Field(False, description="A free attack a rule grants (surprise, a failed "
+                                          "evade): not the creature's action this round")
 
     @field_validator("damage")
     @classmethod
@@ -252,7 +255,7 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id, free=action.free)
     weapon = encounter.weapon(action.weapon) if action.weapon else None
     if action.kind.missile:
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "

@@ -36,7 +36,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.conditions import down, require_action, roll_penalty
+from core.rules.conditions import down, roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     describe,
@@ -71,6 +71,7 @@ from core.rules.shove import (
     slams,
 )
 from core.rules.stun import StunCheck, stun_check
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 
 SEED = "002 Grappling"
@@ -141,7 +142,7 @@ def prepare_grapple(encounter: Encounter, request: GrappleRequest) -> GrappleSet
     (IllegalManoeuvreError says why it is not)."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     existing = hold_between(encounter, attacker.id, defender.id)
     _check_attempt(encounter, attacker, defender, request, existing)
     profile = encounter.profile

@@ -67,13 +67,14 @@ from core.rules.attack import (
     round_terms,
     with_fumble,
 )
-from core.rules.conditions import helpless, require_action
+from core.rules.conditions import helpless
 from core.rules.cover import CoverReport, cover_on_map
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
 from core.rules.injury import miss_margin
 from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.rules.weapons import missile_weapons, strength_to_damage
 from core.spatial.cover import Point, Segment
@@ -222,7 +223,9 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     attacker, target = encounter.token(request.attacker), encounter.token(request.target)
     if attacker.id == target.id:
         raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
-    require_action(attacker.combatant)
+    # 002 Pop-up missile shots: those waiting "can fire irrespective of initiative".
+    require_turn(encounter, attacker.id,
+                 free=exposed_at(encounter, attacker, target) is not None)
     weapon = _weapon(encounter, attacker, request.weapon)
     refusal = weapon_refusal(encounter, attacker.id, weapon)
     if refusal:

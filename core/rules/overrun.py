@@ -25,7 +25,7 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
 from core.model.tables import Size
-from core.rules.conditions import down, require_action, roll_penalty
+from core.rules.conditions import down, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
     IllegalManoeuvreError,
@@ -39,6 +39,7 @@ from core.rules.melee import (
 )
 from core.rules.ratings import force_rating
 from core.rules.shove import StopReason, plan_push
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.spatial.pathing import movement_graph
 
@@ -76,7 +77,7 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     mover, defender = encounter.token(request.mover), encounter.token(request.defender)
     if mover.id == defender.id or not enemies(mover.combatant, defender.combatant):
         raise IllegalManoeuvreError(f"{mover.name} can only overrun an enemy")
-    require_action(mover.combatant)
+    require_turn(encounter, mover.id)
     if down(defender.combatant):
         raise IllegalManoeuvreError(f"{defender.name} is down: there is no one standing to "
                                     "overrun (walk round it, or Alt-drag to place the mover)")

@@ -31,10 +31,11 @@ from core.model.grid import (
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
 from core.model.profile import CreatureCollision, MasteryReduction, RulesProfile
 from core.model.tables import SIZES
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import roll_penalty
 from core.rules.damage import damage_after_armour
 from core.rules.melee import open_contact
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.spatial.geometry import geometry_of
 
@@ -326,7 +327,7 @@ def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     if attacker.id == defender.id:
         raise IllegalShoveError(f"{attacker.name} cannot shove itself")
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     profile = encounter.profile
     if profile.reach_required and not request.ignore_reach:
         _check_reach(encounter, attacker, defender)

@@ -53,10 +53,14 @@ def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesPro
                  ) -> AttackTiming:
     """When this combatant strikes after the movement made so far this round (never, when
     its condition takes its action). The condition is read as it is now (a creature put to
-    sleep or downed mid-round loses its action; one woken keeps Waking's), except getting
-    up, which the roll decided."""
+    sleep or downed mid-round loses its action; one woken keeps Waking's). Getting up: Prone
+    at the roll, or knocked down before it acted (:func:`_rose`). Aiming and scarpering
+    creatures make no attack (002 "Aiming": "Miss a round"; "Scarper": "not attacking")."""
     timing = attack_segment(entry.segment, entry.moved_ft, profile)
-    reason = incapacity(combatant) or (entry.no_action if entry.getting_up else "")
+    reason = incapacity(combatant) or (
+        "gets up this round (no attack)" if _rose(entry, combatant) else "") or (
+        "aiming: no attack this round" if entry.aiming else "") or (
+        "scarpering: no attack" if entry.scarpering else "")
     if reason:
         return timing.model_copy(update={"attacks": False, "reason": reason,
                                          "idle": inactive(combatant)})
@@ -345,7 +349,8 @@ def end_round(encounter: Encounter) -> RoundEnd:
         running += _step_down(timer, held, profile)
     pinned = {h.held for h in active_holds(encounter) if h.kind is HoldKind.PIN}
     for entry in state.entries:
-        if entry.getting_up and entry.token_id in conditions and entry.token_id not in pinned:
+        if entry.token_id in conditions and entry.token_id not in pinned and _rose(
+                entry, encounter.token(entry.token_id).combatant):
             conditions[entry.token_id].discard(Condition.PRONE)
     changed = {t.id: frozenset(conditions[t.id]) for t in encounter.tokens
                if conditions[t.id] != t.combatant.conditions}
@@ -359,6 +364,12 @@ def end_round(encounter: Encounter) -> RoundEnd:
         ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number],
         morale_answered=list(state.morale_answered)),
         conditions=changed, expired=expired)
+
+
+def _rose(entry: InitiativeEntry, combatant: Combatant) -> bool:
+    """Spent this round getting up: Prone at the roll, or knocked down before it acted (RD
+    "Knockdown and Prone": "this round if it has not acted yet")."""
+    return entry.getting_up or (not entry.actions_taken and gets_up(combatant))
 
 
 def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile

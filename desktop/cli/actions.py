@@ -83,6 +83,9 @@ def _add_attack(parser: Parser) -> None:
     parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
     parser.add_argument("--damage-bonus", type=int, default=0, help="added to the damage roll")
     parser.add_argument("--magic", action="store_true", help="magic damage: ignores AV")
+    parser.add_argument("--free", action="store_true",
+                        help="a free attack a rule grants (surprise, a failed evade): not "
+                             "the attacker's action this round")
     add_injury(parser)
 
 
@@ -100,7 +103,7 @@ def _attack(args: argparse.Namespace) -> Action[Any]:
     options = AttackOptions(weapon=args.weapon, damage=args.damage, modifier=args.modifier,
                             damage_bonus=args.damage_bonus, kind=kind, aim=args.aim,
                             hero=HeroUse(args.hero) if args.hero else None,
-                            grip=Grip(args.grip) if args.grip else None)
+                            grip=Grip(args.grip) if args.grip else None, free=args.free)
     return AttackAction(args.attacker, args.target, options)
 
 

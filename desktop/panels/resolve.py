@@ -243,6 +243,7 @@ class ResolvePanel(QWidget):
         self.pending, self.owner = action, owner
         if card is not None:
             self.card.setText(card)
+        self._enable(True)  # before the form, which disables Resolve for a refused attack
         self.weapon.setVisible(_is_attack(action))
         if _is_attack(action):
             self._base_card = self.card.text()
@@ -251,7 +252,6 @@ class ResolvePanel(QWidget):
                            "the dice, then Resolve")
         self.message.clear()
         self._clear_fields()
-        self._enable(True)
         self.resolve_button.setFocus()
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus

@@ -1,0 +1,142 @@
+"""One action each and when a creature may strike (core.rules.turns, core.actions.turns):
+002 "The fight", "Movement", "Aiming / setting up position"; RD "One action each", "Knockdown
+and Prone". Every refusal leaves the history and the encounter as they were.
+
+The pair below: Aldo (party, HR 0) next to Grok (opposition, AC 11, 8 HP). A d20 of 20 hits,
+and a d6 of 6 deals 6."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from core.actions.attack import AttackAction
+from core.actions.base import perform
+from core.actions.history import History
+from core.actions.missile import MissileAction
+from core.actions.round import NextRound
+from core.actions.shove import ShoveAction
+from core.model.combatant import Combatant, Condition, Side
+from core.model.dice import ScriptedDice
+from core.model.encounter import Encounter
+from core.model.round import InitiativeEntry, RoundState
+from core.rules.attack import AttackOptions
+from core.rules.missile import MissileRequest
+from core.rules.shove import ShoveRequest
+from core.rules.timeline import entry_timing
+from core.rules.turns import TurnRefusedError, acted_note, turn_refusal
+
+Make = Callable[..., Encounter]
+GROK = Combatant(name="Grok", side=Side.OPPOSITION)
+
+
+def in_round(encounter: Encounter, **aldo: object) -> Encounter:
+    """Round 1 under way: Aldo's entry as given, Grok on segment 3."""
+    encounter.timeline = RoundState(round_number=1, current_segment=3, entries=[
+        InitiativeEntry(token_id="A", **aldo),
+        InitiativeEntry(token_id="G", side=Side.OPPOSITION, segment=3)])
+    return encounter
+
+
+@pytest.fixture
+def pair(make_encounter: Make) -> Encounter:
+    return make_encounter("A G .", {"A": Combatant(name="Aldo", weapons=("Short bow",)),
+                                    "G": GROK})
+
+
+def attack(encounter: Encounter, free: bool = False) -> AttackAction:
+    return AttackAction("A", "G", AttackOptions(damage="d6", free=free))
+
+
+def refused(history: History, action: AttackAction | ShoveAction | MissileAction,
+            match: str) -> None:
+    """The action is refused with ``match`` in the reason, and nothing is recorded."""
+    before, steps = history.encounter.model_dump(), history.labels()
+    with pytest.raises(TurnRefusedError, match=match):
+        perform(action, history, ScriptedDice([20, 6]))
+    assert history.labels() == steps and history.encounter.model_dump() == before
+
+
+def test_initiative_6_and_45_ft_moved_strikes_on_segment_15_so_no_attack(pair: Encounter
+                                                                         ) -> None:
+    """002 Movement: 'the strike will occur on the segment given by the initiative roll +
+    the time taken to move into melee If the total is greater than 10, no attack occurs that
+    round'. 45 ft is 9 segments: 6 + 9 = 15."""
+    history = History(in_round(pair, segment=6, moved_ft=45))
+    refused(history, attack(pair), "Aldo has no attack this round: moves 45 ft "
+                                   r"\(9 segments\) from initiative 6: segment 15 is past 10")
+    assert history.labels() == [] and pair.token("G").combatant.hp == 8
+
+
+def test_initiative_6_and_20_ft_moved_strikes_on_segment_10(pair: Encounter) -> None:
+    """002's example: 'moves 20 feet ... rolls a 6 ... 4 + 6 = 10th segment'."""
+    history = History(in_round(pair, segment=6, moved_ft=20))
+    outcome = perform(attack(pair), history, ScriptedDice([20, 6]))
+    assert outcome.result.hit and pair.token("G").combatant.hp == 2
+
+
+def test_an_aiming_creature_misses_its_aiming_round(pair: Encounter) -> None:
+    """002 Aiming / setting up position: 'Miss a round'."""
+    history = History(in_round(pair, segment=2, aiming=True))
+    refused(history, attack(pair), "Aldo is aiming this round: no attack")
+    timing = entry_timing(pair.timeline.entry("A"), pair.token("A").combatant, pair.profile)
+    assert not timing.attacks and timing.reason == "aiming: no attack this round"
+
+
+def test_a_missile_and_a_shove_are_refused_alike(pair: Encounter) -> None:
+    history = History(in_round(pair, segment=8, moved_ft=15))  # 8 + 3 = 11
+    refused(history, MissileAction(MissileRequest(attacker="A", target="G")), "segment 11")
+    refused(history, ShoveAction(ShoveRequest(attacker="A", defender="G")), "segment 11")
+
+
+def test_one_action_each_then_refused_until_the_next_round(pair: Encounter) -> None:
+    """002 The fight: 'each party member gets to perform one action'. The first attack
+    counts; a shove after it is refused; undo gives the action back; the next round has
+    a fresh count."""
+    history = History(in_round(pair, segment=2))
+    perform(attack(pair), history, ScriptedDice([1]))  # a miss is still the action
+    entry = pair.timeline.entry("A")
+    assert entry.actions_taken == 1 and acted_note(entry) == "Acted: 1 of 1 action"
+    refused(history, ShoveAction(ShoveRequest(attacker="A", defender="G")),
+            r"Aldo has already acted this round \(1 of 1 action")
+    history.undo()
+    assert pair.timeline.entry("A").actions_taken == 0 and turn_refusal(pair, "A") == ""
+    history.redo()
+    history.push(NextRound())
+    assert turn_refusal(pair, "A") == ""  # no initiative yet: nothing is counted
+
+
+def test_a_free_attack_a_rule_grants_is_not_the_action(pair: Encounter) -> None:
+    """RD "One action each": 'Not actions: ... free attacks a rule grants'."""
+    history = History(in_round(pair, segment=2, actions_taken=1))
+    perform(attack(pair, free=True), history, ScriptedDice([20, 2]))
+    assert pair.timeline.entry("A").actions_taken == 1 and pair.token("G").combatant.hp == 6
+
+
+def test_outside_a_round_nothing_is_counted(pair: Encounter) -> None:
+    history = History(pair)
+    for _ in range(2):
+        perform(attack(pair), history, ScriptedDice([1]))
+    assert len(history.labels()) == 2
+
+
+def test_knocked_prone_before_acting_it_gets_up_this_round(pair: Encounter) -> None:
+    """RD "Knockdown and Prone": 'Prone's getting-up is the creature's next action: this
+    round if it has not acted yet, else the next round'. Prone after acting: it still
+    acted, and gets up next round."""
+    history = History(in_round(pair, segment=5))
+    prone = pair.token("A").combatant.model_copy(update={"conditions": {Condition.PRONE}})
+    pair.put_token(pair.token("A").with_combatant(prone))
+    refused(history, attack(pair), "Aldo gets up this round: getting up is its action")
+    history.push(NextRound())
+    assert not pair.token("A").combatant.has(Condition.PRONE)
+
+
+def test_knocked_prone_after_acting_it_stays_down_until_next_round(pair: Encounter) -> None:
+    history = History(in_round(pair, segment=5, actions_taken=1))
+    prone = pair.token("A").combatant.model_copy(update={"conditions": {Condition.PRONE}})
+    pair.put_token(pair.token("A").with_combatant(prone))
+    history.push(NextRound())
+    assert pair.token("A").combatant.has(Condition.PRONE)
+

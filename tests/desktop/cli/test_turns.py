@@ -1,0 +1,61 @@
+"""``battlemap resolve attack`` under the round's rules (issue 37's three bugs and what a
+creature may do in a round): a refused attack prints one line and writes nothing.
+
+Aldo (party, no armour) stands next to Grok (opposition, 8 HP, AC 11); a d20 of 20 hits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from core.io.fileio import load_encounter, save_encounter
+from core.model.combatant import Combatant, Side
+from core.model.encounter import Encounter
+from core.model.round import InitiativeEntry, RoundState
+
+Cli = Callable[..., tuple[int, str, str]]  # the ``cli`` fixture (tests/conftest.py)
+
+
+def written(make_encounter: Callable[..., Encounter], path: Path, grok: Combatant | None = None,
+            **aldo: object) -> Path:
+    encounter = make_encounter("A G", {
+        "A": Combatant(name="Aldo"),
+        "G": grok or Combatant(name="Grok", side=Side.OPPOSITION)})
+    encounter.timeline = RoundState(round_number=1, entries=[
+        InitiativeEntry(token_id="A", **aldo),
+        InitiativeEntry(token_id="G", side=Side.OPPOSITION, segment=3)])
+    save_encounter(encounter, path)
+    return path
+
+
+def attack(cli: Cli, path: Path, *extra: str) -> tuple[int, str, str]:
+    return cli("resolve", "attack", str(path), "--attacker", "Aldo", "--target", "Grok",
+               "--dice", "20,6", "--apply", "--out", str(path.with_name("after.json")), *extra)
+
+
+@pytest.mark.parametrize(("aldo", "reason"), [
+    ({"segment": 6, "moved_ft": 45},
+     "Aldo has no attack this round: moves 45 ft (9 segments) from initiative 6: segment 15 "
+     "is past 10"),
+    ({"segment": 2, "aiming": True}, "Aldo is aiming this round: no attack"),
+    ({"segment": 2, "actions_taken": 1}, "Aldo has already acted this round (1 of 1 action"),
+])
+def test_an_attack_the_round_does_not_allow_is_refused(
+        make_encounter: Callable[..., Encounter], tmp_path: Path, cli: Cli,
+        aldo: dict[str, object], reason: str) -> None:
+    path = written(make_encounter, tmp_path / "round.json", **aldo)
+    code, out, err = attack(cli, path)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"battlemap: {reason}")
+    assert not path.with_name("after.json").exists()
+
+
+def test_a_free_attack_is_made_and_the_count_is_kept(
+        make_encounter: Callable[..., Encounter], tmp_path: Path, cli: Cli) -> None:
+    path = written(make_encounter, tmp_path / "round.json", segment=2, actions_taken=1)
+    code, out, _ = attack(cli, path, "--free")
+    assert code == 0 and out.startswith("Aldo attacks Grok: 20 vs AC 11 — hits, 6 damage")
+    after = load_encounter(path.with_name("after.json"))
+    assert after.timeline.entry("A").actions_taken == 1

@@ -1,0 +1,66 @@
+"""Issue 37 in the window, on the demo encounter: what the round allows a creature, driven
+like a GM (the Attack tool, the Resolve panel, the round timeline's chips). A refused action
+shows its reason and never reaches the history."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from pytestqt.qtbot import QtBot
+
+from core.actions.round import StartRound
+from core.model.combatant import Side
+from core.model.grid import Cell
+from core.model.round import InitiativeEntry, RoundState
+from desktop.mainwindow import MainWindow
+from desktop.panels.timeline import Chip
+from desktop.qt import Qt
+
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+BRANNOC, ORC = Cell(10, 5), Cell(9, 5)
+
+
+def start_round(window: MainWindow, **brannoc: object) -> None:
+    """Round 1: Brannoc's entry as given; the orc on segment 3."""
+    assert window.document.push(StartRound(RoundState(round_number=1, entries=[
+        InitiativeEntry(token_id="brannoc", **brannoc),
+        InitiativeEntry(token_id="orc", side=Side.OPPOSITION, segment=3)])))
+
+
+def aim_attack(qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """Brannoc attacks the orc with the Attack tool."""
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*BRANNOC))
+    qtbot.keyClick(window.view, Qt.Key.Key_K)
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(*ORC))
+
+
+def test_an_attack_past_segment_ten_shows_why_and_is_never_recorded(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """002 Movement: initiative 6 and 45 ft moved is segment 15: no attack this round."""
+    start_round(window, segment=6, moved_ft=45)
+    aim_attack(qtbot, window, points)
+    panel, document = window.resolve_panel, window.document
+    assert "segment 15 is past 10" in panel.card.text()
+    assert not panel.resolve_button.isEnabled()
+    steps, orc = document.history.labels(), document.encounter.token("orc").combatant
+    panel.resolve()  # Enter in a dice field reaches here even with the button off
+    assert panel.message.text().startswith("Brannoc has no attack this round")
+    assert document.history.labels() == steps
+    assert document.encounter.token("orc").combatant == orc
+    panel.weapon.free.setChecked(True)  # a free attack a rule grants is still possible
+    assert panel.resolve_button.isEnabled()
+
+
+def test_the_chip_of_a_creature_that_has_acted_says_so(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    start_round(window, segment=2)
+    aim_attack(qtbot, window, points)
+    panel = window.resolve_panel
+    panel.resolve()
+    chip = next(c for column in window.timeline_panel.columns
+                for c in column.findChildren(Chip) if c.token_id == "brannoc" and not c.isHidden())
+    assert chip.text().startswith("Brannoc ✓")
+    assert "Acted: 1 of 1 action" in chip.toolTip()
+    aim_attack(qtbot, window, points)
+    assert "Brannoc has already acted this round" in panel.card.text()
