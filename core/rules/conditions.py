@@ -87,8 +87,9 @@ class NoActionError(ValueError):
 
 def incapacity(combatant: Combatant) -> str:
     """Why the combatant can take no action at all, as it is now ('' when it can): at 0 HP
-    or below (down, as morale counts it), knocked out or knocked down, or a condition of
-    :data:`IDLE`.
+    or below (down, as morale counts it), knocked out, or a condition of :data:`IDLE`. Not
+    Knockdown: 002's table gives it "-6 on all skills", not a lost action (its Prone costs
+    the next action, getting up: :func:`gets_up`).
 
     >>> incapacity(Combatant(name="A", hp=0, max_hp=8))
     'down (0 HP): no action'
@@ -97,8 +98,6 @@ def incapacity(combatant: Combatant) -> str:
         return f"down ({combatant.hp} HP): no action"
     if combatant.has(Condition.KNOCKED_OUT):
         return "knocked out: no action"
-    if combatant.has(Condition.KNOCKDOWN):
-        return "knocked down: no action"
     return next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
 
 
@@ -108,9 +107,9 @@ def down(combatant: Combatant) -> bool:
 
 
 def inactive(combatant: Combatant) -> bool:
-    """Does nothing at all (down, knocked out or down, asleep, waking); a rising, defending
-    or surrendered creature still acts, without attacking."""
-    return combatant.hp <= 0 or combatant.has(Condition.KNOCKDOWN) or helpless(combatant)
+    """Does nothing at all (down, knocked out, asleep, waking); a rising, defending or
+    surrendered creature still acts, without attacking."""
+    return combatant.hp <= 0 or helpless(combatant)
 
 
 def require_action(combatant: Combatant) -> None:
@@ -129,9 +128,10 @@ def no_action_reason(combatant: Combatant) -> str:
 
 
 def gets_up(combatant: Combatant) -> bool:
-    """Prone and able to rise: "the creature spends its next action getting up" (RD)."""
-    return (combatant.has(Condition.PRONE) and not helpless(combatant)
-            and not combatant.has(Condition.KNOCKDOWN))
+    """Prone and able to rise: "the creature spends its next action getting up" (RD); a
+    knocked-down creature too (RD "Knockdown and Prone": then it acts at −6 while Knockdown
+    lasts)."""
+    return combatant.has(Condition.PRONE) and not helpless(combatant)
 
 
 def next_stage(condition: Condition) -> Condition | None:

@@ -15,16 +15,16 @@ from core.actions.attack import AttackAction
 from core.actions.base import perform
 from core.actions.history import History
 from core.actions.missile import MissileAction
-from core.actions.round import NextRound
+from core.actions.round import NextRound, StartRound
 from core.actions.shove import ShoveAction
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.round import InitiativeEntry, RoundState
-from core.rules.attack import AttackOptions
+from core.rules.attack import AttackOptions, attack_on_map
 from core.rules.missile import MissileRequest
 from core.rules.shove import ShoveRequest
-from core.rules.timeline import entry_timing
+from core.rules.timeline import entry_timing, roll_initiative, timer_for
 from core.rules.turns import TurnRefusedError, acted_note, turn_refusal
 
 Make = Callable[..., Encounter]
@@ -140,3 +140,49 @@ def test_knocked_prone_after_acting_it_stays_down_until_next_round(pair: Encount
     history.push(NextRound())
     assert pair.token("A").combatant.has(Condition.PRONE)
 
+
+# --- Knockdown is −6, not a lost action (issue 37, bug 2) ------------------------------------
+
+def knocked(encounter: Encounter, *conditions: Condition) -> None:
+    aldo = encounter.token("A").combatant.model_copy(update={"conditions": set(conditions)})
+    encounter.put_token(encounter.token("A").with_combatant(aldo))
+
+
+def test_knocked_down_and_standing_it_attacks_at_minus_six(pair: Encounter) -> None:
+    """002 Stunning table: 'Dreadful | Knockdown | -6 on all skills'. A d20 of 17 − 6 = 11
+    still reaches Grok's AC 11."""
+    knocked(pair, Condition.KNOCKDOWN)
+    history = History(in_round(pair, segment=2))
+    outcome = perform(attack(pair), history, ScriptedDice([17, 3]))
+    assert outcome.result.hit and outcome.result.to_hit.value == 11
+    assert ("Knockdown", -6) in [(t.name, t.value) for t in outcome.result.to_hit.terms]
+
+
+def test_a_one_round_knock_out_costs_that_round_and_one_getting_up(pair: Encounter) -> None:
+    """RD "Conditions": KO for 1 round lasts the rest of this round and all of the next, then
+    Knockdown with Prone; getting up is the next action; then it acts (Stunned by then,
+    −4). Knocked out in round 1: no action in round 2, gets up in round 3, attacks in round
+    4 — before, Knockdown took round 3's action as well and getting up came in round 4."""
+    knocked(pair, Condition.KNOCKED_OUT)
+    history = History(pair)
+    pair.timeline = RoundState(round_number=1)
+    pair.timeline.timers = [timer_for("A", Condition.KNOCKED_OUT, pair.profile, 2)]
+    refusals = []
+    for round_number in (2, 3, 4):
+        history.push(NextRound())
+        history.push(StartRound(roll_initiative(pair, ScriptedDice([2, 3]))))
+        assert pair.timeline.round_number == round_number
+        refusals.append(_why_not(pair))
+    assert refusals == ["Aldo cannot act: knocked out: no action",
+                        "Aldo gets up this round: getting up is its action",
+                        ""]
+    assert pair.token("A").combatant.conditions == {Condition.STUNNED}
+
+
+def _why_not(encounter: Encounter) -> str:
+    """The first words of the refusal of Aldo's attack now ('' when it is allowed)."""
+    try:
+        attack_on_map(encounter, "A", "G", AttackOptions(), ScriptedDice([20, 1]))
+    except ValueError as error:
+        return str(error).split(" (")[0]
+    return ""
