@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
+from core.model.tables import ARMOURS
 from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
@@ -131,6 +132,10 @@ DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
     MoraleRow(level="Appalling", result=MoraleResult.SURRENDER),
     MoraleRow(level="Catastrophic", result=MoraleResult.BERSERK),
 )
+
+#: rules-decisions "Pummelling": the metal body armours of 000's table.
+METAL_ARMOURS: tuple[str, ...] = ("scale", "chain_mail", "banded", "plate_mail", "suit_armor",
+                                  "elven_chain", "dwarven_plate")
 
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
@@ -303,6 +308,12 @@ class RulesProfile(BaseModel):
     one_and_half_grip_damage: str = "d3"
     popup_spot_target: int = Field(9, ge=2, le=30)
 
+    # Unarmed combat (002 "Unarmed Combat", "Pummelling"; rules-decisions "Pummelling")
+    metal_armours: tuple[str, ...] = Field(METAL_ARMOURS, max_length=len(ARMOURS))
+    martial_arts_dice: tuple[str, ...] = Field(("d2", "d4", "d6", "d8", "d10", "d12"),
+                                               min_length=1, max_length=20)
+    martial_arts_levels_per_die: int = Field(3, ge=1, le=40)
+
     @field_validator("ability_table")
     @classmethod
     def _bands_ordered(cls, bands: tuple[AbilityBand, ...]) -> tuple[AbilityBand, ...]:
@@ -365,7 +376,15 @@ class RulesProfile(BaseModel):
             raise ValueError("hit_locations: two rows share a name")
         return self
 
-    @field_validator("die_chain")
+    @field_validator("metal_armours")
+    @classmethod
+    def _known_armours(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [name for name in names if name not in ARMOURS]
+        if unknown:
+            raise ValueError(f"unknown armour {unknown[0]!r}; choose from {', '.join(ARMOURS)}")
+        return names
+
+    @field_validator("die_chain", "martial_arts_dice")
     @classmethod
     def _chain_dice(cls, chain: tuple[str, ...]) -> tuple[str, ...]:
         for die in chain:

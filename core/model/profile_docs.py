@@ -23,6 +23,7 @@ SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES
 MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
 MORALE, SLEEP = "Morale", "Sleep"
 LOCATION, INJURY = "Hit location", "Injury options"
+UNARMED = "Unarmed combat"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -306,4 +307,14 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                          "the weapon's own bonus, 'd3 / +d6')"),
     "popup_spot_target": FieldDoc(MISSILES, "Pop-up shot: Spot difficulty",
                                   "002 Pop-up missile shots: 'Spot difficulty is a 9'"),
+    "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
+                              "002 Pummelling: 'You can't pummel against metal armour.'; RD "
+                              "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "
+                              "Dwarven Plate"),
+    "martial_arts_dice": FieldDoc(UNARMED, "Martial artist's pummel die, by level step",
+                                  "002 Pummelling: 'Martial artists damage rises with levels as "
+                                  "a normal weapon' (Interp.: d2, d4 … d12)"),
+    "martial_arts_levels_per_die": FieldDoc(UNARMED, "Levels per martial arts die step",
+                                            "Interp. of 002 Pummelling: a step every 3 levels "
+                                            "(d2 at 1-2, d4 at 3-5 …)"),
 }

@@ -45,6 +45,7 @@ from core.rules.injury import (
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
 from core.rules.turns import require_turn
+from core.rules.unarmed import is_pummel, pummel_die, pummel_refusal
 from core.rules.value import RulesValue
 from core.rules.weapons import melee_reach, strength_to_damage
 
@@ -251,7 +252,8 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker's reach (its natural reach or its weapon's). A named weapon gives the damage
     dice (with its grip's die), STR to damage (002 "Damage") and whether the damage is
     magic. The map adds its melee terms (:func:`core.rules.melee.attack_terms`: multiple
-    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow."""
+    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow,
+    and a pummel against metal armour (002 "Pummelling")."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
@@ -261,6 +263,8 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "
                                  "'battlemap resolve missile'")
     _check_melee_reach(encounter, attacker, defender, weapon)
+    if is_pummel(weapon) and (refusal := pummel_refusal(defender.combatant, encounter.profile)):
+        raise IllegalAttackError(refusal)
     hit, defence = round_terms(encounter, attacker.id, defender.id)
     on_map = melee.attack_terms(encounter, attacker, defender, weapon, missile=False)
     grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
@@ -305,14 +309,15 @@ def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
 
 def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combatant,
                  profile: RulesProfile, grip_die: str | None) -> AttackOptions:
-    """The declared options with the weapon's dice (and its grip's die), its STR bonus and
-    its damage kind."""
+    """The declared options with the weapon's dice (and its grip's die; a martial artist's
+    pummel die, :func:`core.rules.unarmed.pummel_die`), its STR bonus and its damage kind."""
     if weapon is None:
         return action
     bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired=False))
     kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage,
                                           "damage_type": weapon.damage_type})
-    return action.model_copy(update={"damage": with_die(weapon.damage, grip_die), "kind": kind,
+    die = pummel_die(weapon.damage, attacker, profile) if is_pummel(weapon) else weapon.damage
+    return action.model_copy(update={"damage": with_die(die, grip_die), "kind": kind,
                                      "damage_bonus": action.damage_bonus + bonus})
 
 

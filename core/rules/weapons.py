@@ -30,6 +30,15 @@ def melee_weapons(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
     return sorted(weapons, key=lambda w: -(w.reach_ft or 0))
 
 
+def melee_choices(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
+    """What it may strike with in melee: its melee weapons, then bare hands (a pummel, 002
+    "Pummelling"), when the weapon table has an Unarmed row."""
+    weapons = [w for w in carried(encounter, combatant) if w.melee]
+    hands = [encounter.weapon(UNARMED)] if _has(encounter, UNARMED) else []
+    return sorted(weapons, key=lambda w: -(w.reach_ft or 0)) + [
+        w for w in hands if w.name not in combatant.weapons]
+
+
 def missile_weapons(encounter: Encounter, combatant: Combatant) -> list[Weapon]:
     return [w for w in carried(encounter, combatant) if w.missile]
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
-from core.rules.weapons import melee_weapons
+from core.rules.weapons import melee_choices
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -86,15 +86,20 @@ class AttackForm(QWidget):
         self.free.toggled.connect(lambda _on: self.changed.emit())
 
     def show_for(self, encounter: Encounter, attacker_id: str) -> None:
-        """Offer the attacker's melee weapons (first chosen) and the options its profile
-        allows: aiming when hit locations are rolled, hero points when they are on."""
+        """Offer the attacker's melee weapons (first chosen), bare hands (a pummel; a
+        martial artist's die rises with level) and the options its profile allows: aiming
+        when hit locations are rolled, hero points when they are on."""
         attacker = encounter.token(attacker_id).combatant
         self.profile = encounter.profile
         self.blockSignals(True)
         self.weapon_box.clear()
-        self.weapons = {w.name: w for w in melee_weapons(encounter, attacker)}
+        from core.rules.unarmed import is_pummel, pummel_die  # see desktop/__init__
+
+        self.weapons = {w.name: w for w in melee_choices(encounter, attacker)}
         for weapon in self.weapons.values():
-            add_choice(self.weapon_box, f"{weapon.name} ({weapon.damage})", weapon.name)
+            die = (pummel_die(weapon.damage, attacker, encounter.profile) if is_pummel(weapon)
+                   else weapon.damage)
+            add_choice(self.weapon_box, f"{weapon.name} ({die})", weapon.name)
         add_choice(self.weapon_box, "Typed dice", TYPED)
         fill_locations(self.aim, encounter, missile=False)
         self.aim.setCurrentIndex(0)  # each attack starts unaimed

@@ -59,3 +59,14 @@ def test_a_free_attack_is_made_and_the_count_is_kept(
     assert code == 0 and out.startswith("Aldo attacks Grok: 20 vs AC 11 — hits, 6 damage")
     after = load_encounter(path.with_name("after.json"))
     assert after.timeline.entry("A").actions_taken == 1
+
+
+def test_no_pummelling_against_chain_mail(make_encounter: Callable[..., Encounter],
+                                          tmp_path: Path, cli: Cli) -> None:
+    """002 Pummelling: 'You can't pummel against metal armour.'"""
+    grok = Combatant(name="Grok", side=Side.OPPOSITION, armour="chain_mail")
+    path = written(make_encounter, tmp_path / "round.json", grok, segment=2)
+    code, out, err = attack(cli, path, "--weapon", "Unarmed")
+    assert (code, out) == (2, "")
+    assert err.startswith("battlemap: Grok wears Chain Mail, metal armour: 002 Pummelling")
+    assert not path.with_name("after.json").exists()

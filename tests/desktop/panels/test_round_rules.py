@@ -64,3 +64,18 @@ def test_the_chip_of_a_creature_that_has_acted_says_so(
     assert "Acted: 1 of 1 action" in chip.toolTip()
     aim_attack(qtbot, window, points)
     assert "Brannoc has already acted this round" in panel.card.text()
+
+
+def test_no_pummelling_against_the_orcs_scale(qtbot: QtBot, window: MainWindow,
+                                              points: SimpleNamespace) -> None:
+    """002 Pummelling: 'You can't pummel against metal armour.' Bare hands are offered after
+    Brannoc's weapons; against the orc's Scale they are refused before any roll."""
+    aim_attack(qtbot, window, points)
+    panel, form = window.resolve_panel, window.resolve_panel.weapon
+    labels = [form.weapon_box.itemText(i) for i in range(form.weapon_box.count())]
+    assert labels == ["Long sword (d8)", "Javelin (d6)", "Unarmed (d2)", "Typed dice"]
+    form.weapon_box.setCurrentIndex(2)
+    assert "Orc Warrior wears Scale, metal armour" in panel.card.text()
+    assert not panel.resolve_button.isEnabled()
+    form.weapon_box.setCurrentIndex(0)
+    assert panel.resolve_button.isEnabled()
