@@ -130,6 +130,8 @@ class Combatant(BaseModel):
     wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
                         description="Wound points taken (002 'every 5th point')")
     hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
+    alert: int = Field(0, ge=-10, le=10, description="002 Parry and Dodge: the Alert skill")
+    dodge_skill: int = Field(0, ge=0, le=20, description="002 Dodging: the Dodge skill")
 
     @field_validator("armour")
     @classmethod

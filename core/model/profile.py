@@ -308,6 +308,18 @@ class RulesProfile(BaseModel):
     one_and_half_grip_damage: str = "d3"
     popup_spot_target: int = Field(9, ge=2, le=30)
 
+    # Declarations and defence (002 "Multiple Attacks", "Defence - Melee", "Parry", "Dodging
+    # instead of parrying", "Not attacking", "Size Effects"; rules-decisions "Parry and dodge")
+    multiple_attack_penalty: int = Field(3, ge=0, le=20)
+    stand_to_defend_bonus: int = Field(2, ge=0, le=20)
+    parry_and_dodge: bool = False
+    defence_base: int = Field(11, ge=0, le=40)
+    parry_size_modifiers: tuple[Bonus, ...] = Field((-1, -2, 0, 1, 2, 3), min_length=6,
+                                                    max_length=6)
+    dodge_size_modifiers: tuple[Bonus, ...] = Field((3, 2, 0, -1, -2, -3), min_length=6,
+                                                    max_length=6)
+    dodge_unprotected_penalty: int = Field(-2, ge=-20, le=0)
+
     # Unarmed combat (002 "Unarmed Combat", "Pummelling"; rules-decisions "Pummelling")
     metal_armours: tuple[str, ...] = Field(METAL_ARMOURS, max_length=len(ARMOURS))
     martial_arts_dice: tuple[str, ...] = Field(("d2", "d4", "d6", "d8", "d10", "d12"),

@@ -23,7 +23,7 @@ SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES
 MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
 MORALE, SLEEP = "Morale", "Sleep"
 LOCATION, INJURY = "Hit location", "Injury options"
-UNARMED = "Unarmed combat"
+UNARMED, DEFENCE = "Unarmed combat", "Defence and declarations"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -307,6 +307,29 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                          "the weapon's own bonus, 'd3 / +d6')"),
     "popup_spot_target": FieldDoc(MISSILES, "Pop-up shot: Spot difficulty",
                                   "002 Pop-up missile shots: 'Spot difficulty is a 9'"),
+    "multiple_attack_penalty": FieldDoc(
+        DEFENCE, "Multiple attacks: penalty per extra attack (to hit and to defence)",
+        "002 Multiple Attacks: 'every extra attack not only suffers -3 to each attack but also "
+        "-3 to your parry skill'"),
+    "stand_to_defend_bonus": FieldDoc(DEFENCE, "Standing to defend: defence against melee",
+                                      "002 Not attacking: 'Whichever defence used method you "
+                                      "gain +2'"),
+    "parry_and_dodge": FieldDoc(DEFENCE, "Parry or dodge instead of AC against melee",
+                                "002 Defence - Melee: 'a character may either parry a blow, "
+                                "dodge it'; RD: a profile option, off by default"),
+    "defence_base": FieldDoc(DEFENCE, "Parry and dodge: base", "RD Parry and dodge: '11 +'"),
+    "parry_size_modifiers": FieldDoc(
+        DEFENCE, "Parry: size (Tiny, Small, Medium, Large, Huge, Gargantuan)",
+        "002 Size Effects, 'Melee / Width' column (Tiny −1, Small −2, Medium 0, Big +1, Huge "
+        "+2, Enormous +3; Large read as Big and Gargantuan as Enormous: interpreted)"),
+    "dodge_size_modifiers": FieldDoc(
+        DEFENCE, "Dodge: size (Tiny, Small, Medium, Large, Huge, Gargantuan)",
+        "002 Size Effects, 'Ranged / Dodge' column (Tiny +3, Small +2, Medium 0, Big −1, Huge "
+        "−2, Enormous −3)"),
+    "dodge_unprotected_penalty": FieldDoc(
+        DEFENCE, "Dodge without a shield or a substantial weapon",
+        "002 Dodging: 'suffer a -2 penalty to your defence if you don't have a shield or a "
+        "substantial weapon (short sword size or larger)'"),
     "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
                               "002 Pummelling: 'You can't pummel against metal armour.'; RD "
                               "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "

@@ -29,6 +29,7 @@ from core.model.morale import MoraleTrigger
 
 MAX_PATH_CELLS = 10_000
 MAX_ACTIONS = 20  # actions one creature takes in a round
+MAX_EXTRA_ATTACKS = 9  # declared beyond the first (002 "Multiple Attacks")
 MAX_HOLDS = MAX_TOKENS
 
 
@@ -58,6 +59,11 @@ class InitiativeEntry(BaseModel):
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
     actions_taken: int = Field(0, ge=0, le=MAX_ACTIONS,
                                description="Attacks and manoeuvres made this round")
+    extra_attacks: int = Field(0, ge=0, le=MAX_EXTRA_ATTACKS,
+                               description="Attacks declared beyond the first (002 Multiple "
+                                           "Attacks: −3 each and to its defence)")
+    stands_to_defend: bool = Field(False, description="Declared: no attack, +2 defence against "
+                                                      "melee (002 Not attacking)")
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
 
     @field_validator("path")

@@ -30,6 +30,7 @@ from core.model.weapons import DamageType, Grip, Weapon
 from core.rules import melee, sleep
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
+from core.rules.defence import Defence, melee_defence
 from core.rules.fumble import FumbleResult, resolve_fumble
 from core.rules.injury import (
     LocationHit,
@@ -103,6 +104,7 @@ class AttackResult(RulesValue):
     wounds: int = Field(0, description="Of the damage taken, the wound points")
     stun: StunCheck | None = None
     fumble: FumbleResult | None = None
+    against: str = Field("AC", description="What the roll met: AC, or a parry or dodge")
 
     @property
     def damage_taken(self) -> int:
@@ -122,8 +124,8 @@ class AttackResult(RulesValue):
         return not self.hit and self.natural is Natural.FUMBLE
 
     def summary(self) -> str:
-        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
-                f"{self.target_ac.value} — {self.outcome()}")
+        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs "
+                f"{self.against} {self.target_ac.value} — {self.outcome()}")
 
     def outcome(self) -> str:
         """"hits the head (critical roll: maximum damage, multiplied on a critical location),
@@ -163,24 +165,26 @@ class AttackResult(RulesValue):
 
 def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions,
                  profile: RulesProfile,
-                 round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
-                 ) -> tuple[Breakdown, Breakdown]:
+                 round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ()), *,
+                 defence: Breakdown | None = None) -> tuple[Breakdown, Breakdown]:
     """The hit roll's terms besides the d20, and the target: HR, ``round_terms[0]`` (aiming;
     a missile's accuracy and range), the attacker's stun condition and the situational
-    modifier against AC and ``round_terms[1]`` (scarpering; a missile target's cover)."""
+    modifier against AC — or ``defence``, a parry or dodge (:mod:`core.rules.defence`) — and
+    ``round_terms[1]`` (scarpering; a missile target's cover)."""
     bonus = Breakdown.of(*hit_rating(attacker, profile).terms, *round_terms[0],
                          *roll_penalty(attacker, profile),
                          *aim_terms(profile, action.aim, action.kind.missile),
                          *hero_terms(attacker, action.hero, action.aim, profile))
     if action.modifier:
         bonus = bonus.plus(Term("Situational", action.modifier, "GM"))
-    return bonus, armour_class(defender, profile).plus(*round_terms[1])
+    base = armour_class(defender, profile) if defence is None else defence
+    return bonus, base.plus(*round_terms[1])
 
 
 def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptions,
                    profile: RulesProfile, dice: DiceSource, *,
-                   round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
-                   ) -> AttackResult:
+                   round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ()),
+                   defence: Breakdown | None = None) -> AttackResult:
     """Roll the attack dice (``attack_die``, d20) + HR + modifiers against AC
     (:func:`attack_terms`); on a hit roll damage and pass it through AV (or AV vs missiles).
     ``round_terms`` are the round's bonuses to the hit roll and to the defence (aiming,
@@ -192,7 +196,8 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
     "Sleep", :mod:`core.rules.sleep`): a sleeper or a waking one is hit whatever the roll for
     double damage; a rising one gives +1d8, rolled right after the attack dice."""
     roll = dice.roll(profile.attack_die, f"{attacker.name} attack roll")
-    bonus, target = attack_terms(attacker, defender, action, profile, round_terms)
+    bonus, target = attack_terms(attacker, defender, action, profile, round_terms,
+                                 defence=defence)
     to_hit = Breakdown.of(Term(profile.attack_die, roll.total, "000 Hit Roll: roll d20 + HR"),
                           *bonus.terms, *sleep.rising_terms(defender, profile, dice,
                                                             attacker.name))
@@ -243,6 +248,7 @@ class MeleeSetup(NamedTuple):
     defender: Token
     options: AttackOptions
     terms: tuple[tuple[Term, ...], tuple[Term, ...]]
+    defence: Defence | None = None  # a parry or dodge instead of AC
 
 
 def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
@@ -270,7 +276,8 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
     options = _with_weapon(action, weapon, attacker.combatant, encounter.profile, grip_die)
     return MeleeSetup(attacker, defender, options,
-                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])))
+                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])),
+                      melee_defence(encounter, defender))
 
 
 def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
@@ -279,8 +286,12 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
     save and critical event. Missiles are :func:`core.rules.missile.resolve_missile`
     (range, cover, scatter)."""
     setup = prepare_attack(encounter, attacker_key, defender_key, action)
+    parry = setup.defence
     result = resolve_attack(setup.attacker.combatant, setup.defender.combatant, setup.options,
-                            encounter.profile, dice, round_terms=setup.terms)
+                            encounter.profile, dice, round_terms=setup.terms,
+                            defence=parry.value if parry else None)
+    if parry is not None:
+        result = result.model_copy(update={"against": parry.name})
     return with_fumble(encounter, result, (setup.attacker.id, setup.defender.id), dice)
 
 
@@ -324,13 +335,14 @@ def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combata
 def round_terms(encounter: Encounter, attacker_id: str, defender_id: str
                  ) -> tuple[tuple[Term, ...], tuple[Term, ...]]:
     """This round's bonuses from the timeline: +3 to hit after aiming, +2 defence while
-    scarpering (002 "Aiming / setting up position", "Scarper")."""
+    scarpering (002 "Aiming / setting up position", "Scarper"), −3 to hit per extra attack
+    declared (002 "Multiple Attacks")."""
     entries = {e.token_id: e for e in encounter.timeline.entries}
-    hit: tuple[Term, ...] = ()
+    hit: tuple[Term, ...] = melee.multiple_attacks_terms(encounter, attacker_id)
     defence: tuple[Term, ...] = ()
     if attacker_id in entries and entries[attacker_id].attack_bonus:
-        hit = (Term("Aimed last round", entries[attacker_id].attack_bonus,
-                    "002 Aiming: +3 to attack"),)
+        hit += (Term("Aimed last round", entries[attacker_id].attack_bonus,
+                     "002 Aiming: +3 to attack"),)
     if defender_id in entries and entries[defender_id].defence_bonus:
         defence = (Term("Scarpering", entries[defender_id].defence_bonus,
                         "002 Scarper: defence +2"),)

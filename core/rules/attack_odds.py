@@ -42,12 +42,14 @@ class AttackOdds:
     fumble: Fraction
     locations: tuple[tuple[str, Fraction], ...]
     notes: tuple[str, ...] = ()  # what the target's state does (sleep.odds_notes)
+    against: str = "AC"  # or the defender's parry or dodge (core.rules.defence)
 
     def to_json(self) -> dict[str, Any]:
         def num(value: Fraction) -> dict[str, Any]:
             return {"p": float(value), "exact": str(value)}
 
         return {"die": self.die, "attack_bonus": self.attack_bonus, "target": self.target,
+                "against": self.against,
                 "hit": num(self.hit), "critical": num(self.critical),
                 "fumble": num(self.fumble),
                 "locations": [{"location": name, **num(p)} for name, p in self.locations],
@@ -60,7 +62,8 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
     setup = prepare_attack(encounter, attacker_key, defender_key, action)
     profile = encounter.profile
     bonus, target = attack_terms(setup.attacker.combatant, setup.defender.combatant,
-                                 setup.options, profile, setup.terms)
+                                 setup.options, profile, setup.terms,
+                                 defence=setup.defence.value if setup.defence else None)
     defender = setup.defender.combatant
     faces = attack_outcomes(profile, bonus.value, target.value,
                             automatic_hit(defender, setup.options),
@@ -72,7 +75,8 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
                      Fraction(0)),
         fumble=sum((f.p for f in faces if not f.hit and f.natural is Natural.FUMBLE),
                    Fraction(0)),
-        locations=location_odds(profile, action.aim), notes=odds_notes(defender, profile))
+        locations=location_odds(profile, action.aim), notes=odds_notes(defender, profile),
+        against=setup.defence.name if setup.defence else "AC")
 
 
 def location_odds(profile: RulesProfile, aim: str | None) -> tuple[tuple[str, Fraction], ...]:

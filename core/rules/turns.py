@@ -19,7 +19,7 @@ Outside a round (no initiative rolled) and for a creature without initiative not
 counted: the GM resolves what the table plays. A free attack a rule grants (a surprise
 attack, RD "Not actions") skips the count and the timing, never the creature's condition.
 
->>> from core.model.round import InitiativeEntry
+>>> from core.model.round import MAX_EXTRA_ATTACKS, InitiativeEntry
 >>> from core.model.profile import RulesProfile
 >>> strike_timing(InitiativeEntry(token_id="a", segment=6, moved_ft=45), RulesProfile()).segment
 15
@@ -30,10 +30,11 @@ from __future__ import annotations
 from core.model.encounter import Encounter
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
-from core.model.round import InitiativeEntry
+from core.model.round import MAX_EXTRA_ATTACKS, InitiativeEntry
 from core.rules.conditions import NoActionError, gets_up, require_action
 from core.rules.holds import active_holds
 from core.rules.timeline import AttackTiming, attack_segment
+from core.rules.value import RulesValue
 
 TIMING = "002 Movement: 'If the total is greater than 10, no attack occurs that round'"
 ONE_ACTION = "002 The fight: 'each party member gets to perform one action'"
@@ -50,8 +51,9 @@ def entry_of(encounter: Encounter, token_id: str) -> InitiativeEntry | None:
 
 
 def actions_allowed(entry: InitiativeEntry) -> int:
-    """The actions the creature has this round: one."""
-    return 1
+    """The actions the creature has this round: one, and the extra attacks it declared
+    (002 "Multiple Attacks")."""
+    return 1 + entry.extra_attacks
 
 
 def strike_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
@@ -94,6 +96,9 @@ def _declared(entry: InitiativeEntry, name: str) -> str:
                 "'Miss a round')")
     if entry.scarpering:
         return f"{name} is scarpering: no attack (002 Scarper: 'for not attacking')"
+    if entry.stands_to_defend:
+        return (f"{name} stands to defend this round: no attack (002 Not attacking: 'you may "
+                "not want to attack but just try to defend yourself')")
     return ""
 
 
@@ -101,7 +106,7 @@ def _used_up(entry: InitiativeEntry, name: str, profile: RulesProfile) -> str:
     allowed = actions_allowed(entry)
     if entry.actions_taken >= allowed:
         return (f"{name} has already acted this round ({entry.actions_taken} of {allowed} "
-                f"action(s); {ONE_ACTION})")
+                f"action{'s' if allowed > 1 else ''}; {ONE_ACTION})")
     timing = strike_timing(entry, profile)
     if not timing.attacks:
         return f"{name} has no attack this round: {timing.reason} ({TIMING})"
@@ -123,3 +128,48 @@ def acted_note(entry: InitiativeEntry) -> str:
         return ""
     allowed = actions_allowed(entry)
     return f"Acted: {entry.actions_taken} of {allowed} action{'s' if allowed > 1 else ''}"
+
+
+class Declaration(RulesValue):
+    """What a creature declares for the round: how many attacks, or standing to defend."""
+
+    token_id: str
+    name: str
+    attacks: int
+    defend: bool
+    penalty: int = 0
+    bonus: int = 0
+
+    def summary(self) -> str:
+        if self.defend:
+            return (f"{self.name} stands to defend this round: no attack, {self.bonus:+d} "
+                    "against melee")
+        if self.attacks == 1:
+            return f"{self.name} declares one attack this round"
+        return (f"{self.name} declares {self.attacks} attacks this round: "
+                f"{-self.penalty:+d} to each and to its defence")
+
+
+def declare(encounter: Encounter, token_id: str, attacks: int = 1, defend: bool = False
+            ) -> Declaration:
+    """Declare multiple attacks (002 "Multiple Attacks") or standing to defend (002 "Not
+    attacking") for this round: before the creature acts (RD: "declared before the
+    round"). TurnRefusedError says why not."""
+    token = encounter.token(token_id)
+    require_action(token.combatant)
+    entry = entry_of(encounter, token.id)
+    if entry is None:
+        raise TurnRefusedError(f"{token.name} has no initiative this round: roll initiative "
+                               "first, then declare")
+    if entry.actions_taken:
+        raise TurnRefusedError(f"{token.name} has already acted this round: declarations "
+                               "come before it acts")
+    if defend and attacks != 1:
+        raise TurnRefusedError(f"{token.name} cannot stand to defend and attack "
+                               f"{attacks} times")
+    if not 1 <= attacks <= 1 + MAX_EXTRA_ATTACKS:
+        raise TurnRefusedError(f"{attacks} attacks: 1-{1 + MAX_EXTRA_ATTACKS}")
+    profile = encounter.profile
+    return Declaration(token_id=token.id, name=token.name, attacks=attacks, defend=defend,
+                       penalty=profile.multiple_attack_penalty * (attacks - 1),
+                       bonus=profile.stand_to_defend_bonus if defend else 0)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from core.actions.attack import AttackAction
 from core.actions.charge import ChargeAction
 from core.actions.critical import CriticalEventAction
+from core.actions.declare import DeclareAction
 from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
@@ -139,6 +140,17 @@ def _add_wait(parser: Parser) -> None:
                         help="the cell where it waits for a foe to pop up")
 
 
+def _add_declare(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the creature's name or token id")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--attacks", type=int, default=1, metavar="N",
+                      help="attacks this round (002 Multiple Attacks: -3 to each and to its "
+                           "defence per extra attack; default 1)")
+    what.add_argument("--defend", action="store_true",
+                      help="stand to defend: no attack, +2 defence against melee (002 Not "
+                           "attacking)")
+
+
 def _add_critical(parser: Parser) -> None:
     parser.add_argument("--party", required=True, help="the party character's name or id")
     parser.add_argument("--foe", required=True, help="the opposition creature's name or id")
@@ -216,6 +228,9 @@ RESOLVE: dict[str, CliAction] = {
                             lambda parser: None, lambda args: InitiativeAction()),
     "join-round": CliAction(JoinRoundAction, "roll initiative for creatures added after the "
                             "round's roll", lambda parser: None, lambda args: JoinRoundAction()),
+    "declare": CliAction(DeclareAction, "declare multiple attacks or standing to defend for "
+                         "this round", _add_declare,
+                         lambda args: DeclareAction(args.token, args.attacks, args.defend)),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
                           _add_critical, lambda args: CriticalEventAction(args.party,
                                                                            args.foe)),

@@ -7,11 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from core.actions.base import plan
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
 from core.actions.fog import SetGmOnly
 from core.actions.gm_edits import change_hp, toggle_condition
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
+from core.model.dice import ScriptedDice
 from core.model.encounter import Token
 from core.model.tables import SIZES
 from desktop.document.portraits import choose_portrait
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
 
 Entry = tuple[str, Callable[[], None]]
+MOST_ATTACKS_OFFERED = 4  # the menu's choices; the CLI takes up to 10
 
 
 class TokenMenu(QMenu):
@@ -34,6 +37,8 @@ class TokenMenu(QMenu):
         self.document, self.token_id = document, token_id
         for text, run in tool_entries:
             self.addAction(text, run)
+        if any(e.token_id == token_id for e in document.encounter.timeline.entries):
+            self._this_round(self.addMenu("This round"))
         self.addSeparator()
         self.addAction("Damage…", lambda: self._change_hp(damage=True))
         self.addAction("Heal…", lambda: self._change_hp(damage=False))
@@ -78,6 +83,41 @@ class TokenMenu(QMenu):
         window = self.parentWidget()
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(text, 5000)
+
+    def _this_round(self, menu: QMenu) -> None:
+        """Declarations for the round (002 "Multiple Attacks", "Not attacking"): one attack,
+        two to four, or standing to defend; what the creature has done so far."""
+        entry = self.document.encounter.timeline.entry(self.token_id)
+        profile = self.document.encounter.profile
+        choices = [("One attack", 1, False)] + [
+            (f"{n} attacks (−{profile.multiple_attack_penalty * (n - 1)} to each and to its "
+             "defence)", n, False) for n in range(2, MOST_ATTACKS_OFFERED + 1)] + [
+            (f"Stand to defend (+{profile.stand_to_defend_bonus} against melee, no attack)",
+             1, True)]
+        for text, attacks, defend in choices:
+            action = menu.addAction(text, lambda a=attacks, d=defend: self.declare(a, d))
+            action.setCheckable(True)
+            action.setChecked(entry.stands_to_defend == defend
+                              and entry.extra_attacks + 1 == attacks)
+        from core.rules.turns import acted_note  # see desktop/__init__
+
+        note = acted_note(entry)
+        if note:
+            menu.addSeparator()
+            menu.addAction(note).setEnabled(False)
+
+    def declare(self, attacks: int, defend: bool) -> None:
+        """Declare for the round, as one logged step (refused once it has acted)."""
+        from core.actions.declare import DeclareAction  # see desktop/__init__
+
+        try:
+            outcome = plan(DeclareAction(self.token_id, attacks, defend),
+                           self.document.encounter, ScriptedDice([]))
+        except (ValueError, LookupError) as error:
+            self.document.refused.emit(str(error))
+            return
+        if self.document.perform(outcome):
+            self._say(outcome.summary)
 
     def _conditions(self, menu: QMenu) -> None:
         held = self._combatant().conditions

@@ -462,7 +462,7 @@ def _is_attack(action: object) -> TypeGuard[AttackAction]:
 def attack_card(odds: AttackOdds) -> str:
     """The odds line of an attack: the roll needed and the chances, with critical, fumble
     and where a hit lands when those options are on."""
-    text = (f"{odds.die} {odds.attack_bonus:+d} vs AC <b>{odds.target}</b> · Hit "
+    text = (f"{odds.die} {odds.attack_bonus:+d} vs {odds.against} <b>{odds.target}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>")
     if odds.critical:
         text += f" · critical {percent(odds.critical)}"

@@ -13,6 +13,7 @@ import pytest
 
 from core.actions.attack import AttackAction
 from core.actions.base import perform
+from core.actions.declare import DeclareAction
 from core.actions.history import History
 from core.actions.missile import MissileAction
 from core.actions.round import NextRound, StartRound
@@ -22,7 +23,7 @@ from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.round import InitiativeEntry, RoundState
 from core.rules.attack import AttackOptions, attack_on_map
-from core.rules.missile import MissileRequest
+from core.rules.missile import MissileRequest, prepare_missile
 from core.rules.shove import ShoveRequest
 from core.rules.timeline import entry_timing, roll_initiative, timer_for
 from core.rules.turns import TurnRefusedError, acted_note, turn_refusal
@@ -186,3 +187,61 @@ def _why_not(encounter: Encounter) -> str:
     except ValueError as error:
         return str(error).split(" (")[0]
     return ""
+
+
+# --- Declarations: multiple attacks, standing to defend (issue 37, point 6) -----------------
+
+def declared(encounter: Encounter, attacks: int = 1, defend: bool = False) -> History:
+    history = History(encounter)
+    perform(DeclareAction("A", attacks, defend), history, ScriptedDice([]))
+    return history
+
+
+def test_two_attacks_are_minus_three_each_and_to_the_defence(pair: Encounter) -> None:
+    """002 Multiple Attacks: 'every extra attack not only suffers -3 to each attack but also
+    -3 to your parry skill'. Declared on segment 2: the attacks fall on 2 and 3; a third is
+    refused. 14 − 3 = 11 hits AC 11; Grok's 8 hits Aldo's AC 11 − 3 = 8."""
+    history = declared(in_round(pair, segment=2), attacks=2)
+    assert pair.log[-1].summary == ("Aldo declares 2 attacks this round: -3 to each and to "
+                                    "its defence")
+    for _ in range(2):
+        outcome = perform(attack(pair), history, ScriptedDice([14, 1]))
+        assert outcome.result.hit and outcome.result.to_hit.value == 11
+    refused(history, attack(pair), r"already acted this round \(2 of 2 actions")
+    grok = perform(AttackAction("G", "A", AttackOptions(damage="d6")), history,
+                   ScriptedDice([8, 1]))
+    assert grok.result.hit and grok.result.target_ac.value == 8
+    assert grok.result.target_ac.terms[-1].name == "2 attacks declared"
+
+
+def test_an_extra_attack_past_segment_ten_is_lost(pair: Encounter) -> None:
+    """RD: 'attack k falls at the attack segment + k − 1, and any past segment 10 is
+    lost'."""
+    history = declared(in_round(pair, segment=10), attacks=2)
+    perform(attack(pair), history, ScriptedDice([1]))
+    refused(history, attack(pair), "segment 11 is past 10")
+
+
+def test_standing_to_defend_gives_two_against_melee_and_no_attack(pair: Encounter) -> None:
+    """002 Not attacking: 'Whichever defence used method you gain +2'. Grok's melee attack
+    meets AC 13; its missile would meet AC 11 (RD: against melee)."""
+    grok = pair.token("G").combatant.model_copy(update={"weapons": ("Sling",)})
+    pair.put_token(pair.token("G").with_combatant(grok))
+    history = declared(in_round(pair, segment=2), defend=True)
+    refused(history, attack(pair), "Aldo stands to defend this round: no attack")
+    shot = prepare_missile(pair, MissileRequest(attacker="G", target="A"))
+    assert shot.defence.value == 11
+    melee = perform(AttackAction("G", "A", AttackOptions(damage="d6")), history,
+                    ScriptedDice([1]))
+    assert melee.result.target_ac.value == 13
+
+
+def test_declarations_come_before_the_creature_acts(pair: Encounter) -> None:
+    history = History(in_round(pair, segment=2, actions_taken=1))
+    with pytest.raises(TurnRefusedError, match="Aldo has already acted this round: "
+                                               "declarations come before it acts"):
+        perform(DeclareAction("A", 2), history, ScriptedDice([]))
+    with pytest.raises(TurnRefusedError, match="roll initiative first"):
+        perform(DeclareAction("A", 2), History(pair.scratch_copy().model_copy(
+            update={"timeline": RoundState()})), ScriptedDice([]))
+    assert history.labels() == []

@@ -70,3 +70,22 @@ def test_no_pummelling_against_chain_mail(make_encounter: Callable[..., Encounte
     assert (code, out) == (2, "")
     assert err.startswith("battlemap: Grok wears Chain Mail, metal armour: 002 Pummelling")
     assert not path.with_name("after.json").exists()
+
+
+def test_declare_two_attacks_then_make_both(make_encounter: Callable[..., Encounter],
+                                            tmp_path: Path, cli: Cli) -> None:
+    """002 Multiple Attacks: −3 to each; 20 − 3 = 17 vs AC 11."""
+    path = written(make_encounter, tmp_path / "round.json", segment=2)
+    declared = tmp_path / "declared.json"
+    code, out, _ = cli("resolve", "declare", str(path), "--token", "Aldo", "--attacks", "2",
+                       "--apply", "--out", str(declared))
+    assert code == 0
+    assert out.startswith("Aldo declares 2 attacks this round: -3 to each and to its defence")
+    code, out, err = cli("resolve", "attack", str(declared), "--attacker", "Aldo", "--target",
+                         "Grok", "--dice", "20,1", "--apply", "--out", str(declared))
+    assert code == 0 and out.startswith("Aldo attacks Grok: 17 vs AC 11 — hits")
+    code, out, _ = attack(cli, declared)
+    assert code == 0
+    code, _, err = cli("resolve", "attack", str(tmp_path / "after.json"), "--attacker", "Aldo",
+                       "--target", "Grok", "--dice", "20,1")
+    assert code == 2 and "already acted this round (2 of 2 actions" in err

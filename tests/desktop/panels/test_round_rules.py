@@ -13,8 +13,9 @@ from core.model.combatant import Side
 from core.model.grid import Cell
 from core.model.round import InitiativeEntry, RoundState
 from desktop.mainwindow import MainWindow
+from desktop.panels.context_menus import TokenMenu
 from desktop.panels.timeline import Chip
-from desktop.qt import Qt
+from desktop.qt import QMenu, Qt
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 BRANNOC, ORC = Cell(10, 5), Cell(9, 5)
@@ -79,3 +80,35 @@ def test_no_pummelling_against_the_orcs_scale(qtbot: QtBot, window: MainWindow,
     assert not panel.resolve_button.isEnabled()
     form.weapon_box.setCurrentIndex(0)
     assert panel.resolve_button.isEnabled()
+
+
+def round_menu(window: MainWindow) -> QMenu:
+    menu = TokenMenu(window.document, "brannoc", [], window)
+    return next(a.menu() for a in menu.actions() if a.text() == "This round")
+
+
+def test_the_token_menu_declares_two_attacks_or_standing_to_defend(
+        qtbot: QtBot, window: MainWindow, points: SimpleNamespace) -> None:
+    """002 Multiple Attacks (−3 each and to its defence) and Not attacking (+2), as the
+    GM declares them from Brannoc's menu; the orc's attack then meets AC 13 − 3."""
+    start_round(window, segment=2)
+    texts = [a.text() for a in round_menu(window).actions()]
+    assert texts == ["One attack", "2 attacks (−3 to each and to its defence)",
+                     "3 attacks (−6 to each and to its defence)",
+                     "4 attacks (−9 to each and to its defence)",
+                     "Stand to defend (+2 against melee, no attack)"]
+    next(a for a in round_menu(window).actions() if a.text().startswith("2 attacks")).trigger()
+    encounter = window.document.encounter
+    assert encounter.timeline.entry("brannoc").extra_attacks == 1
+    assert encounter.log[-1].summary.startswith("Brannoc declares 2 attacks this round")
+    assert round_menu(window).actions()[1].isChecked()
+    aim_attack(qtbot, window, points)
+    assert "d20 +2 vs AC <b>13</b>" in window.resolve_panel.card.text()  # HR +5, −3
+    window.resolve_panel.resolve()
+    refusals: list[str] = []
+    window.document.refused.connect(refusals.append)
+    actions = round_menu(window).actions()
+    assert actions[-1].text() == "Acted: 1 of 2 actions" and not actions[-1].isEnabled()
+    next(a for a in actions if a.text().startswith("Stand to defend")).trigger()
+    assert refusals == ["Brannoc has already acted this round: declarations come before it "
+                        "acts"]
