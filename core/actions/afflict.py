@@ -35,8 +35,13 @@ def afflict(encounter: Encounter, token_id: str, label: str, *, damage: int = 0,
     timers = [t for c in sorted(gained) if (t := timer_for(
         token_id, c, profile, rounds_of(c, profile, catastrophic))) is not None]
     if timers:
-        commands.append(EditRound(lambda state: _restart(state, timers), "Condition timers"))
+        commands.append(restart_timers(timers))
     return commands
+
+
+def restart_timers(timers: list[ConditionTimer]) -> Command:
+    """The round's timers with ``timers`` started afresh (one already running restarts)."""
+    return EditRound(lambda state: _restart(state, timers), "Condition timers")
 
 
 def _restart(state: RoundState, timers: list[ConditionTimer]) -> RoundState:

@@ -4,7 +4,7 @@ acted out as one step."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.actions.base import Action
@@ -28,7 +28,10 @@ class RoundStart:
 
 @dataclass(frozen=True)
 class InitiativeAction(Action[RoundStart]):
-    """Roll initiative for everyone on the map."""
+    """Roll initiative for everyone on the map; the critical events numbered in ``declined``
+    (1 = the first rolled) are rolled and logged but not applied (the GM declined them)."""
+
+    declined: frozenset[int] = frozenset()
 
     name = "initiative"
     dice_order = ("a d10 for each party member in token order, then one d10 for the whole "
@@ -40,7 +43,8 @@ class InitiativeAction(Action[RoundStart]):
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundStart:
         state = roll_initiative(encounter, dice)
-        return RoundStart(state, tuple(roll_critical_events(encounter, state, dice)))
+        return RoundStart(state, tuple(roll_critical_events(encounter, state, dice,
+                                                            self.declined)))
 
     def effects(self, encounter: Encounter, result: RoundStart) -> list[Command]:
         commands: list[Command] = [StartRound(result.state)]
@@ -53,6 +57,13 @@ class InitiativeAction(Action[RoundStart]):
         return [initiative_log(result.state, encounter),
                 *(critical_entry(event, number, tie_cause(encounter, result.state, event.pair))
                   for event in result.events)]
+
+    def suggestions(self, result: RoundStart) -> tuple[tuple[int, str], ...]:
+        return tuple((number, f"{event.summary}: {event.note}")
+                     for number, event in enumerate(result.events, start=1) if event.acts)
+
+    def declining(self, numbers: frozenset[int]) -> InitiativeAction:
+        return replace(self, declined=self.declined | numbers)
 
     def totals(self, result: RoundStart) -> dict[str, Any]:
         return {"summary": f"Round {result.state.round_number} initiative",

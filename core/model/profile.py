@@ -218,6 +218,14 @@ class RulesProfile(BaseModel):
     scarper_defence_bonus: Bonus = 2
     aiming_attack_bonus: Bonus = 3
     critical_event_die: str = "d30"
+    critical_side_die: str = "d3"
+    lucky_break_die: str = "d6"
+    lucky_opening_die: str = "d6"
+    really_lucky_opening_die: str = "d10"
+    shift_direction_die: str = "d8"
+    shift_distance_die: str = "d2"
+    shift_ft_per_point: int = Field(5, ge=1, le=100)
+    critical_retreat_ft: int = Field(10, ge=0, le=MAX_FEET)
     declaration_seconds: int = Field(120, ge=0, le=86_400)
     failure_levels: tuple[FailureLevel, ...] = Field(DEFAULT_FAILURE_LEVELS, max_length=20)
 
@@ -353,7 +361,9 @@ class RulesProfile(BaseModel):
             raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
         return percents
 
-    @field_validator("scatter_die", "hit_location_die", "fumble_save_die")
+    @field_validator("scatter_die", "hit_location_die", "fumble_save_die", "critical_side_die",
+                     "shift_direction_die", "lucky_break_die", "lucky_opening_die",
+                     "really_lucky_opening_die", "shift_distance_die")
     @classmethod
     def _one_die(cls, die: str) -> str:
         expression = DiceExpression.parse(die)

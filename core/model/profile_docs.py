@@ -24,6 +24,7 @@ MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
 MORALE, SLEEP = "Morale", "Sleep"
 LOCATION, INJURY = "Hit location", "Injury options"
 UNARMED, DEFENCE = "Unarmed combat", "Defence and declarations"
+CRITICAL = "Critical events"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -330,6 +331,23 @@ FIELD_DOCS: dict[str, FieldDoc] = {
         DEFENCE, "Dodge without a shield or a substantial weapon",
         "002 Dodging: 'suffer a -2 penalty to your defence if you don't have a shield or a "
         "substantial weapon (short sword size or larger)'"),
+    "critical_side_die": FieldDoc(CRITICAL, "Side affected die (1 party, 2 opposition, 3 both)",
+                                  "RD Critical events: 'the side affected is rolled on a d3'"),
+    "lucky_break_die": FieldDoc(CRITICAL, "Lucky break (16): to AC and saves",
+                                "002 Critical events: '+d6 to defence & saves'"),
+    "lucky_opening_die": FieldDoc(CRITICAL, "Lucky opening (17): to the next attack",
+                                  "002 Critical events: '+d6 to hit'"),
+    "really_lucky_opening_die": FieldDoc(CRITICAL, "Really lucky opening (18): to the next "
+                                                   "attack", "002 Critical events: '+d10 to hit'"),
+    "shift_direction_die": FieldDoc(CRITICAL, "Battlefield shift (10): direction die (1 = N, "
+                                              "clockwise)", "RD: 'd8 direction' (002: 'random "
+                                                            "direction')"),
+    "shift_distance_die": FieldDoc(CRITICAL, "Battlefield shift (10): distance die",
+                                   "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
+    "shift_ft_per_point": FieldDoc(CRITICAL, "Battlefield shift (10): feet per point",
+                                   "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
+    "critical_retreat_ft": FieldDoc(CRITICAL, "Retreat (19): feet",
+                                    "002 Critical events: '1 party retreats by 10''"),
     "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
                               "002 Pummelling: 'You can't pummel against metal armour.'; RD "
                               "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "

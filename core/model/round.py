@@ -62,6 +62,9 @@ class InitiativeEntry(BaseModel):
     extra_attacks: int = Field(0, ge=0, le=MAX_EXTRA_ATTACKS,
                                description="Attacks declared beyond the first (002 Multiple "
                                            "Attacks: −3 each and to its defence)")
+    bonus_strikes: int = Field(0, ge=0, le=MAX_EXTRA_ATTACKS,
+                               description="Extra attacks a critical event gave (20, Strike "
+                                           "2: no multiple-attack penalty)")
     stands_to_defend: bool = Field(False, description="Declared: no attack, +2 defence against "
                                                       "melee (002 Not attacking)")
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()

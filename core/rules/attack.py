@@ -48,7 +48,7 @@ from core.rules.stun import StunCheck, stun_check
 from core.rules.turns import require_turn
 from core.rules.unarmed import is_pummel, pummel_die, pummel_refusal
 from core.rules.value import RulesValue
-from core.rules.weapons import melee_reach, strength_to_damage
+from core.rules.weapons import melee_reach, out_of_hand, strength_to_damage
 
 
 class DamageKind(RulesValue):
@@ -172,13 +172,21 @@ def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions
     modifier against AC — or ``defence``, a parry or dodge (:mod:`core.rules.defence`) — and
     ``round_terms[1]`` (scarpering; a missile target's cover)."""
     bonus = Breakdown.of(*hit_rating(attacker, profile).terms, *round_terms[0],
-                         *roll_penalty(attacker, profile),
+                         *roll_penalty(attacker, profile), *opening_terms(attacker),
                          *aim_terms(profile, action.aim, action.kind.missile),
                          *hero_terms(attacker, action.hero, action.aim, profile))
     if action.modifier:
         bonus = bonus.plus(Term("Situational", action.modifier, "GM"))
     base = armour_class(defender, profile) if defence is None else defence
     return bonus, base.plus(*round_terms[1])
+
+
+def opening_terms(attacker: Combatant) -> tuple[Term, ...]:
+    """Critical events 17 and 18, "Lucky opening +d6 to hit", "Really lucky opening +d10 to
+    hit": on the creature's next attack this round."""
+    if not attacker.lucky_opening:
+        return ()
+    return (Term("Lucky opening", attacker.lucky_opening, "002 Critical events 17, 18"),)
 
 
 def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptions,
@@ -265,6 +273,8 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
     require_turn(encounter, attacker.id, free=action.free)
     weapon = encounter.weapon(action.weapon) if action.weapon else None
+    if weapon is not None and (gone := out_of_hand(attacker.combatant, weapon.name)):
+        raise IllegalAttackError(gone)
     if action.kind.missile:
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "
                                  "'battlemap resolve missile'")

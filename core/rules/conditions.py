@@ -74,6 +74,31 @@ def defence_penalty(combatant: Combatant, profile: RulesProfile) -> tuple[Term, 
     return (Term("Prone", profile.prone_defence_penalty, "RD Conditions: Prone −5 defence"),)
 
 
+def save_terms(combatant: Combatant, profile: RulesProfile) -> tuple[Term, ...]:
+    """The terms of a save the creature rolls: its stun condition and a lucky break
+    (critical event 16: "+d6 to defence & saves")."""
+    return (*roll_penalty(combatant, profile), *lucky_terms(combatant))
+
+
+def lucky_terms(combatant: Combatant) -> tuple[Term, ...]:
+    """Critical event 16, a lucky break: to AC and saves until the round ends."""
+    if not combatant.lucky_break:
+        return ()
+    return (Term("Lucky break", combatant.lucky_break, "002 Critical event 16: +d6 to "
+                                                        "defence & saves"),)
+
+
+def gear_terms(combatant: Combatant) -> tuple[Term, ...]:
+    """A damaged shield in hand (critical event 2, "-1 Def") and dented armour (4, "-1
+    Defence"; RD: AC, not AV), until repaired."""
+    shield = (combatant.shield_damage and combatant.has_shield
+              and not any(o.shield for o in combatant.out_of_hand))
+    return ((*((Term("Shield damaged", -combatant.shield_damage,
+                      "002 Critical event 2: -1 Def"),) if shield else ()),
+             *((Term("Armour dented", -combatant.armour_dents,
+                     "002 Critical event 4: -1 Defence"),) if combatant.armour_dents else ())))
+
+
 def helpless(combatant: Combatant) -> bool:
     """Knocked out, asleep or waking up: attacks hit it automatically (002 Sleep: "Foe auto
     hits") and it takes no action."""
@@ -120,11 +145,22 @@ def require_action(combatant: Combatant) -> None:
                             "and HP say so)")
 
 
+BEFUDDLED = "befuddled: no skill action this round (002 Critical event 25)"
+
+
 def no_action_reason(combatant: Combatant) -> str:
     """Why the combatant takes no action this round, if it does not (at the roll: a Prone
-    one spends it getting up)."""
+    one spends it getting up; a befuddled one, attacked last round, loses it)."""
     return incapacity(combatant) or ("gets up this round (no attack)" if gets_up(combatant)
-                                     else "")
+                                     else "") or (
+        BEFUDDLED if combatant.has(Condition.BEFUDDLED) else "")
+
+
+def befuddled(reason_at_roll: str, combatant: Combatant) -> str:
+    """The round's lost action of a befuddled creature (decided at the roll), while it is
+    still befuddled ('' otherwise)."""
+    return reason_at_roll if (reason_at_roll == BEFUDDLED
+                              and combatant.has(Condition.BEFUDDLED)) else ""
 
 
 def gets_up(combatant: Combatant) -> bool:
@@ -158,4 +194,9 @@ def rounds_of(condition: Condition, profile: RulesProfile, catastrophic: bool = 
               Condition.DEFENDING: profile.defending_rounds}
     if condition in waking:
         return waking[condition]
+    # Critical events: 22 "No hero points this or next round"; 25 to this round's end
+    # (lengthened when the befuddled creature is attacked: core.actions.injury).
+    critical = {Condition.STYMIED: 2, Condition.BEFUDDLED: 1}
+    if condition in critical:
+        return critical[condition]
     return 1 if condition in STUN_CHAIN else None

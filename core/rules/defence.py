@@ -35,8 +35,8 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
-from core.model.tables import SHIELDS
-from core.rules.conditions import defence_penalty, roll_penalty
+from core.rules.conditions import defence_penalty, gear_terms, lucky_terms, roll_penalty
+from core.rules.ratings import shield_bonus
 from core.rules.unarmed import is_pummel
 from core.rules.weapons import carried
 
@@ -79,7 +79,7 @@ def parry(combatant: Combatant, profile: RulesProfile) -> Breakdown:
 def dodge(combatant: Combatant, profile: RulesProfile) -> Breakdown:
     """002's dodge, by a creature with no weapon in hand: −2 without a shield."""
     dexterity = profile.ability_modifier(combatant.abilities.dexterity)
-    unprotected = not combatant.has_shield
+    unprotected = shield_bonus(combatant) == 0
     return Breakdown.of(
         Term("Base", profile.defence_base, "RD Parry and dodge: 11"),
         Term("Dodge skill", combatant.dodge_skill, DODGE),
@@ -93,14 +93,14 @@ def dodge(combatant: Combatant, profile: RulesProfile) -> Breakdown:
 def _shared(combatant: Combatant, sizes: tuple[int, ...], profile: RulesProfile
             ) -> tuple[Term, ...]:
     """Alert, shield and size: in both formulas."""
-    shield = SHIELDS[combatant.shield].ac_bonus if combatant.has_shield else 0
     return (Term("Alert", combatant.alert, PARRY),
-            Term("Shield", shield, "000 Shields table"),
+            Term("Shield", shield_bonus(combatant), "000 Shields table"),
             Term(f"Size ({combatant.size.value})", sizes[combatant.size.rank],
                  "002 Size Effects"))
 
 
 def _worse(combatant: Combatant, profile: RulesProfile) -> tuple[Term, ...]:
     """The stun condition and Prone (RD "Condition penalties ... with parry/dodge on they
-    also lower the parry/dodge value")."""
-    return (*roll_penalty(combatant, profile), *defence_penalty(combatant, profile))
+    also lower the parry/dodge value"), and what critical events did (as to AC)."""
+    return (*roll_penalty(combatant, profile), *defence_penalty(combatant, profile),
+            *gear_terms(combatant), *lucky_terms(combatant))

@@ -36,7 +36,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.conditions import down, roll_penalty
+from core.rules.conditions import down, roll_penalty, save_terms
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     describe,
@@ -440,7 +440,7 @@ def _throw_odds(odds: GrappleOdds, setup: GrappleSetup, profile: RulesProfile) -
     cells[defender.cell] += 1 - thrown
     into = Fraction(0)
     if landing.hazard is not None and landing.hazard_cell is not None:
-        bonus = sum(t.value for t in roll_penalty(defender.combatant, profile))
+        bonus = sum(t.value for t in save_terms(defender.combatant, profile))
         into = thrown * (1 - chance_at_least(bonus, defender.combatant.death_ray_save))
         cells[landing.hazard_cell] += into
     cells[landing.path[-1]] += thrown - into

@@ -76,7 +76,7 @@ from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
 from core.rules.turns import require_turn
 from core.rules.value import RulesValue
-from core.rules.weapons import missile_weapons, strength_to_damage
+from core.rules.weapons import missile_weapons, out_of_hand, strength_to_damage
 from core.spatial.cover import Point, Segment
 from core.spatial.flight import FloatArray, IntArray, cell_of, flight_ends
 from core.spatial.geometry import geometry_of
@@ -258,6 +258,8 @@ def _weapon(encounter: Encounter, attacker: Token, name: str | None) -> Weapon:
         weapon = encounter.weapon(name)
         if not weapon.missile:
             raise IllegalMissileError(f"a {weapon.name} cannot be thrown or fired")
+        if gone := out_of_hand(attacker.combatant, weapon.name):
+            raise IllegalMissileError(gone)
         return weapon
     carried = missile_weapons(encounter, attacker.combatant)
     if not carried:

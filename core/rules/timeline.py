@@ -25,6 +25,7 @@ from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules.conditions import (
+    befuddled,
     gets_up,
     inactive,
     incapacity,
@@ -57,7 +58,7 @@ def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesPro
     at the roll, or knocked down before it acted (:func:`_rose`). Aiming and scarpering
     creatures make no attack (002 "Aiming": "Miss a round"; "Scarper": "not attacking")."""
     timing = attack_segment(entry.segment, entry.moved_ft, profile)
-    reason = incapacity(combatant) or (
+    reason = incapacity(combatant) or befuddled(entry.no_action, combatant) or (
         "gets up this round (no attack)" if _rose(entry, combatant) else "") or (
         "aiming: no attack this round" if entry.aiming else "") or (
         "scarpering: no attack" if entry.scarpering else "")

@@ -31,7 +31,7 @@ from core.model.encounter import Encounter
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import MAX_EXTRA_ATTACKS, InitiativeEntry
-from core.rules.conditions import NoActionError, gets_up, require_action
+from core.rules.conditions import NoActionError, befuddled, gets_up, require_action
 from core.rules.holds import active_holds
 from core.rules.timeline import AttackTiming, attack_segment
 from core.rules.value import RulesValue
@@ -51,9 +51,9 @@ def entry_of(encounter: Encounter, token_id: str) -> InitiativeEntry | None:
 
 
 def actions_allowed(entry: InitiativeEntry) -> int:
-    """The actions the creature has this round: one, and the extra attacks it declared
-    (002 "Multiple Attacks")."""
-    return 1 + entry.extra_attacks
+    """The actions the creature has this round: one, the extra attacks it declared (002
+    "Multiple Attacks") and those a critical event gave (20, "Strike 2")."""
+    return 1 + entry.extra_attacks + entry.bonus_strikes
 
 
 def strike_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
@@ -82,6 +82,9 @@ def turn_refusal(encounter: Encounter, token_id: str, *, free: bool = False) -> 
     if entry is None:
         return ""
     name = encounter.token(token_id).name
+    lost = befuddled(entry.no_action, encounter.token(token_id).combatant)
+    if lost:
+        return f"{name} is {lost}"
     if getting_up(encounter, token_id, entry):
         return f"{name} gets up this round: getting up is its action (RD Conditions: Prone)"
     if free:

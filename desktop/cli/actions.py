@@ -21,6 +21,7 @@ from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
 from core.actions.overrun import OverrunAction
 from core.actions.popup import PopUpAction, WaitAction
+from core.actions.recover import RecoverAction
 from core.actions.shove import ShoveAction
 from core.actions.sleep import WakeAction
 from core.actions.surprise import SurpriseAction
@@ -154,6 +155,20 @@ def _add_declare(parser: Parser) -> None:
 def _add_critical(parser: Parser) -> None:
     parser.add_argument("--party", required=True, help="the party character's name or id")
     parser.add_argument("--foe", required=True, help="the opposition creature's name or id")
+    parser.add_argument("--decline", action="store_true",
+                        help="roll and log the event, but do not apply its effect")
+
+
+def _add_initiative(parser: Parser) -> None:
+    parser.add_argument("--decline", type=int, action="append", default=[], metavar="N",
+                        help="roll and log the N-th critical event (1 = the first), but do "
+                             "not apply its effect; repeat for more")
+
+
+def _add_recover(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the creature's name or token id")
+    parser.add_argument("--item", help="the weapon (or shield) to take back (default: the "
+                                       "first out of hand)")
 
 
 def _add_surprise(parser: Parser) -> None:
@@ -225,15 +240,19 @@ RESOLVE: dict[str, CliAction] = {
     "wait": CliAction(WaitAction, "wait this round for a foe to pop up at a spot",
                       _add_wait, lambda args: WaitAction(args.token, args.spot)),
     "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
-                            lambda parser: None, lambda args: InitiativeAction()),
+                            _add_initiative,
+                            lambda args: InitiativeAction(frozenset(args.decline))),
     "join-round": CliAction(JoinRoundAction, "roll initiative for creatures added after the "
                             "round's roll", lambda parser: None, lambda args: JoinRoundAction()),
     "declare": CliAction(DeclareAction, "declare multiple attacks or standing to defend for "
                          "this round", _add_declare,
                          lambda args: DeclareAction(args.token, args.attacks, args.defend)),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
-                          _add_critical, lambda args: CriticalEventAction(args.party,
-                                                                           args.foe)),
+                          _add_critical, lambda args: CriticalEventAction(
+                              args.party, args.foe, args.decline)),
+    "recover": CliAction(RecoverAction, "take back a weapon or shield a critical event took "
+                         "out of hand (the creature's action)", _add_recover,
+                         lambda args: RecoverAction(args.token, args.item)),
     "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush",
                           _add_surprise,
                           lambda args: SurpriseAction(args.alertness, args.stealth,

@@ -5,7 +5,7 @@ centre) and on an empty cell (add a combatant there). Every entry is one undoabl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.actions.base import plan
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
@@ -37,8 +37,12 @@ class TokenMenu(QMenu):
         self.document, self.token_id = document, token_id
         for text, run in tool_entries:
             self.addAction(text, run)
-        if any(e.token_id == token_id for e in document.encounter.timeline.entries):
-            self._this_round(self.addMenu("This round"))
+        in_round = any(e.token_id == token_id for e in document.encounter.timeline.entries)
+        combatant = self._combatant()
+        if in_round or combatant.out_of_hand:
+            self._this_round(self.addMenu("This round"), in_round)
+        if combatant.shield_damage or combatant.armour_dents:
+            self.addAction("Repair shield and armour", self.repair)
         self.addSeparator()
         self.addAction("Damage…", lambda: self._change_hp(damage=True))
         self.addAction("Heal…", lambda: self._change_hp(damage=False))
@@ -84,9 +88,20 @@ class TokenMenu(QMenu):
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(text, 5000)
 
-    def _this_round(self, menu: QMenu) -> None:
-        """Declarations for the round (002 "Multiple Attacks", "Not attacking"): one attack,
-        two to four, or standing to defend; what the creature has done so far."""
+    def _this_round(self, menu: QMenu, in_round: bool) -> None:
+        """Recovering what a critical event took out of hand (an action); in a round, the
+        declarations (002 "Multiple Attacks", "Not attacking": one attack, two to four, or
+        standing to defend) and what the creature has done so far."""
+        from core.rules.weapons import label_of  # see desktop/__init__
+
+        for item in self._combatant().out_of_hand:
+            label = label_of(item)
+            menu.addAction(f"Recover the {item.describe(label)} (an action)",
+                           lambda i=label: self.perform(("recover", i)))
+        if in_round:
+            self._declarations(menu)
+
+    def _declarations(self, menu: QMenu) -> None:
         entry = self.document.encounter.timeline.entry(self.token_id)
         profile = self.document.encounter.profile
         choices = [("One attack", 1, False)] + [
@@ -95,7 +110,8 @@ class TokenMenu(QMenu):
             (f"Stand to defend (+{profile.stand_to_defend_bonus} against melee, no attack)",
              1, True)]
         for text, attacks, defend in choices:
-            action = menu.addAction(text, lambda a=attacks, d=defend: self.declare(a, d))
+            action = menu.addAction(text, lambda a=attacks, d=defend: self.perform(
+                ("declare", a, d)))
             action.setCheckable(True)
             action.setChecked(entry.stands_to_defend == defend
                               and entry.extra_attacks + 1 == attacks)
@@ -106,18 +122,29 @@ class TokenMenu(QMenu):
             menu.addSeparator()
             menu.addAction(note).setEnabled(False)
 
-    def declare(self, attacks: int, defend: bool) -> None:
-        """Declare for the round, as one logged step (refused once it has acted)."""
+    def perform(self, what: tuple[Any, ...]) -> None:
+        """Declare for the round (``("declare", attacks, defend)``) or recover an item
+        (``("recover", item)``), as one logged step; a refusal says why."""
         from core.actions.declare import DeclareAction  # see desktop/__init__
+        from core.actions.recover import RecoverAction
 
+        action = (DeclareAction(self.token_id, *what[1:]) if what[0] == "declare"
+                  else RecoverAction(self.token_id, what[1]))
         try:
-            outcome = plan(DeclareAction(self.token_id, attacks, defend),
-                           self.document.encounter, ScriptedDice([]))
+            outcome = plan(action, self.document.encounter, ScriptedDice([]))
         except (ValueError, LookupError) as error:
             self.document.refused.emit(str(error))
             return
         if self.document.perform(outcome):
             self._say(outcome.summary)
+
+    def repair(self) -> None:
+        """A new shield and the armour mended (critical events 2, 4: "New shield required",
+        "10% repair cost"), as one step."""
+        fixed = self._combatant().model_copy(update={"shield_damage": 0, "armour_dents": 0})
+        if self.document.push(UpdateCombatant(self.token_id, fixed,
+                                              f"Repair {self._name()}'s shield and armour")):
+            self._say(f"{self._name()}'s shield and armour are repaired")
 
     def _conditions(self, menu: QMenu) -> None:
         held = self._combatant().conditions

@@ -89,3 +89,34 @@ def test_declare_two_attacks_then_make_both(make_encounter: Callable[..., Encoun
     code, _, err = cli("resolve", "attack", str(tmp_path / "after.json"), "--attacker", "Aldo",
                        "--target", "Grok", "--dice", "20,1")
     assert code == 2 and "already acted this round (2 of 2 actions" in err
+
+
+def test_a_critical_event_drops_a_weapon_and_recovering_it_is_an_action(
+        make_encounter: Callable[..., Encounter], tmp_path: Path, cli: Cli) -> None:
+    """002 Critical events 5 'Weapon dropped, disarmed.' (d30 5, d3 1: Aldo); --decline
+    logs it without applying it; 'resolve recover' picks the sword up as Aldo's action."""
+    path = tmp_path / "round.json"
+    encounter = make_encounter("A G", {
+        "A": Combatant(name="Aldo", weapons=("Long sword",)),
+        "G": Combatant(name="Grok", side=Side.OPPOSITION)})
+    encounter.timeline = RoundState(round_number=1, entries=[
+        InitiativeEntry(token_id="A", segment=3),
+        InitiativeEntry(token_id="G", side=Side.OPPOSITION, segment=3)])
+    save_encounter(encounter, path)
+    after = tmp_path / "after.json"
+    args = ("resolve", "critical", str(path), "--party", "Aldo", "--foe", "Grok",
+            "--dice", "5,1", "--apply", "--out", str(after))
+    code, out, _ = cli(*args, "--decline")
+    assert code == 0 and "takes an action — declined by the GM\n" in out
+    assert load_encounter(after).token("A").combatant.out_of_hand == ()
+    code, out, _ = cli(*args)
+    assert code == 0 and "Aldo's Long sword dropped at (0,0)" in out
+    code, out, err = cli("resolve", "attack", str(after), "--attacker", "Aldo", "--target",
+                         "Grok", "--weapon", "Long sword", "--dice", "20,1")
+    assert code == 2 and "recovering it takes an action" in err
+    code, out, _ = cli("resolve", "recover", str(after), "--token", "Aldo", "--apply", "--out",
+                       str(after))
+    assert code == 0 and out.startswith("Aldo picks up the Long sword")
+    recovered = load_encounter(after)
+    assert recovered.token("A").combatant.out_of_hand == ()
+    assert recovered.timeline.entry("A").actions_taken == 1

@@ -8,14 +8,17 @@ from types import SimpleNamespace
 
 from pytestqt.qtbot import QtBot
 
+from core.actions.base import plan
+from core.actions.critical import CriticalEventAction
 from core.actions.round import StartRound
 from core.model.combatant import Side
+from core.model.dice import ScriptedDice
 from core.model.grid import Cell
 from core.model.round import InitiativeEntry, RoundState
 from desktop.mainwindow import MainWindow
 from desktop.panels.context_menus import TokenMenu
 from desktop.panels.timeline import Chip
-from desktop.qt import QMenu, Qt
+from desktop.qt import QMenu, QPushButton, Qt
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 BRANNOC, ORC = Cell(10, 5), Cell(9, 5)
@@ -112,3 +115,45 @@ def test_the_token_menu_declares_two_attacks_or_standing_to_defend(
     next(a for a in actions if a.text().startswith("Stand to defend")).trigger()
     assert refusals == ["Brannoc has already acted this round: declarations come before it "
                         "acts"]
+
+
+def test_a_critical_event_can_be_declined_after_the_roll(qtbot: QtBot, window: MainWindow
+                                                         ) -> None:
+    """Typed dice: Brannoc 5 and the opposition 5 tie on segment 5; the d30 5 and the d3 1
+    make Brannoc drop his long sword (002 Critical events 5). The sword lies on the map, his
+    menu offers to recover it, and the Resolve panel offers to decline the event: declined,
+    it is logged and the sword is back in his hand, in the same one step."""
+    panel, document = window.resolve_panel, window.document
+    panel.typed_mode.setChecked(True)
+    window.timeline_panel.roll()
+    for value in (5, 9, 10, 10, 5, 5, 1):
+        field = panel.die_fields[-1]
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    brannoc = document.encounter.token("brannoc").combatant
+    assert [o.item for o in brannoc.out_of_hand] == ["Long sword"]
+    assert [label.text for label in window.scene.dropped.labels["brannoc"]] == ["⚔ Long sword"]
+    assert "Recover the Long sword dropped at (10,5) (an action)" in [
+        a.text() for a in round_menu(window).actions()]
+    assert panel.declines.isVisible()
+    steps = len(document.history.labels())
+    decline = next(b for b in panel.declines.findChildren(QPushButton) if b.isVisible())
+    qtbot.mouseClick(decline, LEFT)
+    encounter = document.encounter
+    assert encounter.token("brannoc").combatant.out_of_hand == ()
+    assert "brannoc" not in window.scene.dropped.labels
+    assert encounter.log[-1].text.endswith("— declined by the GM")
+    assert len(document.history.labels()) == steps and not panel.declines.isVisible()
+
+
+def test_a_damaged_shield_is_repaired_from_the_token_menu(window: MainWindow) -> None:
+    """002 Critical events 2 'Shield damaged ( -1 Def) (New shield required)': Brannoc's AC
+    13 − 1 until the GM repairs it."""
+    document = window.document
+    assert document.perform(plan(CriticalEventAction("brannoc", "orc"), document.encounter,
+                                 ScriptedDice([2, 1])))
+    assert document.encounter.token("brannoc").combatant.shield_damage == 1
+    menu = TokenMenu(document, "brannoc", [], window)
+    next(a for a in menu.actions() if a.text() == "Repair shield and armour").trigger()
+    assert document.encounter.token("brannoc").combatant.shield_damage == 0
+    assert document.history.labels()[-1] == "Repair Brannoc's shield and armour"
