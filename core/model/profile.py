@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
-from core.model.tables import ARMOURS
+from core.model.tables import ARMOURS, Size
 from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
@@ -227,6 +227,8 @@ class RulesProfile(BaseModel):
     shift_ft_per_point: int = Field(5, ge=1, le=100)
     critical_retreat_ft: int = Field(10, ge=0, le=MAX_FEET)
     declaration_seconds: int = Field(120, ge=0, le=86_400)
+    declaration_extra_seconds: int = Field(120, ge=1, le=3600)
+    declaration_seconds_per_creature: int = Field(120, ge=0, le=3600)
     failure_levels: tuple[FailureLevel, ...] = Field(DEFAULT_FAILURE_LEVELS, max_length=20)
 
     # Conditions (rules-decisions "Conditions"; 002 stunning table)
@@ -262,6 +264,7 @@ class RulesProfile(BaseModel):
     overrun_per_speed_step: int = Field(2, ge=0, le=20)
     overrun_per_size_category: int = Field(4, ge=0, le=20)
     overrun_braced: int = Field(3, ge=0, le=20)
+    knee_high_size: Size = Size.TINY
     evade_target: int = Field(12, ge=2, le=40)
     stun_check_base: int = Field(10, ge=0, le=40)
     throw_figure: int = Field(3, ge=0, le=20)

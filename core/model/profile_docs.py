@@ -348,6 +348,14 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                    "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
     "critical_retreat_ft": FieldDoc(CRITICAL, "Retreat (19): feet",
                                     "002 Critical events: '1 party retreats by 10''"),
+    "knee_high_size": FieldDoc(MELEE, "Lower than knee height: this size and smaller",
+                               "002 Overruns: 'Creatures lower than knee height cannot overrun "
+                               "a braced character'; RD: Tiny"),
+    "declaration_extra_seconds": FieldDoc(ROUND, "Declaration time: the +2 min step (seconds)",
+                                          "002 Initiative: 'The DM may delay this period'"),
+    "declaration_seconds_per_creature": FieldDoc(
+        ROUND, "Declaration time: most extra seconds per opposition creature",
+        "002 Initiative: 'though this should not exceed 2 minutes per creature'"),
     "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
                               "002 Pummelling: 'You can't pummel against metal armour.'; RD "
                               "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "

@@ -74,6 +74,12 @@ class InitiativeEntry(BaseModel):
     def _path_walks(cls, path: tuple[Cell, ...]) -> tuple[Cell, ...]:
         return check_walk(path)
 
+    @property
+    def actions_allowed(self) -> int:
+        """The actions it has this round: one, the extra attacks it declared (002 "Multiple
+        Attacks") and those a critical event gave (20, "Strike 2")."""
+        return 1 + self.extra_attacks + self.bonus_strikes
+
     @field_validator("terms")
     @classmethod
     def _terms_bounded(cls, terms: Breakdown) -> Breakdown:

@@ -23,8 +23,14 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
-from core.model.tables import Size
+from core.model.grid import (
+    Cell,
+    Direction,
+    Footprint,
+    direction_between,
+    step_costs_ft,
+    straight_away,
+)
 from core.rules.conditions import down, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
@@ -44,6 +50,7 @@ from core.rules.value import RulesValue
 from core.spatial.pathing import movement_graph
 
 SEED = "002 Overruns"
+MAX_PASS_STEPS = 20  # cells a mover may run on past the creatures behind its defender
 
 
 class OverrunRequest(RulesValue):
@@ -81,7 +88,8 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     if down(defender.combatant):
         raise IllegalManoeuvreError(f"{defender.name} is down: there is no one standing to "
                                     "overrun (walk round it, or Alt-drag to place the mover)")
-    if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
+    if (mover.combatant.size.rank <= encounter.profile.knee_high_size.rank
+            and defender.combatant.has(Condition.BRACED)):
         raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
                                     f"{defender.name}; it may swarm past (002 Overruns)")
     refusal = move_refusal(encounter, mover.id)
@@ -148,21 +156,39 @@ def _momentum(encounter: Encounter, mover: Token, defender: Token, run_ft: float
 
 def way_past(encounter: Encounter, contact: Token, defender: Token, direction: Direction
              ) -> tuple[tuple[Cell, ...], float]:
-    """The mover's walk from contact to the first place clear of the defender's footprint
-    (the defender lifted off the map), and its feet; empty when a wall, a creature, a ledge,
-    a hazard or the map's edge is in the way."""
-    steps = 1
-    while contact.footprint.moved(direction, steps).overlaps(defender.footprint):
-        steps += 1
-    profile = encounter.profile
-    feet = sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
+    """The mover's walk from contact to the first free place beyond the defender's footprint
+    (RD "Overrun": "the mover passes to the first free cell beyond"): the defender lifted off
+    the map, other creatures in the way passed over; and its feet. Empty when a wall, a
+    ledge, a hazard or the map's edge is in the way first."""
+    clear = 1
+    while contact.footprint.moved(direction, clear).overlaps(defender.footprint):
+        clear += 1
     scratch = encounter.scratch_copy()
     scratch.remove_token(defender.id)
     scratch.put_token(contact)
-    push = plan_push(scratch, contact, direction, feet)
-    if len(push.path) != steps + 1 or push.stop_reason is not StopReason.FULL_DISTANCE:
-        return (), 0.0
-    return push.path, push.moved_ft
+    passed: list[Footprint] = []  # creatures the mover runs past, lifted off the scratch map
+    for steps in range(clear, clear + MAX_PASS_STEPS):
+        if any(contact.footprint.moved(direction, steps).overlaps(f) for f in passed):
+            continue
+        push = plan_push(scratch, contact, direction, _feet(encounter, direction, steps))
+        if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
+            return push.path, push.moved_ft
+        blocker = _blocking(scratch, contact.footprint.moved(direction, len(push.path)))
+        if push.stop_reason is not StopReason.CREATURE or blocker is None:
+            return (), 0.0
+        passed.append(blocker.footprint)
+        scratch.remove_token(blocker.id)
+    return (), 0.0
+
+
+def _feet(encounter: Encounter, direction: Direction, steps: int) -> float:
+    profile = encounter.profile
+    return sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
+
+
+def _blocking(encounter: Encounter, footprint: Footprint) -> Token | None:
+    """A creature standing on ``footprint``."""
+    return next((t for cell in footprint.cells() if (t := encounter.token_at(cell))), None)
 
 
 class OverrunResult(RulesValue):

@@ -241,7 +241,8 @@ def still_to_act(state: RoundState, encounter: Encounter) -> list[StillToAct]:
     """Who has a segment of this round still to come (002 "Initiative": each acts in the
     segment of its roll, moving first), or a declared action of several segments not yet
     finished — what "Next round" would skip. Creatures that can take no action this round
-    (asleep, knocked out, down) are not listed: they lose nothing.
+    (asleep, knocked out, down) or have taken all their actions are not listed: they lose
+    nothing.
 
     >>> still_to_act(RoundState(), Encounter())
     []
@@ -251,8 +252,9 @@ def still_to_act(state: RoundState, encounter: Encounter) -> list[StillToAct]:
         if not encounter.has_token(entry.token_id):
             continue
         token = encounter.token(entry.token_id)
-        if entry_timing(entry, token.combatant, profile).idle:
-            continue
+        if (entry_timing(entry, token.combatant, profile).idle
+                or entry.actions_taken >= entry.actions_allowed):
+            continue  # nothing to lose: it cannot act, or it has acted
         strikes = strike_segment(entry, profile)
         ends = min(strikes + entry.action_segments - 1, profile.initiative_max_segment)
         if ends > state.current_segment:

@@ -27,6 +27,7 @@ attack, RD "Not actions") skips the count and the timing, never the creature's c
 
 from __future__ import annotations
 
+from core.model.combatant import Side
 from core.model.encounter import Encounter
 from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
@@ -48,12 +49,6 @@ class TurnRefusedError(NoActionError):
 def entry_of(encounter: Encounter, token_id: str) -> InitiativeEntry | None:
     """The creature's initiative this round (None outside a round or without one)."""
     return next((e for e in encounter.timeline.entries if e.token_id == token_id), None)
-
-
-def actions_allowed(entry: InitiativeEntry) -> int:
-    """The actions the creature has this round: one, the extra attacks it declared (002
-    "Multiple Attacks") and those a critical event gave (20, "Strike 2")."""
-    return 1 + entry.extra_attacks + entry.bonus_strikes
 
 
 def strike_timing(entry: InitiativeEntry, profile: RulesProfile) -> AttackTiming:
@@ -106,7 +101,7 @@ def _declared(entry: InitiativeEntry, name: str) -> str:
 
 
 def _used_up(entry: InitiativeEntry, name: str, profile: RulesProfile) -> str:
-    allowed = actions_allowed(entry)
+    allowed = entry.actions_allowed
     if entry.actions_taken >= allowed:
         return (f"{name} has already acted this round ({entry.actions_taken} of {allowed} "
                 f"action{'s' if allowed > 1 else ''}; {ONE_ACTION})")
@@ -129,7 +124,7 @@ def acted_note(entry: InitiativeEntry) -> str:
     """"Acted: 1 of 1 action" once the creature has acted this round, else ''."""
     if not entry.actions_taken:
         return ""
-    allowed = actions_allowed(entry)
+    allowed = entry.actions_allowed
     return f"Acted: {entry.actions_taken} of {allowed} action{'s' if allowed > 1 else ''}"
 
 
@@ -176,3 +171,19 @@ def declare(encounter: Encounter, token_id: str, attacks: int = 1, defend: bool 
     return Declaration(token_id=token.id, name=token.name, attacks=attacks, defend=defend,
                        penalty=profile.multiple_attack_penalty * (attacks - 1),
                        bonus=profile.stand_to_defend_bonus if defend else 0)
+
+
+def more_declaration_time(encounter: Encounter, added: int) -> int:
+    """The next step of declaration time the GM may add, having added ``added`` seconds this
+    round: 002 Initiative, "The DM may delay this period if he has a number of creatures to
+    dictate actions for, though this should not exceed 2 minutes per creature" —
+    ``declaration_extra_seconds`` a press, at most ``declaration_seconds_per_creature`` for
+    each opposition creature on the map (0: no more).
+
+    >>> more_declaration_time(Encounter(), 0)
+    0
+    """
+    profile = encounter.profile
+    creatures = sum(1 for t in encounter.tokens if t.combatant.side is Side.OPPOSITION)
+    room = profile.declaration_seconds_per_creature * creatures - added
+    return max(0, min(profile.declaration_extra_seconds, room))

@@ -25,7 +25,7 @@ from core.model.round import InitiativeEntry, RoundState
 from core.rules.attack import AttackOptions, attack_on_map
 from core.rules.missile import MissileRequest, prepare_missile
 from core.rules.shove import ShoveRequest
-from core.rules.timeline import entry_timing, roll_initiative, timer_for
+from core.rules.timeline import entry_timing, roll_initiative, still_to_act, timer_for
 from core.rules.turns import TurnRefusedError, acted_note, turn_refusal
 
 Make = Callable[..., Encounter]
@@ -245,3 +245,12 @@ def test_declarations_come_before_the_creature_acts(pair: Encounter) -> None:
         perform(DeclareAction("A", 2), History(pair.scratch_copy().model_copy(
             update={"timeline": RoundState()})), ScriptedDice([]))
     assert history.labels() == []
+
+
+def test_a_creature_that_has_acted_loses_nothing_when_the_round_ends(pair: Encounter) -> None:
+    """"Next round" asks about who would lose its turn (core.rules.timeline.still_to_act):
+    not one that has taken all its actions."""
+    in_round(pair, segment=6)
+    assert [s.name for s in still_to_act(pair.timeline, pair)] == ["Aldo"]
+    perform(attack(pair), History(pair), ScriptedDice([1]))
+    assert still_to_act(pair.timeline, pair) == []

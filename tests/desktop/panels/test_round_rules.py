@@ -64,7 +64,7 @@ def test_the_chip_of_a_creature_that_has_acted_says_so(
     panel.resolve()
     chip = next(c for column in window.timeline_panel.columns
                 for c in column.findChildren(Chip) if c.token_id == "brannoc" and not c.isHidden())
-    assert chip.text().startswith("Brannoc ✓")
+    assert chip.text() == "✓ Brannoc"
     assert "Acted: 1 of 1 action" in chip.toolTip()
     aim_attack(qtbot, window, points)
     assert "Brannoc has already acted this round" in panel.card.text()
@@ -157,3 +157,17 @@ def test_a_damaged_shield_is_repaired_from_the_token_menu(window: MainWindow) ->
     next(a for a in menu.actions() if a.text() == "Repair shield and armour").trigger()
     assert document.encounter.token("brannoc").combatant.shield_damage == 0
     assert document.history.labels()[-1] == "Repair Brannoc's shield and armour"
+
+
+def test_declaration_time_stops_at_two_minutes_a_creature(window: MainWindow) -> None:
+    """002 Initiative: '... though this should not exceed 2 minutes per creature': the demo's
+    four foes allow four presses of "+2 min"; the fifth says why not."""
+    panel = window.timeline_panel
+    panel.roll()
+    refusals: list[str] = []
+    window.document.refused.connect(refusals.append)
+    for _ in range(5):
+        panel.add_time()
+    assert panel.seconds_left == 120 + 4 * 120
+    assert refusals == ["No more declaration time: at most 2 minutes per creature the GM "
+                        "plays (002 Initiative)"]
