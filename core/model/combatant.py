@@ -162,6 +162,11 @@ class Combatant(BaseModel):
                         description="Wound points taken (002 'every 5th point')")
     hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
     alert: int = Field(0, ge=-10, le=10, description="002 Parry and Dodge: the Alert skill")
+    armour_gaps: tuple[Annotated[str, Field(min_length=1, max_length=40)], ...] = Field(
+        (), max_length=20, description=("Hit locations its armour leaves bare (002 Damage: "
+                                        "'if they are wearing armour where you hit')"))
+    humanoid: bool = Field(True, description=("002 Critical Locations: humanoids may be "
+                                              "stunned, others take double damage"))
     shield_damage: int = Field(0, ge=0, le=MAX_DENTS, description=(
         "Critical event 2, shield damaged: −1 defence each, until repaired"))
     armour_dents: int = Field(0, ge=0, le=MAX_DENTS, description=(

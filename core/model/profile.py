@@ -318,6 +318,8 @@ class RulesProfile(BaseModel):
     grip_hit_bonus: int = Field(1, ge=0, le=10)
     one_and_half_grip_damage: str = "d3"
     popup_spot_target: int = Field(9, ge=2, le=30)
+    non_humanoid_critical_multiplier: int = Field(2, ge=1, le=10)
+    special_penetration_margin: int = Field(2, ge=0, le=20)
 
     # Declarations and defence (002 "Multiple Attacks", "Defence - Melee", "Parry", "Dodging
     # instead of parrying", "Not attacking", "Size Effects"; rules-decisions "Parry and dodge")

@@ -356,6 +356,12 @@ FIELD_DOCS: dict[str, FieldDoc] = {
     "declaration_seconds_per_creature": FieldDoc(
         ROUND, "Declaration time: most extra seconds per opposition creature",
         "002 Initiative: 'though this should not exceed 2 minutes per creature'"),
+    "non_humanoid_critical_multiplier": FieldDoc(
+        LOCATION, "Non-humanoid hit on a critical location: damage ×",
+        "002 Critical Locations: 'Other creatures unless otherwise noted suffer double damage'"),
+    "special_penetration_margin": FieldDoc(
+        LOCATION, "Special damage: penetrates when damage ≥ AV + this",
+        "002 Special Damage: 'only do so if they penetrate your armour'; RD: AV + 2"),
     "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
                               "002 Pummelling: 'You can't pummel against metal armour.'; RD "
                               "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "

@@ -26,7 +26,7 @@ from core.model.encounter import Encounter, Token
 from core.model.injury import HeroUse
 from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
-from core.model.weapons import DamageType, Grip, Weapon
+from core.model.weapons import DamageType, Grip, SpecialDamage, Weapon
 from core.rules import melee, sleep
 from core.rules.conditions import helpless, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
@@ -42,6 +42,12 @@ from core.rules.injury import (
     hit_location,
     natural,
     with_die,
+)
+from core.rules.locations import (
+    critical_location,
+    location_av,
+    special_damage,
+    stunned_by_head_hits,
 )
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
@@ -75,6 +81,8 @@ class AttackOptions(RulesValue):
                             description="The hit location aimed at (002 Hitting specific "
                                         "locations)")
     hero: HeroUse | None = Field(None, description="A hero point spent on this attack")
+    special: SpecialDamage | None = Field(None, description="The weapon's special damage "
+                                                            "(002 Special Damage)")
     grip: Grip | None = Field(None, description="How the weapon is held (None: its usual grip)")
     free: bool = Field(False, description="A free attack a rule grants (surprise, a failed "
                                           "evade): not the creature's action this round")
@@ -226,18 +234,25 @@ def automatic_hit(defender: Combatant, action: AttackOptions) -> bool:
 
 def _struck(result: AttackResult, defender: Combatant, action: AttackOptions,
             profile: RulesProfile, dice: DiceSource) -> AttackResult:
-    """A hit: where it lands, its damage through armour (doubled on a sleeping or waking
-    target), the wound points, and a head hit's stun check (002 "Stunning": "Bludgeon/chop
-    strikes to the head may stun a creature", against the damage after armour)."""
+    """A hit: where it lands, its damage through the armour there (doubled on a sleeping or
+    waking target; a non-humanoid's critical location doubles the roll), special damage
+    when it penetrated, the wound points, and a humanoid's head hit's stun check (002
+    "Stunning": "Bludgeon/chop strikes to the head may stun a creature", against the damage
+    after armour): :mod:`core.rules.locations`."""
     location = hit_location(profile, action.aim, dice, result.attacker)
     damage_roll, raw = hit_damage(action.damage, action.damage_bonus, critical=result.critical,
                                   location=location, hero=action.hero, profile=profile,
                                   dice=dice, who=result.attacker)
-    av = armour_value(defender, missile=action.kind.missile).value
-    damage = sleep.doubled(defender, damage_after_armour(raw.value, av, profile,
+    raw = critical_location(defender, location, raw, result.critical, profile)
+    av = location_av(defender, location, armour_value(defender, missile=action.kind.missile))
+    damage = sleep.doubled(defender, damage_after_armour(raw.value, av.value, profile,
                                                          magic=action.kind.magic), profile)
+    poison = special_damage(action.special, (raw.value, av.value), profile, dice,
+                            result.attacker)
+    damage = damage.plus(poison) if poison is not None else damage
     stuns = (profile.head_hits_stun and location is not None and location.critical
-             and action.kind.damage_type in profile.stunning_damage_types)
+             and action.kind.damage_type in profile.stunning_damage_types
+             and stunned_by_head_hits(defender))
     return result.model_copy(update={
         "location": location, "damage_roll": damage_roll, "raw_damage": raw, "damage": damage,
         "wounds": wound_points(damage.value, profile),
@@ -339,7 +354,8 @@ def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combata
                                           "damage_type": weapon.damage_type})
     die = pummel_die(weapon.damage, attacker, profile) if is_pummel(weapon) else weapon.damage
     return action.model_copy(update={"damage": with_die(die, grip_die), "kind": kind,
-                                     "damage_bonus": action.damage_bonus + bonus})
+                                     "damage_bonus": action.damage_bonus + bonus,
+                                     "special": weapon.special})
 
 
 def round_terms(encounter: Encounter, attacker_id: str, defender_id: str

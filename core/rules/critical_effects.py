@@ -44,6 +44,7 @@ from core.rules.weapons import carried, melee_reach, melee_weapons, strength_to_
 class ChangeKind(StrEnum):
     """What an event changes on a creature or its round."""
 
+    ARMOUR_GAP = "armour_gap"  # 1
     SHIELD_DAMAGE = "shield_damage"  # 2
     ARMOUR_DENT = "armour_dent"  # 4
     OUT_OF_HAND = "out_of_hand"  # 3, 5, 6, 7
@@ -69,11 +70,17 @@ class Change(RulesValue):
     item: OutOfHand | None = None
     condition: Condition | None = None
     wounds: int = 0
+    location: str | None = None
 
 
 def changed(combatant: Combatant, change: Change) -> Combatant:
     """``combatant`` after ``change`` (never past the schema's bounds)."""
     kind, amount = change.kind, change.amount
+    if kind is ChangeKind.ARMOUR_GAP and change.location is not None:
+        gaps = combatant.armour_gaps
+        if change.location.casefold() in {g.casefold() for g in gaps}:
+            return combatant
+        return combatant.model_copy(update={"armour_gaps": (*gaps, change.location)})
     if kind is ChangeKind.SHIELD_DAMAGE:
         return combatant.model_copy(update={
             "shield_damage": min(combatant.shield_damage + amount, MAX_DENTS)})
@@ -141,6 +148,22 @@ def _each(context: Context, make: Callable[[str], tuple[str, Change | None]]) ->
         if change is not None:
             changes.append(change)
     return Effect("; ".join(words), changes=tuple(changes))
+
+
+def helm_off(context: Context, number: int) -> Effect:
+    """Row 1 "Small - Medium helm knocked off": with hit locations rolled, the critical
+    locations (the head) are bare until the GM covers them again (its menu ▸ Armour and
+    body); without them, a note."""
+    profile = context.encounter.profile
+    heads = [row.name for row in profile.hit_locations if row.critical]
+
+    def make(token_id: str) -> tuple[str, Change | None]:
+        c = context.combatant(token_id)
+        if not profile.hit_location or not heads or c.armour == "none":
+            return c.name, None
+        return (f"{c.name}'s {heads[0].lower()} is bare (AV 0 there)",
+                Change(token_id=token_id, kind=ChangeKind.ARMOUR_GAP, location=heads[0]))
+    return _each(context, make)
 
 
 def shield_damaged(context: Context, number: int) -> Effect:
@@ -283,7 +306,7 @@ def _hit(context: Context, striker: Token, struck: Token, doubled: bool
             Change(token_id=struck.id, kind=ChangeKind.DAMAGE, amount=damage, wounds=wounds))
 
 
-HANDLERS = {2: shield_damaged, 3: out_of_hand, 4: armour_dented, 5: out_of_hand,
+HANDLERS = {1: helm_off, 2: shield_damaged, 3: out_of_hand, 4: armour_dented, 5: out_of_hand,
             6: out_of_hand, 7: out_of_hand, 16: lucky, 17: lucky, 18: lucky, 20: strike_two,
             22: conditioned, 23: hero_point, 24: clash, 25: conditioned, 26: clash,
             27: clash}

@@ -242,7 +242,7 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
                                   fired=weapon.missile_kind is MissileKind.FIRED)
     options = AttackOptions(weapon=weapon.name, damage=weapon.damage, modifier=request.modifier,
                             damage_bonus=sum(t.value for t in strength), aim=request.aim,
-                            hero=request.hero,
+                            hero=request.hero, special=weapon.special,
                             kind=DamageKind(missile=True, magic=weapon.magic_damage,
                                             damage_type=weapon.damage_type))
     bonus, target_number = attack_terms(attacker.combatant, target.combatant, options, profile,

@@ -43,6 +43,8 @@ class TokenMenu(QMenu):
             self._this_round(self.addMenu("This round"), in_round)
         if combatant.shield_damage or combatant.armour_dents:
             self.addAction("Repair shield and armour", self.repair)
+        if document.encounter.profile.hit_location:
+            self._locations(self.addMenu("Armour and body"))
         self.addSeparator()
         self.addAction("Damage…", lambda: self._change_hp(damage=True))
         self.addAction("Heal…", lambda: self._change_hp(damage=False))
@@ -137,6 +139,39 @@ class TokenMenu(QMenu):
             return
         if self.document.perform(outcome):
             self._say(outcome.summary)
+
+    def _locations(self, menu: QMenu) -> None:
+        """002 Damage: 'a location roll is made to determine if they are wearing armour where
+        you hit' — each hit location, ticked where its armour covers it; and whether it is a
+        humanoid (002 Critical Locations)."""
+        combatant = self._combatant()
+        bare = {gap.casefold() for gap in combatant.armour_gaps}
+        for row in sorted(self.document.encounter.profile.hit_locations, key=lambda r: -r.low):
+            action = menu.addAction(f"Armour covers: {row.name}",
+                                    lambda n=row.name: self.cover(n))
+            action.setCheckable(True)
+            action.setChecked(row.name.casefold() not in bare)
+        menu.addSeparator()
+        humanoid = menu.addAction("Humanoid (head hits may stun; others take double damage "
+                                  "on a critical location)", self.toggle_humanoid)
+        humanoid.setCheckable(True)
+        humanoid.setChecked(combatant.humanoid)
+
+    def cover(self, location: str) -> None:
+        """Cover ``location`` with its armour, or leave it bare (one step)."""
+        combatant = self._combatant()
+        gaps = [g for g in combatant.armour_gaps if g.casefold() != location.casefold()]
+        bare = len(gaps) == len(combatant.armour_gaps)
+        if bare:
+            gaps.append(location)
+        words = "bare" if bare else "covered"
+        self.document.push(UpdateCombatant(self.token_id, combatant.model_copy(
+            update={"armour_gaps": tuple(gaps)}), f"{self._name()}'s {location}: {words}"))
+
+    def toggle_humanoid(self) -> None:
+        combatant = self._combatant()
+        self.document.push(UpdateCombatant(self.token_id, combatant.model_copy(
+            update={"humanoid": not combatant.humanoid}), f"{self._name()}: humanoid"))
 
     def repair(self) -> None:
         """A new shield and the armour mended (critical events 2, 4: "New shield required",

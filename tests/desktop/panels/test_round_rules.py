@@ -9,16 +9,19 @@ from types import SimpleNamespace
 from pytestqt.qtbot import QtBot
 
 from core.actions.base import plan
+from core.actions.commands import SetProfile
 from core.actions.critical import CriticalEventAction
 from core.actions.round import StartRound
 from core.model.combatant import Side
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell
+from core.model.profile import RulesProfile
 from core.model.round import InitiativeEntry, RoundState
+from desktop.dialogs.weapons import WeaponsDialog
 from desktop.mainwindow import MainWindow
 from desktop.panels.context_menus import TokenMenu
-from desktop.panels.timeline import Chip
-from desktop.qt import QMenu, QPushButton, Qt
+from desktop.panels.timeline_chips import Chip
+from desktop.qt import QCheckBox, QLineEdit, QMenu, QPushButton, Qt
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 BRANNOC, ORC = Cell(10, 5), Cell(9, 5)
@@ -171,3 +174,37 @@ def test_declaration_time_stops_at_two_minutes_a_creature(window: MainWindow) ->
     assert panel.seconds_left == 120 + 4 * 120
     assert refusals == ["No more declaration time: at most 2 minutes per creature the GM "
                         "plays (002 Initiative)"]
+
+
+def test_armour_by_location_and_special_damage_from_the_window(window: MainWindow) -> None:
+    """002 Damage ('if they are wearing armour where you hit'), Critical Locations, Special
+    Damage: with hit locations on, the orc's menu leaves its thighs bare and makes it a
+    non-humanoid; the Weapons dialog gives the club a poison that only works through
+    armour."""
+    document = window.document
+    assert document.push(SetProfile(RulesProfile(hit_location=True)))
+    menu = TokenMenu(document, "orc", [], window)
+    body = next(a.menu() for a in menu.actions() if a.text() == "Armour and body")
+    texts = [a.text() for a in body.actions() if a.text()]
+    assert texts[0] == "Armour covers: Head" and all(a.isChecked() for a in body.actions()
+                                                     if a.isCheckable())
+    next(a for a in body.actions() if a.text() == "Armour covers: Thighs").trigger()
+    orc = document.encounter.token("orc").combatant
+    assert orc.armour_gaps == ("Thighs",)
+    assert document.history.labels()[-1] == "Orc Warrior's Thighs: bare"
+    body = next(a.menu() for a in TokenMenu(document, "orc", [], window).actions()
+                if a.text() == "Armour and body")
+    next(a for a in body.actions() if a.text().startswith("Humanoid")).trigger()
+    assert not document.encounter.token("orc").combatant.humanoid
+    dialog = WeaponsDialog(document, window)
+    dialog.list.setCurrentRow([w.name for w in dialog.table].index("Club"))
+    special = dialog.fields["special"]
+    assert isinstance(special, QCheckBox)
+    special.setChecked(True)
+    dice = dialog.fields["special_damage"]
+    assert isinstance(dice, QLineEdit)
+    dice.setText("2d4")
+    dice.textEdited.emit("2d4")
+    dialog.apply()
+    club = document.encounter.weapon("Club")
+    assert club.special is not None and club.special.damage == "2d4"
