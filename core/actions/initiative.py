@@ -10,12 +10,20 @@ from typing import Any
 from core.actions.base import Action
 from core.actions.commands import Command
 from core.actions.critical import critical_effects, critical_entry, critical_totals
-from core.actions.round import StartRound
+from core.actions.round import NextRound, StartRound
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.round import RoundState
 from core.rules.critical import CriticalResult, roll_critical_events
-from core.rules.timeline import initiative_log, join_round, newcomers, roll_initiative
+from core.rules.holds import locks_at_round_end
+from core.rules.timeline import (
+    RoundEnd,
+    end_round,
+    initiative_log,
+    join_round,
+    newcomers,
+    roll_initiative,
+)
 
 
 @dataclass(frozen=True)
@@ -108,3 +116,32 @@ class JoinRoundAction(Action[RoundState]):
     def totals(self, result: RoundState) -> dict[str, Any]:
         return {"summary": "Joined the round", "round": result.round_number,
                 "segments": {e.token_id: e.segment for e in result.entries}}
+
+
+@dataclass(frozen=True)
+class NextRoundAction(Action[RoundEnd]):
+    """End the round (:class:`core.actions.round.NextRound`): locks hurt (and force
+    submission), timers tick, stun conditions step down, the risen stand. No dice; its log
+    lines are the command's own."""
+
+    name = "next-round"
+    dice_order = "no dice"
+
+    def title(self, encounter: Encounter) -> str:
+        locks = "; ".join(lock.entry.summary for lock in locks_at_round_end(encounter))
+        ended = f"Round {encounter.timeline.round_number} ends"
+        return f"{ended}: {locks}" if locks else ended
+
+    def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundEnd:
+        return end_round(encounter)
+
+    def effects(self, encounter: Encounter, result: RoundEnd) -> list[Command]:
+        return [NextRound()]
+
+    def entries(self, encounter: Encounter, result: RoundEnd) -> list[LogEntry]:
+        return []
+
+    def totals(self, result: RoundEnd) -> dict[str, Any]:
+        return {"summary": f"Round {result.state.round_number}",
+                "round": result.state.round_number,
+                "conditions": {token: sorted(c) for token, c in result.conditions.items()}}

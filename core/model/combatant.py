@@ -60,6 +60,7 @@ class Condition(StrEnum):
     RISING = "rising"
     DEFENDING = "defending"
     # Critical events (002 "Critical events"; core.rules.critical)
+    SUBMITTED = "submitted"  # 002 Locks: "Will submit when all SP are lost"
     STYMIED = "stymied"  # 22: no hero points this or next round
     BEFUDDLED = "befuddled"  # 25: if attacked, no skill action next round
 

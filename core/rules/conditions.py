@@ -48,6 +48,7 @@ IDLE: dict[Condition, str] = {
     Condition.RISING: "rising: no attack (002 Sleep round 2)",
     Condition.DEFENDING: "defends only (002 Sleep round 3)",
     Condition.SURRENDERED: "surrendered: pleads for mercy",
+    Condition.SUBMITTED: "submitted to a lock (002 Locks)",
 }
 
 

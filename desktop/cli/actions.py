@@ -15,7 +15,7 @@ from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
-from core.actions.initiative import InitiativeAction, JoinRoundAction
+from core.actions.initiative import InitiativeAction, JoinRoundAction, NextRoundAction
 from core.actions.missile import MissileAction
 from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
@@ -244,6 +244,9 @@ RESOLVE: dict[str, CliAction] = {
                             lambda args: InitiativeAction(frozenset(args.decline))),
     "join-round": CliAction(JoinRoundAction, "roll initiative for creatures added after the "
                             "round's roll", lambda parser: None, lambda args: JoinRoundAction()),
+    "next-round": CliAction(NextRoundAction, "end the round: locks hurt, timers tick, stun "
+                            "conditions step down, the risen stand", lambda parser: None,
+                            lambda args: NextRoundAction()),
     "declare": CliAction(DeclareAction, "declare multiple attacks or standing to defend for "
                          "this round", _add_declare,
                          lambda args: DeclareAction(args.token, args.attacks, args.defend)),

@@ -120,3 +120,24 @@ def test_a_critical_event_drops_a_weapon_and_recovering_it_is_an_action(
     recovered = load_encounter(after)
     assert recovered.token("A").combatant.out_of_hand == ()
     assert recovered.timeline.entry("A").actions_taken == 1
+
+
+def test_a_lock_forces_submission_at_the_rounds_end(make_encounter: Callable[..., Encounter],
+                                                    tmp_path: Path, cli: Cli) -> None:
+    """002 Locks: 'Will submit when all SP are lost': Grok (3 HP) locked for 4 a round
+    submits when 'resolve next-round' ends the round; the lock ends."""
+    path = tmp_path / "lock.json"
+    encounter = make_encounter("A G", {
+        "A": Combatant(name="Aldo", martial_artist=True),
+        "G": Combatant(name="Grok", side=Side.OPPOSITION, max_hp=20, hp=3)})
+    save_encounter(encounter, path)
+    code, _, err = cli("resolve", "grapple", str(path), "--attacker", "Aldo", "--target",
+                       "Grok", "--attempt", "lock", "--dice", "20,1,4", "--apply", "--out",
+                       str(path))
+    assert code == 0, err
+    code, out, _ = cli("resolve", "next-round", str(path), "--apply", "--out", str(path))
+    assert code == 0 and out.startswith("Round 0 ends: Aldo locks Grok (4 a round): 4 damage "
+                                        "at the round's end — Grok submits")
+    grok = load_encounter(path).token("G").combatant
+    assert (grok.hp, "submitted" in grok.conditions) == (0, True)
+    assert load_encounter(path).timeline.holds == []
