@@ -113,6 +113,9 @@ class AttackResult(RulesValue):
     stun: StunCheck | None = None
     fumble: FumbleResult | None = None
     against: str = Field("AC", description="What the roll met: AC, or a parry or dodge")
+    first_strike: AttackResult | None = Field(None, description=(
+        "The armed defender's strike before this unarmed attack (002 Brawling)"))
+    stopped: bool = Field(False, description="The first strike stopped the attack")
 
     @property
     def damage_taken(self) -> int:
@@ -132,6 +135,9 @@ class AttackResult(RulesValue):
         return not self.hit and self.natural is Natural.FUMBLE
 
     def summary(self) -> str:
+        if self.stopped:
+            return (f"{self.attacker} attacks {self.defender}: stopped by the first strike "
+                    "(002 Brawling)")
         return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs "
                 f"{self.against} {self.target_ac.value} — {self.outcome()}")
 

@@ -36,6 +36,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
+from core.rules.attack import AttackResult
 from core.rules.conditions import down, roll_penalty, save_terms
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
@@ -280,12 +281,18 @@ class GrappleResult(RulesValue):
     lock_roll: RollRecord | None = None
     gained: dict[str, frozenset[Condition]] = Field(default_factory=dict)
     lost: dict[str, frozenset[Condition]] = Field(default_factory=dict)
+    first_strike: AttackResult | None = Field(None, description=(
+        "The armed defender's strike before the attempt (002 Brawling)"))
+    stopped: bool = Field(False, description="The first strike stopped the attempt")
 
     @property
     def defender_cell(self) -> Cell | None:
         return self.throw.final_cell if self.throw else None
 
     def summary(self) -> str:
+        if self.stopped:
+            return (f"{self.attacker} grapples {self.defender} ({self.attempt.value}): "
+                    "stopped by the first strike (002 Brawling)")
         head = (f"{self.attacker} grapples {self.defender} ({self.attempt.value}): "
                 f"{self.attack.value} vs {self.defence.value}")
         return f"{head} — {self._verdict()}"

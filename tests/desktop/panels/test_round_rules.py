@@ -208,3 +208,20 @@ def test_armour_by_location_and_special_damage_from_the_window(window: MainWindo
     dialog.apply()
     club = document.encounter.weapon("Club")
     assert club.special is not None and club.special.damage == "2d4"
+
+
+def test_a_pummel_meets_an_armed_defenders_first_strike(qtbot: QtBot, window: MainWindow,
+                                                        points: SimpleNamespace) -> None:
+    """002 Brawling: the ogre puts down its club to pummel Mira, who holds her short sword:
+    the card says she strikes first, and the log has her strike before his."""
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(7, 8))  # the ogre
+    qtbot.keyClick(window.view, Qt.Key.Key_K)
+    qtbot.mouseClick(viewport, LEFT, NONE, points.cell(6, 9))  # Mira
+    panel, form = window.resolve_panel, window.resolve_panel.weapon
+    form.weapon_box.setCurrentIndex(form.weapon_box.findData("Unarmed"))
+    assert "Mira strikes first with its Short sword (002 Brawling)" in panel.card.text()
+    panel.resolve()
+    summaries = [entry.summary for entry in window.document.encounter.log[-2:]]
+    assert summaries[0].startswith("First strike (002 Brawling): Mira attacks Ogre")
+    assert summaries[1].startswith("Ogre attacks Mira")
