@@ -26,7 +26,7 @@ class OverrunAction(Action[OverrunResult]):
     request: OverrunRequest
 
     name = "overrun"
-    dice_order = "the defender's d20 (to stay standing)"
+    dice_order = "the defender's d20 (to stay standing); none when a knee-high mover swarms past"
 
     def title(self, encounter: Encounter) -> str:
         return (f"{encounter.token(self.request.mover).name} overruns "
@@ -39,7 +39,8 @@ class OverrunAction(Action[OverrunResult]):
         return resolve_overrun(encounter, self.request, dice)
 
     def effects(self, encounter: Encounter, result: OverrunResult) -> list[Command]:
-        commands = spend_action(encounter, result.mover_id)
+        # Swarming past is movement, not the mover's action (RD "Group overrun").
+        commands = [] if result.swarmed else spend_action(encounter, result.mover_id)
         if result.final_cell != encounter.token(result.mover_id).cell:
             commands += [MoveToken(result.mover_id, result.final_cell),
                          RecordMovement(result.mover_id, result.moved_ft, result.path)]
