@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.actions.commands import Command, UpdateCombatant
+from core.actions.commands import ChangeCombatant, Command
 from core.actions.round import EditRound
-from core.model.combatant import Condition
+from core.model.combatant import Combatant, Condition
 from core.model.encounter import Encounter
 from core.model.melee import MIN_PENALTY, AcPenalty, Hold
 from core.model.round import ConditionTimer, RoundState
@@ -23,20 +23,30 @@ def afflict(encounter: Encounter, token_id: str, label: str, *, damage: int = 0,
             catastrophic: bool = False, wounds: int = 0) -> list[Command]:
     """Damage (and wound points), conditions gained and lost, and a fresh timer for each
     timed condition gained (one it already had starts again). Damage wakes a sleeper (002
-    "Sleep": "a loud noise" wakes; its waking rounds start)."""
+    "Sleep": "a loud noise" wakes; its waking rounds start). Worked out on the creature as
+    the step finds it, so it composes with the step's other changes to the same creature
+    (a brawler struck first, then hurt by its own throw's slam)."""
     before = encounter.token(token_id).combatant
     if (damage > 0 or wounds > 0) and before.has(Condition.ASLEEP):
         gained, lost = gained | {Condition.WAKING}, lost | {Condition.ASLEEP}
-    after = before.hurt(damage, gained).wounded(wounds)
-    after = after.model_copy(update={"conditions": after.conditions - lost})
-    commands: list[Command] = [UpdateCombatant(token_id, after, label)] if after != before \
-        else []
+
+    def change(combatant: Combatant) -> Combatant:
+        after = combatant.hurt(damage, gained).wounded(wounds)
+        return after.model_copy(update={"conditions": after.conditions - lost})
+
+    commands: list[Command] = ([ChangeCombatant(token_id, change, label)]
+                               if change(before) != before else [])
     profile = encounter.profile
     timers = [t for c in sorted(gained) if (t := timer_for(
         token_id, c, profile, rounds_of(c, profile, catastrophic))) is not None]
     if timers:
-        commands.append(EditRound(lambda state: _restart(state, timers), "Condition timers"))
+        commands.append(restart_timers(timers))
     return commands
+
+
+def restart_timers(timers: list[ConditionTimer]) -> Command:
+    """The round's timers with ``timers`` started afresh (one already running restarts)."""
+    return EditRound(lambda state: _restart(state, timers), "Condition timers")
 
 
 def _restart(state: RoundState, timers: list[ConditionTimer]) -> RoundState:

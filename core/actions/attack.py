@@ -10,11 +10,14 @@ from typing import Any
 from core.actions.base import Action, round_of
 from core.actions.commands import Command
 from core.actions.injury import fumble_entries, strike_effects
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
-from core.rules.attack import AttackOptions, AttackResult, attack_on_map
+from core.rules.attack import AttackOptions, AttackResult, attack_on_map, prepare_attack
+from core.rules.brawl import first_strike, stopped_attack, stops
 from core.rules.report import format_attack, injury_totals
 from core.rules.timeline import spoil_note
+from core.rules.unarmed import is_pummel
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,9 @@ class AttackAction(Action[AttackResult]):
     options: AttackOptions = field(default_factory=AttackOptions)
 
     name = "attack"
-    dice_order = ("attack d20 (the profile's attack_die); the +1d8 against a rising target "
+    dice_order = ("a pummel against an armed defender: first its strike's dice (002 "
+                  "Brawling); then the attack d20 (the profile's attack_die); the +1d8 against "
+                  "a rising target "
                   "(002 Sleep); on a hit the hit location die (unless aimed or off), the "
                   "weapon's damage dice (none on a critical roll) and a head hit's stun check "
                   "d20; on a fumble the save (d10) and its critical event's dice")
@@ -39,17 +44,38 @@ class AttackAction(Action[AttackResult]):
         return frozenset({self.attacker, self.target})
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> AttackResult:
-        return attack_on_map(encounter, self.attacker, self.target, self.options, dice)
+        """The attack; a pummel first meets an armed defender's first strike (002
+        "Brawling", :mod:`core.rules.brawl`), which may stop it."""
+        setup = prepare_attack(encounter, self.attacker, self.target, self.options)
+        if not is_pummel(encounter.weapon(setup.options.weapon) if setup.options.weapon
+                         else None):
+            return attack_on_map(encounter, self.attacker, self.target, self.options, dice)
+        first = first_strike(encounter, setup.attacker, setup.defender, dice)
+        if first is not None and stops(setup.attacker, first):
+            return stopped_attack(setup.attacker, setup.defender, first)
+        result = attack_on_map(encounter, self.attacker, self.target, self.options, dice)
+        return result.model_copy(update={"first_strike": first})
 
     def effects(self, encounter: Encounter, result: AttackResult) -> list[Command]:
-        return strike_effects(encounter, encounter.token(self.attacker).id,
-                              encounter.token(self.target).id, result, "Hit")
+        attacker = encounter.token(self.attacker).id
+        target = encounter.token(self.target).id
+        counted = [] if self.options.free else spend_action(encounter, attacker)
+        first = ([] if result.first_strike is None else strike_effects(
+            encounter, target, attacker, result.first_strike, "First strike"))
+        if result.stopped:
+            return counted + first
+        return counted + first + strike_effects(encounter, attacker, target, result, "Hit")
 
     def entries(self, encounter: Encounter, result: AttackResult) -> list[LogEntry]:
+        first = [] if result.first_strike is None else [first_strike_entry(
+            encounter, result.first_strike)]
+        if result.stopped:
+            return [*first, LogEntry(kind="attack", summary=result.summary(),
+                                     round=round_of(encounter))]
         entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),
                          detail=result.model_dump(mode="json"), round=round_of(encounter))
         spoiled = spoil_note(encounter, encounter.token(self.target).id) if result.hit else None
-        return ([entry] + ([spoiled] if spoiled else [])
+        return (first + [entry] + ([spoiled] if spoiled else [])
                 + fumble_entries(result, round_of(encounter)))
 
     def totals(self, result: AttackResult) -> dict[str, Any]:
@@ -61,3 +87,10 @@ class AttackAction(Action[AttackResult]):
                        "total": result.damage_taken},
             **injury_totals(result),
         }
+
+
+def first_strike_entry(encounter: Encounter, strike: AttackResult) -> LogEntry:
+    """The armed defender's strike before a brawler's unarmed attack, as its own line."""
+    return LogEntry(kind="attack", summary=f"First strike (002 Brawling): {strike.summary()}",
+                    text=format_attack(strike), detail=strike.model_dump(mode="json"),
+                    round=round_of(encounter))

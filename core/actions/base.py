@@ -73,6 +73,15 @@ class Action(ABC, Generic[R]):
     def totals(self, result: R) -> dict[str, Any]:
         """The headline numbers (totals, targets, margins, damage, cells) for ``--json``."""
 
+    def suggestions(self, result: R) -> tuple[tuple[int, str], ...]:
+        """Effects of the result the GM may decline (critical events), as (number, what it
+        does); :meth:`declining` those numbers gives the action that leaves them out."""
+        return ()
+
+    def declining(self, numbers: frozenset[int]) -> Action[R]:
+        """This action with the suggestions ``numbers`` declined (logged, not applied)."""
+        return self
+
 
 @dataclass(frozen=True)
 class Outcome(Generic[R]):

@@ -10,6 +10,7 @@ from typing import Any
 from core.actions.afflict import afflict
 from core.actions.base import Action, round_of
 from core.actions.commands import Command
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.rules.charge import ChargeRequest, ChargeResult, resolve_charge
@@ -36,7 +37,8 @@ class ChargeAction(Action[ChargeResult]):
         return resolve_charge(encounter, self.request, dice)
 
     def effects(self, encounter: Encounter, result: ChargeResult) -> list[Command]:
-        return [*afflict(encounter, result.attacker_id, "Charge", gained=result.attacker_gains),
+        return [*spend_action(encounter, result.attacker_id),
+                *afflict(encounter, result.attacker_id, "Charge", gained=result.attacker_gains),
                 *afflict(encounter, result.defender_id, "Charged",
                          gained=result.defender_gains)]
 

@@ -18,6 +18,7 @@ Cell(x=3, y=1)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar
 
@@ -170,6 +171,28 @@ class UpdateCombatant(Command):
             self.after = other.after
             return True
         return False
+
+
+class ChangeCombatant(Command):
+    """A change worked out on the token's combatant as it is when applied (so it composes
+    with the other edits of the same step); undone by restoring it."""
+
+    def __init__(self, token_id: str, change: Callable[[Combatant], Combatant],
+                 label: str) -> None:
+        self.token_id, self.change, self.label = token_id, change, label
+        self.before: Combatant | None = None
+
+    def apply(self, encounter: Encounter) -> ChangeSet:
+        token = encounter.token(self.token_id)
+        self.before = token.combatant
+        encounter.put_token(token.with_combatant(self.change(token.combatant)))
+        return ChangeSet(tokens=frozenset({token.id}))
+
+    def revert(self, encounter: Encounter) -> ChangeSet:
+        assert self.before is not None
+        token = encounter.token(self.token_id)
+        encounter.put_token(token.with_combatant(self.before))
+        return ChangeSet(tokens=frozenset({token.id}))
 
 
 class AddToken(Command):

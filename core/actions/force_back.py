@@ -10,6 +10,7 @@ from typing import Any
 from core.actions.afflict import afflict, lower_guard
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, PlaceTokens
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
@@ -44,7 +45,9 @@ class ForceBackAction(Action[ForceBackResult]):
             moves[result.defender_id] = result.final_cell
         if result.attacker_cell is not None:
             moves[result.attacker_id] = result.attacker_cell
-        commands: list[Command] = [PlaceTokens(moves, "Forced back")] if moves else []
+        commands = spend_action(encounter, result.attacker_id)
+        if moves:
+            commands.append(PlaceTokens(moves, "Forced back"))
         commands += afflict(encounter, result.defender_id, "Forced back", damage=result.damage)
         if result.ac_penalty is not None:
             commands.append(lower_guard(result.ac_penalty))

@@ -8,11 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.actions.afflict import afflict, set_hold
+from core.actions.attack import first_strike_entry
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
+from core.actions.injury import strike_effects
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
-from core.rules.grapple import GrappleRequest, GrappleResult, resolve_grapple
+from core.rules.brawl import first_strike, stopped_grapple, stops
+from core.rules.grapple import GrappleRequest, GrappleResult, prepare_grapple, resolve_grapple
 from core.rules.manoeuvre_report import format_grapple
 
 
@@ -23,10 +27,11 @@ class GrappleAction(Action[GrappleResult]):
     request: GrappleRequest
 
     name = "grapple"
-    dice_order = ("the attacker's d20, the defender's d20; on a successful throw the throw's "
-                  "d2, then the slam's shove die (a wall that way) or the Pit-Stop d20 and the "
-                  "hazard's dice, then the stun check d20; on a successful lock or improved "
-                  "lock the lock's d4")
+    dice_order = ("a brawler against an armed defender: first its strike's dice (002 "
+                  "Brawling); the attacker's d20, the defender's d20; on a successful throw "
+                  "the throw's d2, then the slam's shove die (a wall that way) or the "
+                  "Pit-Stop d20 and the hazard's dice, then the stun check d20; on a successful "
+                  "lock or improved lock the lock's d4")
 
     def title(self, encounter: Encounter) -> str:
         request = self.request
@@ -37,11 +42,22 @@ class GrappleAction(Action[GrappleResult]):
         return frozenset({self.request.attacker, self.request.defender})
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> GrappleResult:
-        return resolve_grapple(encounter, self.request, dice)
+        """The attempt; by a brawler who is not yet grappling, after an armed defender's
+        first strike (002 "Brawling", :mod:`core.rules.brawl`), which may stop it."""
+        setup = prepare_grapple(encounter, self.request)
+        first = first_strike(encounter, setup.attacker, setup.defender, dice)
+        if first is not None and stops(setup.attacker, first):
+            return stopped_grapple(self.request, setup.attacker, setup.defender, first)
+        result = resolve_grapple(encounter, self.request, dice)
+        return result.model_copy(update={"first_strike": first})
 
     def effects(self, encounter: Encounter, result: GrappleResult) -> list[Command]:
         a, d = result.attacker_id, result.defender_id
-        commands: list[Command] = []
+        commands = spend_action(encounter, a)
+        if result.first_strike is not None:
+            commands += strike_effects(encounter, d, a, result.first_strike, "First strike")
+        if result.stopped:
+            return commands
         throw = result.throw
         if throw is not None and throw.final_cell != encounter.token(d).cell:
             commands.append(MoveToken(d, throw.final_cell))
@@ -55,8 +71,15 @@ class GrappleAction(Action[GrappleResult]):
         return [*commands, set_hold(encounter, (a, d), result.hold)]
 
     def entries(self, encounter: Encounter, result: GrappleResult) -> list[LogEntry]:
-        return [LogEntry(kind="grapple", summary=result.summary(), text=format_grapple(result),
-                         detail=result.model_dump(mode="json"), round=round_of(encounter))]
+        first = [] if result.first_strike is None else [first_strike_entry(
+            encounter, result.first_strike)]
+        if result.stopped:
+            return [*first, LogEntry(kind="grapple", summary=result.summary(),
+                                     round=round_of(encounter))]
+        return [*first, LogEntry(kind="grapple", summary=result.summary(),
+                                 text=format_grapple(result),
+                                 detail=result.model_dump(mode="json"),
+                                 round=round_of(encounter))]
 
     def totals(self, result: GrappleResult) -> dict[str, Any]:
         throw = result.throw

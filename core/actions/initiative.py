@@ -4,18 +4,26 @@ acted out as one step."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.actions.base import Action
 from core.actions.commands import Command
 from core.actions.critical import critical_effects, critical_entry, critical_totals
-from core.actions.round import StartRound
+from core.actions.round import NextRound, StartRound
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.round import RoundState
 from core.rules.critical import CriticalResult, roll_critical_events
-from core.rules.timeline import initiative_log, join_round, newcomers, roll_initiative
+from core.rules.holds import locks_at_round_end
+from core.rules.timeline import (
+    RoundEnd,
+    end_round,
+    initiative_log,
+    join_round,
+    newcomers,
+    roll_initiative,
+)
 
 
 @dataclass(frozen=True)
@@ -28,7 +36,10 @@ class RoundStart:
 
 @dataclass(frozen=True)
 class InitiativeAction(Action[RoundStart]):
-    """Roll initiative for everyone on the map."""
+    """Roll initiative for everyone on the map; the critical events numbered in ``declined``
+    (1 = the first rolled) are rolled and logged but not applied (the GM declined them)."""
+
+    declined: frozenset[int] = frozenset()
 
     name = "initiative"
     dice_order = ("a d10 for each party member in token order, then one d10 for the whole "
@@ -40,7 +51,8 @@ class InitiativeAction(Action[RoundStart]):
 
     def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundStart:
         state = roll_initiative(encounter, dice)
-        return RoundStart(state, tuple(roll_critical_events(encounter, state, dice)))
+        return RoundStart(state, tuple(roll_critical_events(encounter, state, dice,
+                                                            self.declined)))
 
     def effects(self, encounter: Encounter, result: RoundStart) -> list[Command]:
         commands: list[Command] = [StartRound(result.state)]
@@ -53,6 +65,13 @@ class InitiativeAction(Action[RoundStart]):
         return [initiative_log(result.state, encounter),
                 *(critical_entry(event, number, tie_cause(encounter, result.state, event.pair))
                   for event in result.events)]
+
+    def suggestions(self, result: RoundStart) -> tuple[tuple[int, str], ...]:
+        return tuple((number, f"{event.summary}: {event.note}")
+                     for number, event in enumerate(result.events, start=1) if event.acts)
+
+    def declining(self, numbers: frozenset[int]) -> InitiativeAction:
+        return replace(self, declined=self.declined | numbers)
 
     def totals(self, result: RoundStart) -> dict[str, Any]:
         return {"summary": f"Round {result.state.round_number} initiative",
@@ -97,3 +116,32 @@ class JoinRoundAction(Action[RoundState]):
     def totals(self, result: RoundState) -> dict[str, Any]:
         return {"summary": "Joined the round", "round": result.round_number,
                 "segments": {e.token_id: e.segment for e in result.entries}}
+
+
+@dataclass(frozen=True)
+class NextRoundAction(Action[RoundEnd]):
+    """End the round (:class:`core.actions.round.NextRound`): locks hurt (and force
+    submission), timers tick, stun conditions step down, the risen stand. No dice; its log
+    lines are the command's own."""
+
+    name = "next-round"
+    dice_order = "no dice"
+
+    def title(self, encounter: Encounter) -> str:
+        locks = "; ".join(lock.entry.summary for lock in locks_at_round_end(encounter))
+        ended = f"Round {encounter.timeline.round_number} ends"
+        return f"{ended}: {locks}" if locks else ended
+
+    def resolve(self, encounter: Encounter, dice: DiceSource) -> RoundEnd:
+        return end_round(encounter)
+
+    def effects(self, encounter: Encounter, result: RoundEnd) -> list[Command]:
+        return [NextRound()]
+
+    def entries(self, encounter: Encounter, result: RoundEnd) -> list[LogEntry]:
+        return []
+
+    def totals(self, result: RoundEnd) -> dict[str, Any]:
+        return {"summary": f"Round {result.state.round_number}",
+                "round": result.state.round_number,
+                "conditions": {token: sorted(c) for token, c in result.conditions.items()}}

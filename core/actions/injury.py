@@ -5,42 +5,22 @@ step."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from core.actions.afflict import afflict
-from core.actions.commands import ChangeSet, Command, CommandRefusedError
+from core.actions.afflict import afflict, restart_timers
+from core.actions.commands import ChangeCombatant, Command, CommandRefusedError
 from core.actions.critical import critical_effects, critical_entry
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Condition
 from core.model.encounter import Encounter, LogEntry
 from core.rules.attack import AttackResult
-
-
-class ChangeCombatant(Command):
-    """A change worked out on the token's combatant as it is when applied (so it composes
-    with the other edits of the same step); undone by restoring it."""
-
-    def __init__(self, token_id: str, change: Callable[[Combatant], Combatant],
-                 label: str) -> None:
-        self.token_id, self.change, self.label = token_id, change, label
-        self.before: Combatant | None = None
-
-    def apply(self, encounter: Encounter) -> ChangeSet:
-        token = encounter.token(self.token_id)
-        self.before = token.combatant
-        encounter.put_token(token.with_combatant(self.change(token.combatant)))
-        return ChangeSet(tokens=frozenset({token.id}))
-
-    def revert(self, encounter: Encounter) -> ChangeSet:
-        assert self.before is not None
-        token = encounter.token(self.token_id)
-        encounter.put_token(token.with_combatant(self.before))
-        return ChangeSet(tokens=frozenset({token.id}))
+from core.rules.timeline import timer_for
 
 
 def spend_hero_point(token_id: str) -> Command:
     """One hero point less (002 "Damage": "A hero point causes ..."); refused when none is
     left by the time it applies."""
     def spend(combatant: Combatant) -> Combatant:
+        if combatant.round_hero_points:  # this round's first (critical event 23)
+            return combatant.model_copy(
+                update={"round_hero_points": combatant.round_hero_points - 1})
         if combatant.hero_points < 1:
             raise CommandRefusedError(f"{combatant.name} has no hero points left")
         return combatant.model_copy(update={"hero_points": combatant.hero_points - 1})
@@ -64,7 +44,25 @@ def strike_effects(encounter: Encounter, attacker_id: str, target_id: str,
                             catastrophic=bool(stun and stun.effect.catastrophic))
     if attack.hero is not None:
         commands.append(spend_hero_point(attacker_id))
-    return commands
+    return commands + opening_used(encounter, attacker_id) + befuddled_attacked(
+        encounter, target_id)
+
+
+def opening_used(encounter: Encounter, attacker_id: str) -> list[Command]:
+    """A lucky opening (critical events 17, 18) is spent on the creature's next attack."""
+    if not encounter.token(attacker_id).combatant.lucky_opening:
+        return []
+    return [ChangeCombatant(attacker_id, lambda c: c.model_copy(update={"lucky_opening": 0}),
+                            "Lucky opening used")]
+
+
+def befuddled_attacked(encounter: Encounter, target_id: str) -> list[Command]:
+    """002 Critical event 25, "Befuddled: If attacked; no skill action next round": attacked,
+    it stays befuddled through the next round, whose action it loses."""
+    if not encounter.token(target_id).combatant.has(Condition.BEFUDDLED):
+        return []
+    timer = timer_for(target_id, Condition.BEFUDDLED, encounter.profile, rounds=2)
+    return [restart_timers([timer])] if timer is not None else []
 
 
 def fumble_entries(attack: AttackResult, round_number: int | None) -> list[LogEntry]:

@@ -14,6 +14,7 @@ from core.actions.afflict import afflict
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, ReplaceHazard
 from core.actions.injury import fumble_entries, strike_effects
+from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.limits import MAX_ROUND
@@ -56,8 +57,8 @@ class MissileAction(Action[MissileResult]):
         return resolve_missile(encounter, self.request, dice)
 
     def effects(self, encounter: Encounter, result: MissileResult) -> list[Command]:
-        commands = strike_effects(encounter, result.attacker_id, result.target_id,
-                                  result.attack, "Missile hit")
+        commands = spend_action(encounter, result.attacker_id) + strike_effects(
+            encounter, result.attacker_id, result.target_id, result.attack, "Missile hit")
         if result.friend_hit is not None:
             friend = result.friend_hit
             commands += afflict(encounter, friend.token_id, "Near miss",

@@ -11,6 +11,7 @@ from core.actions.afflict import afflict
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
 from core.actions.round import RecordMovement
+from core.actions.turns import spend_action
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
@@ -25,7 +26,7 @@ class OverrunAction(Action[OverrunResult]):
     request: OverrunRequest
 
     name = "overrun"
-    dice_order = "the defender's d20 (to stay standing)"
+    dice_order = "the defender's d20 (to stay standing); none when a knee-high mover swarms past"
 
     def title(self, encounter: Encounter) -> str:
         return (f"{encounter.token(self.request.mover).name} overruns "
@@ -38,7 +39,8 @@ class OverrunAction(Action[OverrunResult]):
         return resolve_overrun(encounter, self.request, dice)
 
     def effects(self, encounter: Encounter, result: OverrunResult) -> list[Command]:
-        commands: list[Command] = []
+        # Swarming past is movement, not the mover's action (RD "Group overrun").
+        commands = [] if result.swarmed else spend_action(encounter, result.mover_id)
         if result.final_cell != encounter.token(result.mover_id).cell:
             commands += [MoveToken(result.mover_id, result.final_cell),
                          RecordMovement(result.mover_id, result.moved_ft, result.path)]

@@ -9,6 +9,7 @@ from core.actions.commands import ChangeSet, Command, CommandRefusedError, Repla
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
+from core.model.melee import HoldKind
 from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
 from core.rules.holds import locks_at_round_end
 from core.rules.timeline import end_round
@@ -71,7 +72,8 @@ class AdvanceSegment(_TimelineCommand):
 class NextRound(_TimelineCommand):
     """End the round: locks hurt (holds go last, :func:`core.rules.holds.locks_at_round_end`),
     timers tick, stun conditions step down, the risen stand, burnt-out hazards go
-    (:func:`core.rules.timeline.end_round`)."""
+    (:func:`core.rules.timeline.end_round`); the critical events' boons for the round lapse
+    (:data:`LAPSING`)."""
 
     label = "Next round"
 
@@ -92,6 +94,9 @@ class NextRound(_TimelineCommand):
                    for token_id, conditions in ending.conditions.items()]
         for token_id, conditions in ending.conditions.items():
             self._change(encounter, token_id, conditions=conditions)
+        self._submit(encounter, {lock.token_id for lock in locks if lock.submits})
+        for token in [t for t in encounter.tokens if _lucky(t.combatant)]:
+            self._change(encounter, token.id, **LAPSING)
         self.logged = [lock.entry for lock in locks] + changed
         encounter.log.extend(self.logged)
         self.expired = [ReplaceHazard(hazard, None) for hazard in ending.expired]
@@ -99,6 +104,15 @@ class NextRound(_TimelineCommand):
             removal.apply(encounter)
         return ChangeSet(tokens=frozenset(self.combatants), timeline=True,
                          log=bool(self.logged), hazards=bool(self.expired))
+
+    def _submit(self, encounter: Encounter, yielded: set[str]) -> None:
+        """Who a lock took to 0 HP submits, and its lock ends (002 Locks: "Will submit when
+        all SP are lost")."""
+        for token_id in yielded:
+            conditions = encounter.token(token_id).combatant.conditions
+            self._change(encounter, token_id, conditions=conditions | {Condition.SUBMITTED})
+        encounter.timeline.holds = [h for h in encounter.timeline.holds
+                                    if h.held not in yielded or h.kind is not HoldKind.LOCK]
 
     def _change(self, encounter: Encounter, token_id: str, **update: object) -> None:
         token = encounter.token(token_id)
@@ -111,6 +125,15 @@ class NextRound(_TimelineCommand):
         del encounter.log[len(encounter.log) - len(self.logged):]
         return super().revert(encounter) | ChangeSet(log=bool(self.logged),
                                                      hazards=bool(self.expired))
+
+
+#: What critical events give to the round's end only: a lucky break (16), a lucky opening
+#: not yet used (17, 18), a hero point not spent (23).
+LAPSING = {"lucky_break": 0, "lucky_opening": 0, "round_hero_points": 0}
+
+
+def _lucky(combatant: Combatant) -> bool:
+    return any(getattr(combatant, name) for name in LAPSING)
 
 
 def _conditions_entry(encounter: Encounter, token_id: str, after: frozenset[Condition],

@@ -10,6 +10,7 @@ from typing import Any
 from core.actions.afflict import afflict
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
+from core.actions.turns import spend_action
 from core.model.combatant import Condition
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
@@ -42,8 +43,9 @@ class ShoveAction(Action[ShoveResult]):
 
     def effects(self, encounter: Encounter, result: ShoveResult) -> list[Command]:
         defender = encounter.token(self.request.defender)
-        moves: list[Command] = ([MoveToken(defender.id, result.final_cell)]
-                                if result.final_cell != defender.cell else [])
+        moves = spend_action(encounter, encounter.token(self.request.attacker).id)
+        if result.final_cell != defender.cell:
+            moves.append(MoveToken(defender.id, result.final_cell))
         prone = frozenset({Condition.PRONE}) if result.prone else frozenset()
         return moves + afflict(encounter, defender.id, "Shoved", damage=result.total_damage,
                                gained=prone)

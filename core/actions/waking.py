@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from core.actions.commands import Command, UpdateCombatant
+from core.actions.commands import ChangeCombatant, Command, UpdateCombatant
 from core.model.combatant import Condition
 from core.model.encounter import Encounter, LogEntry
 from core.rules.sleep import WakeStage, wake_schedule
@@ -29,13 +29,15 @@ def wake_entry(encounter: Encounter, token_id: str, how: str) -> LogEntry:
 def woken_by(encounter: Encounter, commands: Iterable[Command]) -> list[LogEntry]:
     """A wake line for each sleeper an action's commands wake (its damage did)."""
     return [wake_entry(encounter, command.token_id, "is woken by the hit")
-            for command in commands if isinstance(command, UpdateCombatant)
+            for command in commands if isinstance(command, UpdateCombatant | ChangeCombatant)
             and _wakes(encounter, command)]
 
 
-def _wakes(encounter: Encounter, command: UpdateCombatant) -> bool:
+def _wakes(encounter: Encounter, command: UpdateCombatant | ChangeCombatant) -> bool:
     """A sleeper hurt awake (the Wake action wakes without hurting and says so itself)."""
-    before, after = encounter.token(command.token_id).combatant, command.after
+    before = encounter.token(command.token_id).combatant
+    after = (command.after if isinstance(command, UpdateCombatant)
+             else command.change(before))
     hurt = after.hp < before.hp or after.wounds > before.wounds
     return hurt and before.has(Condition.ASLEEP) and after.has(Condition.WAKING)
 

@@ -17,7 +17,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
+from core.model.grid import Cell
 from core.model.limits import MAX_PATH_CHARS
+from core.model.melee import check_cell
 from core.model.portrait import PORTRAIT_KEY
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
@@ -27,6 +29,8 @@ HP_FLOOR = -9999
 MAX_WOUNDS = 9999
 MAX_HERO_POINTS = 99
 MAX_SIGHT_FT = 1000
+MAX_DENTS = 10
+MAX_LUCK = 100
 
 
 class Side(StrEnum):
@@ -55,11 +59,39 @@ class Condition(StrEnum):
     WAKING = "waking"
     RISING = "rising"
     DEFENDING = "defending"
+    # Critical events (002 "Critical events"; core.rules.critical)
+    SUBMITTED = "submitted"  # 002 Locks: "Will submit when all SP are lost"
+    STYMIED = "stymied"  # 22: no hero points this or next round
+    BEFUDDLED = "befuddled"  # 25: if attacked, no skill action next round
 
     @property
     def label(self) -> str:
         """As the GM reads it: "knocked out"."""
         return self.value.replace("_", " ")
+
+
+class OutOfHand(BaseModel):
+    """A weapon (or the shield) a critical event took out of its owner's hand (002
+    "Critical events" 3, 5-7): unusable until the owner spends an action recovering it. A
+    dropped one lies on the map at ``cell``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    item: str = Field(min_length=1, max_length=40, description="A weapon's name, or the "
+                                                               "shield's key")
+    shield: bool = False
+    how: str = Field("dropped", pattern="^(dropped|tangled|stuck)$")
+    cell: Cell | None = Field(None, description="Where a dropped one lies")
+
+    @field_validator("cell")
+    @classmethod
+    def _on_a_map(cls, cell: Cell | None) -> Cell | None:
+        return None if cell is None else check_cell(cell)
+
+    def describe(self, label: str) -> str:
+        """"Long sword dropped at (9,5)", "Short bow tangled"."""
+        where = f" at ({self.cell.x},{self.cell.y})" if self.cell is not None else ""
+        return f"{label} {self.how}{where}"
 
 
 class Abilities(BaseModel):
@@ -130,6 +162,25 @@ class Combatant(BaseModel):
     wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
                         description="Wound points taken (002 'every 5th point')")
     hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")
+    alert: int = Field(0, ge=-10, le=10, description="002 Parry and Dodge: the Alert skill")
+    armour_gaps: tuple[Annotated[str, Field(min_length=1, max_length=40)], ...] = Field(
+        (), max_length=20, description=("Hit locations its armour leaves bare (002 Damage: "
+                                        "'if they are wearing armour where you hit')"))
+    humanoid: bool = Field(True, description=("002 Critical Locations: humanoids may be "
+                                              "stunned, others take double damage"))
+    shield_damage: int = Field(0, ge=0, le=MAX_DENTS, description=(
+        "Critical event 2, shield damaged: −1 defence each, until repaired"))
+    armour_dents: int = Field(0, ge=0, le=MAX_DENTS, description=(
+        "Critical event 4, armour dented: −1 AC each (not AV), until repaired"))
+    out_of_hand: tuple[OutOfHand, ...] = Field((), max_length=13, description=(
+        "Weapons and the shield a critical event took out of hand"))
+    lucky_break: int = Field(0, ge=0, le=MAX_LUCK, description=(
+        "Critical event 16: to AC and saves until the round ends"))
+    lucky_opening: int = Field(0, ge=0, le=MAX_LUCK, description=(
+        "Critical events 17, 18: to its next attack this round"))
+    round_hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description=(
+        "Critical event 23: hero points usable this round only"))
+    dodge_skill: int = Field(0, ge=0, le=20, description="002 Dodging: the Dodge skill")
 
     @field_validator("armour")
     @classmethod

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
+from core.model.tables import ARMOURS, Size
 from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
@@ -132,6 +133,10 @@ DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
     MoraleRow(level="Catastrophic", result=MoraleResult.BERSERK),
 )
 
+#: rules-decisions "Pummelling": the metal body armours of 000's table.
+METAL_ARMOURS: tuple[str, ...] = ("scale", "chain_mail", "banded", "plate_mail", "suit_armor",
+                                  "elven_chain", "dwarven_plate")
+
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
     FailureLevel(name="Bad", min_margin=4),
@@ -213,7 +218,17 @@ class RulesProfile(BaseModel):
     scarper_defence_bonus: Bonus = 2
     aiming_attack_bonus: Bonus = 3
     critical_event_die: str = "d30"
+    critical_side_die: str = "d3"
+    lucky_break_die: str = "d6"
+    lucky_opening_die: str = "d6"
+    really_lucky_opening_die: str = "d10"
+    shift_direction_die: str = "d8"
+    shift_distance_die: str = "d2"
+    shift_ft_per_point: int = Field(5, ge=1, le=100)
+    critical_retreat_ft: int = Field(10, ge=0, le=MAX_FEET)
     declaration_seconds: int = Field(120, ge=0, le=86_400)
+    declaration_extra_seconds: int = Field(120, ge=1, le=3600)
+    declaration_seconds_per_creature: int = Field(120, ge=0, le=3600)
     failure_levels: tuple[FailureLevel, ...] = Field(DEFAULT_FAILURE_LEVELS, max_length=20)
 
     # Conditions (rules-decisions "Conditions"; 002 stunning table)
@@ -249,6 +264,7 @@ class RulesProfile(BaseModel):
     overrun_per_speed_step: int = Field(2, ge=0, le=20)
     overrun_per_size_category: int = Field(4, ge=0, le=20)
     overrun_braced: int = Field(3, ge=0, le=20)
+    knee_high_size: Size = Size.TINY
     evade_target: int = Field(12, ge=2, le=40)
     stun_check_base: int = Field(10, ge=0, le=40)
     throw_figure: int = Field(3, ge=0, le=20)
@@ -302,6 +318,26 @@ class RulesProfile(BaseModel):
     grip_hit_bonus: int = Field(1, ge=0, le=10)
     one_and_half_grip_damage: str = "d3"
     popup_spot_target: int = Field(9, ge=2, le=30)
+    non_humanoid_critical_multiplier: int = Field(2, ge=1, le=10)
+    special_penetration_margin: int = Field(2, ge=0, le=20)
+
+    # Declarations and defence (002 "Multiple Attacks", "Defence - Melee", "Parry", "Dodging
+    # instead of parrying", "Not attacking", "Size Effects"; rules-decisions "Parry and dodge")
+    multiple_attack_penalty: int = Field(3, ge=0, le=20)
+    stand_to_defend_bonus: int = Field(2, ge=0, le=20)
+    parry_and_dodge: bool = False
+    defence_base: int = Field(11, ge=0, le=40)
+    parry_size_modifiers: tuple[Bonus, ...] = Field((-1, -2, 0, 1, 2, 3), min_length=6,
+                                                    max_length=6)
+    dodge_size_modifiers: tuple[Bonus, ...] = Field((3, 2, 0, -1, -2, -3), min_length=6,
+                                                    max_length=6)
+    dodge_unprotected_penalty: int = Field(-2, ge=-20, le=0)
+
+    # Unarmed combat (002 "Unarmed Combat", "Pummelling"; rules-decisions "Pummelling")
+    metal_armours: tuple[str, ...] = Field(METAL_ARMOURS, max_length=len(ARMOURS))
+    martial_arts_dice: tuple[str, ...] = Field(("d2", "d4", "d6", "d8", "d10", "d12"),
+                                               min_length=1, max_length=20)
+    martial_arts_levels_per_die: int = Field(3, ge=1, le=40)
 
     @field_validator("ability_table")
     @classmethod
@@ -330,7 +366,9 @@ class RulesProfile(BaseModel):
             raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
         return percents
 
-    @field_validator("scatter_die", "hit_location_die", "fumble_save_die")
+    @field_validator("scatter_die", "hit_location_die", "fumble_save_die", "critical_side_die",
+                     "shift_direction_die", "lucky_break_die", "lucky_opening_die",
+                     "really_lucky_opening_die", "shift_distance_die")
     @classmethod
     def _one_die(cls, die: str) -> str:
         expression = DiceExpression.parse(die)
@@ -365,7 +403,15 @@ class RulesProfile(BaseModel):
             raise ValueError("hit_locations: two rows share a name")
         return self
 
-    @field_validator("die_chain")
+    @field_validator("metal_armours")
+    @classmethod
+    def _known_armours(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [name for name in names if name not in ARMOURS]
+        if unknown:
+            raise ValueError(f"unknown armour {unknown[0]!r}; choose from {', '.join(ARMOURS)}")
+        return names
+
+    @field_validator("die_chain", "martial_arts_dice")
     @classmethod
     def _chain_dice(cls, chain: tuple[str, ...]) -> tuple[str, ...]:
         for die in chain:

@@ -23,6 +23,8 @@ SHOVE, SLAM, HAZARDS, GRID, ATTACK, ROUND, CONDITIONS, SURPRISE, SIGHT, MISSILES
 MELEE, GRAPPLE = "Melee manoeuvres", "Grappling"
 MORALE, SLEEP = "Morale", "Sleep"
 LOCATION, INJURY = "Hit location", "Injury options"
+UNARMED, DEFENCE = "Unarmed combat", "Defence and declarations"
+CRITICAL = "Critical events"
 
 FIELD_DOCS: dict[str, FieldDoc] = {
     "ability_table": FieldDoc(GRID, "Ability modifier table",
@@ -306,4 +308,68 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                          "the weapon's own bonus, 'd3 / +d6')"),
     "popup_spot_target": FieldDoc(MISSILES, "Pop-up shot: Spot difficulty",
                                   "002 Pop-up missile shots: 'Spot difficulty is a 9'"),
+    "multiple_attack_penalty": FieldDoc(
+        DEFENCE, "Multiple attacks: penalty per extra attack (to hit and to defence)",
+        "002 Multiple Attacks: 'every extra attack not only suffers -3 to each attack but also "
+        "-3 to your parry skill'"),
+    "stand_to_defend_bonus": FieldDoc(DEFENCE, "Standing to defend: defence against melee",
+                                      "002 Not attacking: 'Whichever defence used method you "
+                                      "gain +2'"),
+    "parry_and_dodge": FieldDoc(DEFENCE, "Parry or dodge instead of AC against melee",
+                                "002 Defence - Melee: 'a character may either parry a blow, "
+                                "dodge it'; RD: a profile option, off by default"),
+    "defence_base": FieldDoc(DEFENCE, "Parry and dodge: base", "RD Parry and dodge: '11 +'"),
+    "parry_size_modifiers": FieldDoc(
+        DEFENCE, "Parry: size (Tiny, Small, Medium, Large, Huge, Gargantuan)",
+        "002 Size Effects, 'Melee / Width' column (Tiny −1, Small −2, Medium 0, Big +1, Huge "
+        "+2, Enormous +3; Large read as Big and Gargantuan as Enormous: interpreted)"),
+    "dodge_size_modifiers": FieldDoc(
+        DEFENCE, "Dodge: size (Tiny, Small, Medium, Large, Huge, Gargantuan)",
+        "002 Size Effects, 'Ranged / Dodge' column (Tiny +3, Small +2, Medium 0, Big −1, Huge "
+        "−2, Enormous −3)"),
+    "dodge_unprotected_penalty": FieldDoc(
+        DEFENCE, "Dodge without a shield or a substantial weapon",
+        "002 Dodging: 'suffer a -2 penalty to your defence if you don't have a shield or a "
+        "substantial weapon (short sword size or larger)'"),
+    "critical_side_die": FieldDoc(CRITICAL, "Side affected die (1 party, 2 opposition, 3 both)",
+                                  "RD Critical events: 'the side affected is rolled on a d3'"),
+    "lucky_break_die": FieldDoc(CRITICAL, "Lucky break (16): to AC and saves",
+                                "002 Critical events: '+d6 to defence & saves'"),
+    "lucky_opening_die": FieldDoc(CRITICAL, "Lucky opening (17): to the next attack",
+                                  "002 Critical events: '+d6 to hit'"),
+    "really_lucky_opening_die": FieldDoc(CRITICAL, "Really lucky opening (18): to the next "
+                                                   "attack", "002 Critical events: '+d10 to hit'"),
+    "shift_direction_die": FieldDoc(CRITICAL, "Battlefield shift (10): direction die (1 = N, "
+                                              "clockwise)", "RD: 'd8 direction' (002: 'random "
+                                                            "direction')"),
+    "shift_distance_die": FieldDoc(CRITICAL, "Battlefield shift (10): distance die",
+                                   "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
+    "shift_ft_per_point": FieldDoc(CRITICAL, "Battlefield shift (10): feet per point",
+                                   "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
+    "critical_retreat_ft": FieldDoc(CRITICAL, "Retreat (19): feet",
+                                    "002 Critical events: '1 party retreats by 10''"),
+    "knee_high_size": FieldDoc(MELEE, "Lower than knee height: this size and smaller",
+                               "002 Overruns: 'Creatures lower than knee height cannot overrun "
+                               "a braced character'; RD: Tiny"),
+    "declaration_extra_seconds": FieldDoc(ROUND, "Declaration time: the +2 min step (seconds)",
+                                          "002 Initiative: 'The DM may delay this period'"),
+    "declaration_seconds_per_creature": FieldDoc(
+        ROUND, "Declaration time: most extra seconds per opposition creature",
+        "002 Initiative: 'though this should not exceed 2 minutes per creature'"),
+    "non_humanoid_critical_multiplier": FieldDoc(
+        LOCATION, "Non-humanoid hit on a critical location: damage ×",
+        "002 Critical Locations: 'Other creatures unless otherwise noted suffer double damage'"),
+    "special_penetration_margin": FieldDoc(
+        LOCATION, "Special damage: penetrates when damage ≥ AV + this",
+        "002 Special Damage: 'only do so if they penetrate your armour'; RD: AV + 2"),
+    "metal_armours": FieldDoc(UNARMED, "Metal armours (no pummelling against them)",
+                              "002 Pummelling: 'You can't pummel against metal armour.'; RD "
+                              "Pummelling: Scale, Chain Mail, Banded, Plate, Suit, Elven Chain, "
+                              "Dwarven Plate"),
+    "martial_arts_dice": FieldDoc(UNARMED, "Martial artist's pummel die, by level step",
+                                  "002 Pummelling: 'Martial artists damage rises with levels as "
+                                  "a normal weapon' (Interp.: d2, d4 … d12)"),
+    "martial_arts_levels_per_die": FieldDoc(UNARMED, "Levels per martial arts die step",
+                                            "Interp. of 002 Pummelling: a step every 3 levels "
+                                            "(d2 at 1-2, d4 at 3-5 …)"),
 }

@@ -28,6 +28,8 @@ from core.model.melee import AcPenalty, Hold, check_cell, check_walk
 from core.model.morale import MoraleTrigger
 
 MAX_PATH_CELLS = 10_000
+MAX_ACTIONS = 20  # actions one creature takes in a round
+MAX_EXTRA_ATTACKS = 9  # declared beyond the first (002 "Multiple Attacks")
 MAX_HOLDS = MAX_TOKENS
 
 
@@ -55,12 +57,28 @@ class InitiativeEntry(BaseModel):
     no_action: str = Field("", max_length=200,
                            description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
+    actions_taken: int = Field(0, ge=0, le=MAX_ACTIONS,
+                               description="Attacks and manoeuvres made this round")
+    extra_attacks: int = Field(0, ge=0, le=MAX_EXTRA_ATTACKS,
+                               description="Attacks declared beyond the first (002 Multiple "
+                                           "Attacks: −3 each and to its defence)")
+    bonus_strikes: int = Field(0, ge=0, le=MAX_EXTRA_ATTACKS,
+                               description="Extra attacks a critical event gave (20, Strike "
+                                           "2: no multiple-attack penalty)")
+    stands_to_defend: bool = Field(False, description="Declared: no attack, +2 defence against "
+                                                      "melee (002 Not attacking)")
     notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
 
     @field_validator("path")
     @classmethod
     def _path_walks(cls, path: tuple[Cell, ...]) -> tuple[Cell, ...]:
         return check_walk(path)
+
+    @property
+    def actions_allowed(self) -> int:
+        """The actions it has this round: one, the extra attacks it declared (002 "Multiple
+        Attacks") and those a critical event gave (20, "Strike 2")."""
+        return 1 + self.extra_attacks + self.bonus_strikes
 
     @field_validator("terms")
     @classmethod

@@ -76,6 +76,23 @@ class FlaskEffect(BaseModel):
         return value
 
 
+class SpecialDamage(BaseModel):
+    """Poison and the like (002 "Special Damage"): dice that ignore AV, dealt only when the
+    hit penetrates the armour; ``note`` says what else it does (the GM plays it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field("Poison", min_length=1, max_length=40)
+    damage: str = "d4"
+    note: str = Field("", max_length=200)
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        DiceExpression.parse(value)
+        return value
+
+
 class Weapon(BaseModel):
     """One row of the weapon table."""
 
@@ -96,6 +113,8 @@ class Weapon(BaseModel):
     hands: Hands = Field(Hands.ONE, description="One hand, versatile, or two hands only")
     two_hand_damage: str = Field("d3", description="Damage bonus with two hands (002: "
                                                    "'d3 / +d6', weapon dependent)")
+    special: SpecialDamage | None = Field(None, description="Special damage through armour "
+                                                            "only (002 Special Damage)")
 
     @field_validator("damage", "two_hand_damage")
     @classmethod

@@ -26,10 +26,11 @@ from core.model.encounter import Encounter, Token
 from core.model.injury import HeroUse
 from core.model.limits import MAX_BONUS
 from core.model.profile import RulesProfile
-from core.model.weapons import DamageType, Grip, Weapon
+from core.model.weapons import DamageType, Grip, SpecialDamage, Weapon
 from core.rules import melee, sleep
-from core.rules.conditions import helpless, require_action, roll_penalty
+from core.rules.conditions import helpless, roll_penalty
 from core.rules.damage import damage_after_armour, wound_points
+from core.rules.defence import Defence, melee_defence
 from core.rules.fumble import FumbleResult, resolve_fumble
 from core.rules.injury import (
     LocationHit,
@@ -42,10 +43,18 @@ from core.rules.injury import (
     natural,
     with_die,
 )
+from core.rules.locations import (
+    critical_location,
+    location_av,
+    special_damage,
+    stunned_by_head_hits,
+)
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
+from core.rules.turns import require_turn
+from core.rules.unarmed import is_pummel, pummel_die, pummel_refusal
 from core.rules.value import RulesValue
-from core.rules.weapons import melee_reach, strength_to_damage
+from core.rules.weapons import melee_reach, out_of_hand, strength_to_damage
 
 
 class DamageKind(RulesValue):
@@ -72,7 +81,11 @@ class AttackOptions(RulesValue):
                             description="The hit location aimed at (002 Hitting specific "
                                         "locations)")
     hero: HeroUse | None = Field(None, description="A hero point spent on this attack")
+    special: SpecialDamage | None = Field(None, description="The weapon's special damage "
+                                                            "(002 Special Damage)")
     grip: Grip | None = Field(None, description="How the weapon is held (None: its usual grip)")
+    free: bool = Field(False, description="A free attack a rule grants (surprise, a failed "
+                                          "evade): not the creature's action this round")
 
     @field_validator("damage")
     @classmethod
@@ -99,6 +112,10 @@ class AttackResult(RulesValue):
     wounds: int = Field(0, description="Of the damage taken, the wound points")
     stun: StunCheck | None = None
     fumble: FumbleResult | None = None
+    against: str = Field("AC", description="What the roll met: AC, or a parry or dodge")
+    first_strike: AttackResult | None = Field(None, description=(
+        "The armed defender's strike before this unarmed attack (002 Brawling)"))
+    stopped: bool = Field(False, description="The first strike stopped the attack")
 
     @property
     def damage_taken(self) -> int:
@@ -118,8 +135,11 @@ class AttackResult(RulesValue):
         return not self.hit and self.natural is Natural.FUMBLE
 
     def summary(self) -> str:
-        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs AC "
-                f"{self.target_ac.value} — {self.outcome()}")
+        if self.stopped:
+            return (f"{self.attacker} attacks {self.defender}: stopped by the first strike "
+                    "(002 Brawling)")
+        return (f"{self.attacker} attacks {self.defender}: {self.to_hit.value} vs "
+                f"{self.against} {self.target_ac.value} — {self.outcome()}")
 
     def outcome(self) -> str:
         """"hits the head (critical roll: maximum damage, multiplied on a critical location),
@@ -159,24 +179,34 @@ class AttackResult(RulesValue):
 
 def attack_terms(attacker: Combatant, defender: Combatant, action: AttackOptions,
                  profile: RulesProfile,
-                 round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
-                 ) -> tuple[Breakdown, Breakdown]:
+                 round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ()), *,
+                 defence: Breakdown | None = None) -> tuple[Breakdown, Breakdown]:
     """The hit roll's terms besides the d20, and the target: HR, ``round_terms[0]`` (aiming;
     a missile's accuracy and range), the attacker's stun condition and the situational
-    modifier against AC and ``round_terms[1]`` (scarpering; a missile target's cover)."""
+    modifier against AC — or ``defence``, a parry or dodge (:mod:`core.rules.defence`) — and
+    ``round_terms[1]`` (scarpering; a missile target's cover)."""
     bonus = Breakdown.of(*hit_rating(attacker, profile).terms, *round_terms[0],
-                         *roll_penalty(attacker, profile),
+                         *roll_penalty(attacker, profile), *opening_terms(attacker),
                          *aim_terms(profile, action.aim, action.kind.missile),
                          *hero_terms(attacker, action.hero, action.aim, profile))
     if action.modifier:
         bonus = bonus.plus(Term("Situational", action.modifier, "GM"))
-    return bonus, armour_class(defender, profile).plus(*round_terms[1])
+    base = armour_class(defender, profile) if defence is None else defence
+    return bonus, base.plus(*round_terms[1])
+
+
+def opening_terms(attacker: Combatant) -> tuple[Term, ...]:
+    """Critical events 17 and 18, "Lucky opening +d6 to hit", "Really lucky opening +d10 to
+    hit": on the creature's next attack this round."""
+    if not attacker.lucky_opening:
+        return ()
+    return (Term("Lucky opening", attacker.lucky_opening, "002 Critical events 17, 18"),)
 
 
 def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptions,
                    profile: RulesProfile, dice: DiceSource, *,
-                   round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ())
-                   ) -> AttackResult:
+                   round_terms: tuple[tuple[Term, ...], tuple[Term, ...]] = ((), ()),
+                   defence: Breakdown | None = None) -> AttackResult:
     """Roll the attack dice (``attack_die``, d20) + HR + modifiers against AC
     (:func:`attack_terms`); on a hit roll damage and pass it through AV (or AV vs missiles).
     ``round_terms`` are the round's bonuses to the hit roll and to the defence (aiming,
@@ -188,7 +218,8 @@ def resolve_attack(attacker: Combatant, defender: Combatant, action: AttackOptio
     "Sleep", :mod:`core.rules.sleep`): a sleeper or a waking one is hit whatever the roll for
     double damage; a rising one gives +1d8, rolled right after the attack dice."""
     roll = dice.roll(profile.attack_die, f"{attacker.name} attack roll")
-    bonus, target = attack_terms(attacker, defender, action, profile, round_terms)
+    bonus, target = attack_terms(attacker, defender, action, profile, round_terms,
+                                 defence=defence)
     to_hit = Breakdown.of(Term(profile.attack_die, roll.total, "000 Hit Roll: roll d20 + HR"),
                           *bonus.terms, *sleep.rising_terms(defender, profile, dice,
                                                             attacker.name))
@@ -209,18 +240,25 @@ def automatic_hit(defender: Combatant, action: AttackOptions) -> bool:
 
 def _struck(result: AttackResult, defender: Combatant, action: AttackOptions,
             profile: RulesProfile, dice: DiceSource) -> AttackResult:
-    """A hit: where it lands, its damage through armour (doubled on a sleeping or waking
-    target), the wound points, and a head hit's stun check (002 "Stunning": "Bludgeon/chop
-    strikes to the head may stun a creature", against the damage after armour)."""
+    """A hit: where it lands, its damage through the armour there (doubled on a sleeping or
+    waking target; a non-humanoid's critical location doubles the roll), special damage
+    when it penetrated, the wound points, and a humanoid's head hit's stun check (002
+    "Stunning": "Bludgeon/chop strikes to the head may stun a creature", against the damage
+    after armour): :mod:`core.rules.locations`."""
     location = hit_location(profile, action.aim, dice, result.attacker)
     damage_roll, raw = hit_damage(action.damage, action.damage_bonus, critical=result.critical,
                                   location=location, hero=action.hero, profile=profile,
                                   dice=dice, who=result.attacker)
-    av = armour_value(defender, missile=action.kind.missile).value
-    damage = sleep.doubled(defender, damage_after_armour(raw.value, av, profile,
+    raw = critical_location(defender, location, raw, result.critical, profile)
+    av = location_av(defender, location, armour_value(defender, missile=action.kind.missile))
+    damage = sleep.doubled(defender, damage_after_armour(raw.value, av.value, profile,
                                                          magic=action.kind.magic), profile)
+    poison = special_damage(action.special, (raw.value, av.value), profile, dice,
+                            result.attacker)
+    damage = damage.plus(poison) if poison is not None else damage
     stuns = (profile.head_hits_stun and location is not None and location.critical
-             and action.kind.damage_type in profile.stunning_damage_types)
+             and action.kind.damage_type in profile.stunning_damage_types
+             and stunned_by_head_hits(defender))
     return result.model_copy(update={
         "location": location, "damage_roll": damage_roll, "raw_damage": raw, "damage": damage,
         "wounds": wound_points(damage.value, profile),
@@ -239,6 +277,7 @@ class MeleeSetup(NamedTuple):
     defender: Token
     options: AttackOptions
     terms: tuple[tuple[Term, ...], tuple[Term, ...]]
+    defence: Defence | None = None  # a parry or dodge instead of AC
 
 
 def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
@@ -248,22 +287,28 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker's reach (its natural reach or its weapon's). A named weapon gives the damage
     dice (with its grip's die), STR to damage (002 "Damage") and whether the damage is
     magic. The map adds its melee terms (:func:`core.rules.melee.attack_terms`: multiple
-    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow."""
+    attackers, a pinner's +1, a lowered guard) and refuses a weapon a hold does not allow,
+    and a pummel against metal armour (002 "Pummelling")."""
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id, free=action.free)
     weapon = encounter.weapon(action.weapon) if action.weapon else None
+    if weapon is not None and (gone := out_of_hand(attacker.combatant, weapon.name)):
+        raise IllegalAttackError(gone)
     if action.kind.missile:
         raise IllegalAttackError("a missile is the missile action: the Missile tool (M) or "
                                  "'battlemap resolve missile'")
     _check_melee_reach(encounter, attacker, defender, weapon)
+    if is_pummel(weapon) and (refusal := pummel_refusal(defender.combatant, encounter.profile)):
+        raise IllegalAttackError(refusal)
     hit, defence = round_terms(encounter, attacker.id, defender.id)
     on_map = melee.attack_terms(encounter, attacker, defender, weapon, missile=False)
     grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
     options = _with_weapon(action, weapon, attacker.combatant, encounter.profile, grip_die)
     return MeleeSetup(attacker, defender, options,
-                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])))
+                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])),
+                      melee_defence(encounter, defender))
 
 
 def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
@@ -272,8 +317,12 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
     save and critical event. Missiles are :func:`core.rules.missile.resolve_missile`
     (range, cover, scatter)."""
     setup = prepare_attack(encounter, attacker_key, defender_key, action)
+    parry = setup.defence
     result = resolve_attack(setup.attacker.combatant, setup.defender.combatant, setup.options,
-                            encounter.profile, dice, round_terms=setup.terms)
+                            encounter.profile, dice, round_terms=setup.terms,
+                            defence=parry.value if parry else None)
+    if parry is not None:
+        result = result.model_copy(update={"against": parry.name})
     return with_fumble(encounter, result, (setup.attacker.id, setup.defender.id), dice)
 
 
@@ -302,27 +351,30 @@ def _check_melee_reach(encounter: Encounter, attacker: Token, defender: Token,
 
 def _with_weapon(action: AttackOptions, weapon: Weapon | None, attacker: Combatant,
                  profile: RulesProfile, grip_die: str | None) -> AttackOptions:
-    """The declared options with the weapon's dice (and its grip's die), its STR bonus and
-    its damage kind."""
+    """The declared options with the weapon's dice (and its grip's die; a martial artist's
+    pummel die, :func:`core.rules.unarmed.pummel_die`), its STR bonus and its damage kind."""
     if weapon is None:
         return action
     bonus = sum(t.value for t in strength_to_damage(attacker, profile, fired=False))
     kind = action.kind.model_copy(update={"magic": action.kind.magic or weapon.magic_damage,
                                           "damage_type": weapon.damage_type})
-    return action.model_copy(update={"damage": with_die(weapon.damage, grip_die), "kind": kind,
-                                     "damage_bonus": action.damage_bonus + bonus})
+    die = pummel_die(weapon.damage, attacker, profile) if is_pummel(weapon) else weapon.damage
+    return action.model_copy(update={"damage": with_die(die, grip_die), "kind": kind,
+                                     "damage_bonus": action.damage_bonus + bonus,
+                                     "special": weapon.special})
 
 
 def round_terms(encounter: Encounter, attacker_id: str, defender_id: str
                  ) -> tuple[tuple[Term, ...], tuple[Term, ...]]:
     """This round's bonuses from the timeline: +3 to hit after aiming, +2 defence while
-    scarpering (002 "Aiming / setting up position", "Scarper")."""
+    scarpering (002 "Aiming / setting up position", "Scarper"), −3 to hit per extra attack
+    declared (002 "Multiple Attacks")."""
     entries = {e.token_id: e for e in encounter.timeline.entries}
-    hit: tuple[Term, ...] = ()
+    hit: tuple[Term, ...] = melee.multiple_attacks_terms(encounter, attacker_id)
     defence: tuple[Term, ...] = ()
     if attacker_id in entries and entries[attacker_id].attack_bonus:
-        hit = (Term("Aimed last round", entries[attacker_id].attack_bonus,
-                    "002 Aiming: +3 to attack"),)
+        hit += (Term("Aimed last round", entries[attacker_id].attack_bonus,
+                     "002 Aiming: +3 to attack"),)
     if defender_id in entries and entries[defender_id].defence_bonus:
         defence = (Term("Scarpering", entries[defender_id].defence_bonus,
                         "002 Scarper: defence +2"),)

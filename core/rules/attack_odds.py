@@ -24,9 +24,17 @@ from core.model.dice import DiceExpression
 from core.model.encounter import Encounter
 from core.model.injury import location_named
 from core.model.profile import RulesProfile
-from core.rules.attack import AttackOptions, attack_terms, automatic_hit, prepare_attack
+from core.rules.attack import (
+    AttackOptions,
+    MeleeSetup,
+    attack_terms,
+    automatic_hit,
+    prepare_attack,
+)
+from core.rules.brawl import first_strike_note
 from core.rules.injury import Natural, attack_outcomes
 from core.rules.sleep import odds_notes, rising_bonus
+from core.rules.unarmed import is_pummel
 
 
 @dataclass(frozen=True)
@@ -42,12 +50,14 @@ class AttackOdds:
     fumble: Fraction
     locations: tuple[tuple[str, Fraction], ...]
     notes: tuple[str, ...] = ()  # what the target's state does (sleep.odds_notes)
+    against: str = "AC"  # or the defender's parry or dodge (core.rules.defence)
 
     def to_json(self) -> dict[str, Any]:
         def num(value: Fraction) -> dict[str, Any]:
             return {"p": float(value), "exact": str(value)}
 
         return {"die": self.die, "attack_bonus": self.attack_bonus, "target": self.target,
+                "against": self.against,
                 "hit": num(self.hit), "critical": num(self.critical),
                 "fumble": num(self.fumble),
                 "locations": [{"location": name, **num(p)} for name, p in self.locations],
@@ -60,7 +70,8 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
     setup = prepare_attack(encounter, attacker_key, defender_key, action)
     profile = encounter.profile
     bonus, target = attack_terms(setup.attacker.combatant, setup.defender.combatant,
-                                 setup.options, profile, setup.terms)
+                                 setup.options, profile, setup.terms,
+                                 defence=setup.defence.value if setup.defence else None)
     defender = setup.defender.combatant
     faces = attack_outcomes(profile, bonus.value, target.value,
                             automatic_hit(defender, setup.options),
@@ -72,7 +83,9 @@ def attack_odds(encounter: Encounter, attacker_key: str, defender_key: str,
                      Fraction(0)),
         fumble=sum((f.p for f in faces if not f.hit and f.natural is Natural.FUMBLE),
                    Fraction(0)),
-        locations=location_odds(profile, action.aim), notes=odds_notes(defender, profile))
+        locations=location_odds(profile, action.aim),
+        notes=(*odds_notes(defender, profile), *_brawling(encounter, setup)),
+        against=setup.defence.name if setup.defence else "AC")
 
 
 def location_odds(profile: RulesProfile, aim: str | None) -> tuple[tuple[str, Fraction], ...]:
@@ -85,3 +98,12 @@ def location_odds(profile: RulesProfile, aim: str | None) -> tuple[tuple[str, Fr
     faces = DiceExpression.parse(profile.hit_location_die).dice[0]
     return tuple((row.name, Fraction(row.high - row.low + 1, faces))
                  for row in sorted(profile.hit_locations, key=lambda row: -row.low))
+
+
+def _brawling(encounter: Encounter, setup: MeleeSetup) -> tuple[str, ...]:
+    """A pummel against an armed defender: it strikes first (002 Brawling)."""
+    weapon = encounter.weapon(setup.options.weapon) if setup.options.weapon else None
+    if not is_pummel(weapon):
+        return ()
+    note = first_strike_note(encounter, setup.attacker, setup.defender)
+    return (note,) if note else ()

@@ -23,7 +23,7 @@ from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.profile import RulesProfile
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import roll_penalty
 from core.rules.melee import (
     IllegalManoeuvreError,
     chance_at_least,
@@ -38,6 +38,7 @@ from core.rules.melee import (
 )
 from core.rules.ratings import armour_class, force_rating
 from core.rules.stun import StunEffect, stun_effect
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 
 SEED = "002 Charge opponent"
@@ -75,7 +76,7 @@ def prepare_charge(encounter: Encounter, request: ChargeRequest) -> ChargeSetup:
     terms."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     profile = encounter.profile
     run = request.run_ft if request.run_ft is not None else run_of(encounter, attacker.id)
     if speed_step(run, profile) == 0:

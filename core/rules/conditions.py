@@ -48,6 +48,7 @@ IDLE: dict[Condition, str] = {
     Condition.RISING: "rising: no attack (002 Sleep round 2)",
     Condition.DEFENDING: "defends only (002 Sleep round 3)",
     Condition.SURRENDERED: "surrendered: pleads for mercy",
+    Condition.SUBMITTED: "submitted to a lock (002 Locks)",
 }
 
 
@@ -74,6 +75,31 @@ def defence_penalty(combatant: Combatant, profile: RulesProfile) -> tuple[Term, 
     return (Term("Prone", profile.prone_defence_penalty, "RD Conditions: Prone −5 defence"),)
 
 
+def save_terms(combatant: Combatant, profile: RulesProfile) -> tuple[Term, ...]:
+    """The terms of a save the creature rolls: its stun condition and a lucky break
+    (critical event 16: "+d6 to defence & saves")."""
+    return (*roll_penalty(combatant, profile), *lucky_terms(combatant))
+
+
+def lucky_terms(combatant: Combatant) -> tuple[Term, ...]:
+    """Critical event 16, a lucky break: to AC and saves until the round ends."""
+    if not combatant.lucky_break:
+        return ()
+    return (Term("Lucky break", combatant.lucky_break, "002 Critical event 16: +d6 to "
+                                                        "defence & saves"),)
+
+
+def gear_terms(combatant: Combatant) -> tuple[Term, ...]:
+    """A damaged shield in hand (critical event 2, "-1 Def") and dented armour (4, "-1
+    Defence"; RD: AC, not AV), until repaired."""
+    shield = (combatant.shield_damage and combatant.has_shield
+              and not any(o.shield for o in combatant.out_of_hand))
+    return ((*((Term("Shield damaged", -combatant.shield_damage,
+                      "002 Critical event 2: -1 Def"),) if shield else ()),
+             *((Term("Armour dented", -combatant.armour_dents,
+                     "002 Critical event 4: -1 Defence"),) if combatant.armour_dents else ())))
+
+
 def helpless(combatant: Combatant) -> bool:
     """Knocked out, asleep or waking up: attacks hit it automatically (002 Sleep: "Foe auto
     hits") and it takes no action."""
@@ -87,8 +113,9 @@ class NoActionError(ValueError):
 
 def incapacity(combatant: Combatant) -> str:
     """Why the combatant can take no action at all, as it is now ('' when it can): at 0 HP
-    or below (down, as morale counts it), knocked out or knocked down, or a condition of
-    :data:`IDLE`.
+    or below (down, as morale counts it), knocked out, or a condition of :data:`IDLE`. Not
+    Knockdown: 002's table gives it "-6 on all skills", not a lost action (its Prone costs
+    the next action, getting up: :func:`gets_up`).
 
     >>> incapacity(Combatant(name="A", hp=0, max_hp=8))
     'down (0 HP): no action'
@@ -97,8 +124,6 @@ def incapacity(combatant: Combatant) -> str:
         return f"down ({combatant.hp} HP): no action"
     if combatant.has(Condition.KNOCKED_OUT):
         return "knocked out: no action"
-    if combatant.has(Condition.KNOCKDOWN):
-        return "knocked down: no action"
     return next((IDLE[c] for c in IDLE if c in combatant.conditions), "")
 
 
@@ -108,9 +133,9 @@ def down(combatant: Combatant) -> bool:
 
 
 def inactive(combatant: Combatant) -> bool:
-    """Does nothing at all (down, knocked out or down, asleep, waking); a rising, defending
-    or surrendered creature still acts, without attacking."""
-    return combatant.hp <= 0 or combatant.has(Condition.KNOCKDOWN) or helpless(combatant)
+    """Does nothing at all (down, knocked out, asleep, waking); a rising, defending or
+    surrendered creature still acts, without attacking."""
+    return combatant.hp <= 0 or helpless(combatant)
 
 
 def require_action(combatant: Combatant) -> None:
@@ -121,17 +146,29 @@ def require_action(combatant: Combatant) -> None:
                             "and HP say so)")
 
 
+BEFUDDLED = "befuddled: no skill action this round (002 Critical event 25)"
+
+
 def no_action_reason(combatant: Combatant) -> str:
     """Why the combatant takes no action this round, if it does not (at the roll: a Prone
-    one spends it getting up)."""
+    one spends it getting up; a befuddled one, attacked last round, loses it)."""
     return incapacity(combatant) or ("gets up this round (no attack)" if gets_up(combatant)
-                                     else "")
+                                     else "") or (
+        BEFUDDLED if combatant.has(Condition.BEFUDDLED) else "")
+
+
+def befuddled(reason_at_roll: str, combatant: Combatant) -> str:
+    """The round's lost action of a befuddled creature (decided at the roll), while it is
+    still befuddled ('' otherwise)."""
+    return reason_at_roll if (reason_at_roll == BEFUDDLED
+                              and combatant.has(Condition.BEFUDDLED)) else ""
 
 
 def gets_up(combatant: Combatant) -> bool:
-    """Prone and able to rise: "the creature spends its next action getting up" (RD)."""
-    return (combatant.has(Condition.PRONE) and not helpless(combatant)
-            and not combatant.has(Condition.KNOCKDOWN))
+    """Prone and able to rise: "the creature spends its next action getting up" (RD); a
+    knocked-down creature too (RD "Knockdown and Prone": then it acts at −6 while Knockdown
+    lasts)."""
+    return combatant.has(Condition.PRONE) and not helpless(combatant)
 
 
 def next_stage(condition: Condition) -> Condition | None:
@@ -158,4 +195,9 @@ def rounds_of(condition: Condition, profile: RulesProfile, catastrophic: bool = 
               Condition.DEFENDING: profile.defending_rounds}
     if condition in waking:
         return waking[condition]
+    # Critical events: 22 "No hero points this or next round"; 25 to this round's end
+    # (lengthened when the befuddled creature is attacked: core.actions.injury).
+    critical = {Condition.STYMIED: 2, Condition.BEFUDDLED: 1}
+    if condition in critical:
+        return critical[condition]
     return 1 if condition in STUN_CHAIN else None

@@ -19,7 +19,6 @@ down; :mod:`core.actions.critical` applies it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pydantic import Field
@@ -29,6 +28,7 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, bearing
 from core.model.round import RoundState
+from core.rules.critical_effects import HANDLERS, Change, Context, Effect, changed
 from core.rules.shove import step_obstacle
 from core.rules.timeline import ties_with_opposition
 from core.rules.value import RulesValue
@@ -106,7 +106,9 @@ BOONS = frozenset({16, 17, 18, 20, 23})
 
 
 class CriticalResult(RulesValue):
-    """A rolled critical event: who it falls on, where tokens end up, who goes Prone."""
+    """A rolled critical event: who it falls on, where tokens end up, who goes Prone, what
+    else changes (:mod:`core.rules.critical_effects`); ``declined`` when the GM turned its
+    effect down (it is logged, nothing changes)."""
 
     event: CriticalEvent
     pair: tuple[str, str]
@@ -114,24 +116,40 @@ class CriticalResult(RulesValue):
     side: AffectedSide | None = None
     moves: dict[str, Cell] = Field(default_factory=dict)
     knocked_down: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
     note: str
+    declined: bool = False
 
     @property
     def summary(self) -> str:
         return f"Critical event {self.event.number}: {self.event.name}"
 
+    @property
+    def acts(self) -> bool:
+        """Whether it changes anything on the map (else it is only a note)."""
+        return bool(self.moves or self.knocked_down or self.changes)
 
-def roll_critical_events(encounter: Encounter, state: RoundState, dice: DiceSource
-                         ) -> list[CriticalResult]:
+    def declined_copy(self) -> CriticalResult:
+        """The event as the GM declined it: logged, nothing applied."""
+        return self.model_copy(update={"declined": True, "moves": {}, "knocked_down": (),
+                                       "changes": (), "note": f"{self.note} — declined by "
+                                                              "the GM"})
+
+
+def roll_critical_events(encounter: Encounter, state: RoundState, dice: DiceSource,
+                         declined: frozenset[int] = frozenset()) -> list[CriticalResult]:
     """One d30 for each party character whose segment equals an opposition creature's,
     paired with the nearest such creature (interpretation of 002 "when a character has the
     same initiative as the opposition"). Each event sees the map as the earlier ones left
-    it."""
+    it. The events numbered in ``declined`` (1 = the first rolled) are turned down by the GM:
+    rolled and logged, not applied."""
     pairs = _nearest_foes(encounter, ties_with_opposition(state))
     results: list[CriticalResult] = []
     scratch = encounter.scratch_copy() if len(pairs) > 1 else encounter
-    for pair in pairs:
+    for index, pair in enumerate(pairs, start=1):
         result = resolve_critical(scratch, pair, dice)
+        if index in declined:
+            result = result.declined_copy()
         results.append(result)
         if len(pairs) > 1:
             _carry_out(scratch, result)
@@ -150,8 +168,12 @@ def _nearest_foes(encounter: Encounter, ties: list[tuple[str, str]]) -> list[tup
 
 
 def _carry_out(encounter: Encounter, result: CriticalResult) -> None:
-    """Move the tokens on a scratch copy, so the next event starts from there."""
+    """Move the tokens and change the creatures on a scratch copy, so the next event
+    starts from there."""
     encounter.put_tokens([encounter.token(t).at(c) for t, c in result.moves.items()])
+    for change in result.changes:
+        token = encounter.token(change.token_id)
+        encounter.put_token(token.with_combatant(changed(token.combatant, change)))
 
 
 def resolve_critical(encounter: Encounter, pair: tuple[str, str], dice: DiceSource,
@@ -165,13 +187,31 @@ def resolve_critical(encounter: Encounter, pair: tuple[str, str], dice: DiceSour
     rolls = [roll]
     side = None
     if event.affects in ONE_SIDED:
-        side = (_roll_side(dice, rolls) if benefits is None
-                else _side_helping(pair, event, benefits))
-    context = _Context(encounter, pair, dice, rolls, side)
-    effect = _HANDLERS.get(event.number, _note_only)(context, event)
+        side = (_roll_side(dice, rolls, encounter.profile.critical_side_die)
+                if benefits is None else _side_helping(pair, event, benefits))
+    context = Context(encounter, pair, dice, rolls, _on_side(pair, side))
+    effect = _handle(context, event)
     return CriticalResult(event=event, pair=pair, rolls=tuple(rolls), side=side,
                           moves=effect.moves, knocked_down=effect.knocked_down,
-                          note=effect.note)
+                          changes=effect.changes, note=effect.note)
+
+
+def _handle(context: Context, event: CriticalEvent) -> Effect:
+    """The row's effect: on the map (:data:`_HANDLERS`), on the creatures
+    (:data:`core.rules.critical_effects.HANDLERS`), or a note for the GM to play."""
+    if event.number in _HANDLERS:
+        return _HANDLERS[event.number](context, event)
+    if event.number in HANDLERS:
+        effect = HANDLERS[event.number](context, event.number)
+        return Effect(f"{event.description} — {effect.note}", changes=effect.changes)
+    return _note_only(context, event)
+
+
+def _on_side(pair: tuple[str, str], side: AffectedSide | None) -> list[str]:
+    """The pair members on the rolled side (both when no side was rolled)."""
+    party, foe = pair
+    return {AffectedSide.PARTY: [party], AffectedSide.OPPOSITION: [foe]}.get(
+        side or AffectedSide.BOTH, [party, foe])
 
 
 def _side_helping(pair: tuple[str, str], event: CriticalEvent, benefits: str) -> AffectedSide:
@@ -181,87 +221,66 @@ def _side_helping(pair: tuple[str, str], event: CriticalEvent, benefits: str) ->
     return AffectedSide.PARTY if lands_on == pair[0] else AffectedSide.OPPOSITION
 
 
-def _roll_side(dice: DiceSource, rolls: list[RollRecord]) -> AffectedSide:
-    roll = dice.roll("d3", "side affected (1 party, 2 opposition, 3 both)")
+def _roll_side(dice: DiceSource, rolls: list[RollRecord], die: str) -> AffectedSide:
+    """RD: 'the side affected is rolled on a d3 (1 party, 2 opposition, 3 both)' (the
+    profile's ``critical_side_die``; a larger die counts round again: 4 party ...)."""
+    roll = dice.roll(die, "side affected (1 party, 2 opposition, 3 both)")
     rolls.append(roll)
-    return list(AffectedSide)[roll.total - 1]
+    return list(AffectedSide)[(roll.total - 1) % len(AffectedSide)]
 
 
-class _Context:
-    """What an event handler needs: the encounter, the pair, the dice and the side."""
-
-    def __init__(self, encounter: Encounter, pair: tuple[str, str], dice: DiceSource,
-                 rolls: list[RollRecord], side: AffectedSide | None) -> None:
-        self.encounter, self.pair, self.dice, self.rolls, self.side = (
-            encounter, pair, dice, rolls, side)
-
-    def roll(self, expression: str, purpose: str) -> int:
-        record = self.dice.roll(expression, purpose)
-        self.rolls.append(record)
-        return record.total
-
-    def affected(self) -> list[str]:
-        """The pair members on the rolled side (both when no side was rolled)."""
-        party, foe = self.pair
-        return {AffectedSide.PARTY: [party], AffectedSide.OPPOSITION: [foe]}.get(
-            self.side or AffectedSide.BOTH, [party, foe])
-
-    def names(self, ids: list[str]) -> str:
-        return " and ".join(self.encounter.token(i).name for i in ids)
-
-
-@dataclass(frozen=True)
-class _Effect:
-    note: str
-    moves: dict[str, Cell] = field(default_factory=dict)
-    knocked_down: tuple[str, ...] = ()
-
-
-def _note_only(context: _Context, event: CriticalEvent) -> _Effect:
+def _note_only(context: Context, event: CriticalEvent) -> Effect:
     """Events the GM plays out: the log says what happened to whom."""
     if not event.description:
-        return _Effect(event.name)
-    return _Effect(f"{event.description} — {context.names(context.affected())}")
+        return Effect(event.name)
+    return Effect(f"{event.description} — {context.names(context.affected())}")
 
 
-def _knock_down(context: _Context, event: CriticalEvent) -> _Effect:
+def _knock_down(context: Context, event: CriticalEvent) -> Effect:
     """Event 15 "Knock down: Spend next round getting up (-5 Def)": Prone."""
     down = context.affected()
-    return _Effect(f"{context.names(down)} knocked down: Prone, spend next round getting up "
-                   "(-5 Def)", knocked_down=tuple(down))
+    return Effect(f"{context.names(down)} knocked down: Prone, spend next round getting up "
+                  "(-5 Def)", knocked_down=tuple(down))
 
 
-def _shift(context: _Context, event: CriticalEvent) -> _Effect:
+def _shift(context: Context, event: CriticalEvent) -> Effect:
     """Event 10 "Battlefield shifts 5-10 feet in random direction": d8 direction (1 = N,
-    clockwise) and d2 × 5 ft; the tied pair is the local area (interpretation)."""
-    direction = list(Direction)[context.roll("d8", "battlefield shift direction") - 1]
-    feet = context.roll("d2", "battlefield shift ×5 ft") * 5
-    steps = max(1, feet // context.encounter.profile.cell_size_ft)
+    clockwise) and d2 × 5 ft (the profile's ``shift_direction_die``, ``shift_distance_die``,
+    ``shift_ft_per_point``); the tied pair is the local area (interpretation)."""
+    profile = context.encounter.profile
+    rolled = context.roll(profile.shift_direction_die, "battlefield shift direction")
+    direction = list(Direction)[(rolled - 1) % len(Direction)]
+    feet = context.roll(profile.shift_distance_die,
+                        f"battlefield shift ×{profile.shift_ft_per_point} ft"
+                        ) * profile.shift_ft_per_point
+    steps = max(1, feet // profile.cell_size_ft)
     dx, dy = direction.delta
     lead = sorted(context.pair, key=lambda i: -_along(context.encounter.token(i), dx, dy))
     moves, halted = _walk_all(context.encounter, [(i, direction) for i in lead], steps)
-    return _Effect(f"battlefield shifts {feet} ft {direction.value}"
-                   + _stopped(context, moves, halted, lead), moves)
+    return Effect(f"battlefield shifts {feet} ft {direction.value}"
+                  + _stopped(context, moves, halted, lead), moves)
 
 
 def _along(token: Token, dx: int, dy: int) -> int:
     return token.x * dx + token.y * dy
 
 
-def _retreat(context: _Context, event: CriticalEvent) -> _Effect:
-    """Event 19 "1 party retreats by 10'": each token of the side steps 10 ft away from the
-    other side's centre, as far as legal (farthest first, so the rest can close up)."""
+def _retreat(context: Context, event: CriticalEvent) -> Effect:
+    """Event 19 "1 party retreats by 10'" (``critical_retreat_ft``): each token of the side
+    steps that far away from the other side's centre, as far as legal (farthest first, so
+    the rest can close up)."""
     encounter = context.encounter
-    sides = {AffectedSide.PARTY: [Side.PARTY], AffectedSide.OPPOSITION: [Side.OPPOSITION]
-             }.get(context.side or AffectedSide.BOTH, [Side.PARTY, Side.OPPOSITION])
-    steps = max(1, 10 // encounter.profile.cell_size_ft)
+    sides = sorted({encounter.token(i).combatant.side for i in context.affected()},
+                   key=list(Side).index)
+    feet = encounter.profile.critical_retreat_ft
+    steps = max(1, feet // encounter.profile.cell_size_ft)
     plan: list[tuple[str, Direction]] = []
     for side in sides:
         plan += _away_from_foes(encounter, side)
     moves, halted = _walk_all(encounter, plan, steps)
     names = " and ".join(f"the {side.value}" for side in sides)
-    return _Effect(f"{names} retreat{'s' if len(sides) == 1 else ''} 10 ft"
-                   + _stopped(context, moves, halted, [i for i, _ in plan]), moves)
+    return Effect(f"{names} retreat{'s' if len(sides) == 1 else ''} {feet} ft"
+                  + _stopped(context, moves, halted, [i for i, _ in plan]), moves)
 
 
 def _away_from_foes(encounter: Encounter, side: Side) -> list[tuple[str, Direction]]:
@@ -306,7 +325,7 @@ def _walk_all(encounter: Encounter, plan: list[tuple[str, Direction]], steps: in
     return moves, halted
 
 
-def _stopped(context: _Context, moves: dict[str, Cell], halted: dict[str, str],
+def _stopped(context: Context, moves: dict[str, Cell], halted: dict[str, str],
              ids: list[str]) -> str:
     """Who could not move at all, and who a hazard stopped (" (Mira cannot move that way;
     Pip stops before Brazier fire)")."""
@@ -319,7 +338,7 @@ def _stopped(context: _Context, moves: dict[str, Cell], halted: dict[str, str],
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def _switch(context: _Context, event: CriticalEvent) -> _Effect:
+def _switch(context: Context, event: CriticalEvent) -> Effect:
     """Event 12 "Characters switch positions by 180 degrees": each takes the other's place,
     centred where the other stood; skipped when either would not fit there or a wall lies
     between (rules-decisions "Critical events")."""
@@ -328,8 +347,8 @@ def _switch(context: _Context, event: CriticalEvent) -> _Effect:
     cells = _swapped(a, b)
     problem = _swap_problem(encounter, (a, b), cells)
     if problem:
-        return _Effect(f"{a.name} and {b.name} cannot switch positions: {problem}")
-    return _Effect(f"{a.name} and {b.name} switch positions", {a.id: cells[0], b.id: cells[1]})
+        return Effect(f"{a.name} and {b.name} cannot switch positions: {problem}")
+    return Effect(f"{a.name} and {b.name} switch positions", {a.id: cells[0], b.id: cells[1]})
 
 
 def _swapped(a: Token, b: Token) -> tuple[Cell, Cell]:

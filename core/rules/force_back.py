@@ -20,10 +20,11 @@ from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, allowed_directions, straight_away
 from core.model.melee import AcPenalty
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import roll_penalty, save_terms
 from core.rules.melee import IllegalManoeuvreError, chance_at_least, require_engaged
 from core.rules.ratings import hit_rating
 from core.rules.shove import HazardOutcome, Push, StopReason, pit_stop, plan_push
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 
 SEED = "002 Forcing opponents back"
@@ -56,7 +57,7 @@ def prepare_force_back(encounter: Encounter, request: ForceBackRequest) -> Force
     away) and work out the terms."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     profile = encounter.profile
     away = straight_away(attacker.footprint, defender.footprint)
     direction = request.direction or away
@@ -222,7 +223,7 @@ def _add_walk(encounter: Encounter, setup: ForceBackSetup, distance: int, p: Fra
     push = plan_push(encounter, d, setup.direction, distance)
     falls = Fraction(0)
     if push.hazard is not None and push.hazard_cell is not None:
-        save = sum(t.value for t in roll_penalty(d.combatant, encounter.profile))
+        save = sum(t.value for t in save_terms(d.combatant, encounter.profile))
         falls = p * (1 - chance_at_least(save, d.combatant.death_ray_save))
     ends = ((push.hazard_cell, falls), (push.path[-1], p - falls))
     for cell, q in ends:

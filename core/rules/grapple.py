@@ -36,7 +36,8 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction
 from core.model.melee import Hold, HoldKind
 from core.model.profile import RulesProfile
-from core.rules.conditions import down, require_action, roll_penalty
+from core.rules.attack import AttackResult
+from core.rules.conditions import down, roll_penalty, save_terms
 from core.rules.damage import damage_after_armour
 from core.rules.holds import (
     describe,
@@ -71,6 +72,7 @@ from core.rules.shove import (
     slams,
 )
 from core.rules.stun import StunCheck, stun_check
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 
 SEED = "002 Grappling"
@@ -141,7 +143,7 @@ def prepare_grapple(encounter: Encounter, request: GrappleRequest) -> GrappleSet
     (IllegalManoeuvreError says why it is not)."""
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     require_engaged(encounter, attacker, defender)
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     existing = hold_between(encounter, attacker.id, defender.id)
     _check_attempt(encounter, attacker, defender, request, existing)
     profile = encounter.profile
@@ -279,12 +281,18 @@ class GrappleResult(RulesValue):
     lock_roll: RollRecord | None = None
     gained: dict[str, frozenset[Condition]] = Field(default_factory=dict)
     lost: dict[str, frozenset[Condition]] = Field(default_factory=dict)
+    first_strike: AttackResult | None = Field(None, description=(
+        "The armed defender's strike before the attempt (002 Brawling)"))
+    stopped: bool = Field(False, description="The first strike stopped the attempt")
 
     @property
     def defender_cell(self) -> Cell | None:
         return self.throw.final_cell if self.throw else None
 
     def summary(self) -> str:
+        if self.stopped:
+            return (f"{self.attacker} grapples {self.defender} ({self.attempt.value}): "
+                    "stopped by the first strike (002 Brawling)")
         head = (f"{self.attacker} grapples {self.defender} ({self.attempt.value}): "
                 f"{self.attack.value} vs {self.defence.value}")
         return f"{head} — {self._verdict()}"
@@ -439,7 +447,7 @@ def _throw_odds(odds: GrappleOdds, setup: GrappleSetup, profile: RulesProfile) -
     cells[defender.cell] += 1 - thrown
     into = Fraction(0)
     if landing.hazard is not None and landing.hazard_cell is not None:
-        bonus = sum(t.value for t in roll_penalty(defender.combatant, profile))
+        bonus = sum(t.value for t in save_terms(defender.combatant, profile))
         into = thrown * (1 - chance_at_least(bonus, defender.combatant.death_ray_save))
         cells[landing.hazard_cell] += into
     cells[landing.path[-1]] += thrown - into

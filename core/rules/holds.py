@@ -91,14 +91,20 @@ def weapon_refusal(encounter: Encounter, token_id: str, weapon: Weapon | None) -
 
 # --- locks at the round's end ---------------------------------------------------------------
 class LockHurt(RulesValue):
-    """A lock's damage at the end of a round, and its log line."""
+    """A lock's damage at the end of a round, and its log line; ``submits`` when it takes the
+    creature's last hit points (002 Locks: "Will submit when all SP are lost")."""
 
     token_id: str
     damage: Breakdown
     entry: LogEntry
+    submits: bool = False
 
     def hurt(self, encounter: Encounter) -> Combatant:
-        return encounter.token(self.token_id).combatant.hurt(self.damage.value)
+        """The creature after the lock: never below 0 HP from it (RD: 'yields, not dying,
+        HP stays 0'; it is then ``submitted``: :class:`core.actions.round.NextRound`)."""
+        held = encounter.token(self.token_id).combatant
+        return held.model_copy(update={"hp": 0}) if self.submits else held.hurt(
+            self.damage.value)
 
 
 def locks_at_round_end(encounter: Encounter) -> list[LockHurt]:
@@ -113,8 +119,12 @@ def locks_at_round_end(encounter: Encounter) -> list[LockHurt]:
         held = encounter.token(hold.held)
         damage = damage_after_armour(hold.lock_damage, armour_value(held.combatant).value,
                                      encounter.profile)
+        submits = 0 < held.combatant.hp <= damage.value
         summary = f"{describe(encounter, hold)}: {damage.value} damage at the round's end"
-        hurts.append(LockHurt(token_id=held.id, damage=damage, entry=LogEntry(
+        if submits:
+            summary += (f" — {held.name} submits, the lock ends (002 Locks: 'Will submit when "
+                        "all SP are lost')")
+        hurts.append(LockHurt(token_id=held.id, damage=damage, submits=submits, entry=LogEntry(
             kind="lock", summary=summary, text=f"{summary}\n  {damage.describe()}",
             round=encounter.timeline.round_number or None)))
     return hurts

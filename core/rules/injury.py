@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from core.model.breakdown import Breakdown, Term
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceExpression, DiceSource, RollRecord
 from core.model.injury import HeroUse, location_named, location_rolled
 from core.model.profile import RulesProfile
@@ -143,12 +143,16 @@ def miss_margin(margin: int) -> int:
 def hero_terms(attacker: Combatant, hero: HeroUse | None, aim: str | None,
                profile: RulesProfile) -> tuple[Term, ...]:
     """Check the point can be spent and give its term to the hit roll (+10 to hit; the
-    other uses change the hit or the damage)."""
+    other uses change the hit or the damage). A point a critical event gave for this round
+    (23) may be spent even with hero points off; a stymied creature spends none (22)."""
     if hero is None:
         return ()
-    if not profile.hero_points:
+    if attacker.has(Condition.STYMIED):
+        raise IllegalInjuryError(f"{attacker.name} is stymied: no hero points this round or "
+                                 "next (002 Critical event 22)")
+    if not profile.hero_points and not attacker.round_hero_points:
         raise IllegalInjuryError("hero points are off (Map ▸ Rules settings ▸ Injury options)")
-    if attacker.hero_points < 1:
+    if attacker.hero_points + attacker.round_hero_points < 1:
         raise IllegalInjuryError(f"{attacker.name} has no hero points left")
     if hero is HeroUse.AUTOMATIC_HIT and aim is not None:
         raise IllegalInjuryError("a hero point's automatic hit does not work when aiming for "

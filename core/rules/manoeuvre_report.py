@@ -87,6 +87,9 @@ def format_charge(result: ChargeResult) -> str:
 
 
 def format_overrun(result: OverrunResult) -> str:
+    if result.swarmed:
+        return "\n".join([result.summary(), "", f"  {result.mover}'s path: "
+                          f"{_cells(result.path)} ({result.moved_ft:g} ft); no roll"])
     return "\n".join([
         result.summary(), "", f"  Straight run: {result.run_ft:g} ft",
         f"  Roll: {result.roll.describe()}",

@@ -92,8 +92,10 @@ def _against(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
                            f"{pct(ch.hit)}, knocked down {pct(ch.defender_falls)}"))
     run = OverrunRequest(mover=a, defender=d)
     if (ov := _try(lambda: overrun_odds(encounter, run))) is not None:
+        text = (f"Swarm past {name} (braced; no roll)" if ov.swarm
+                else f"Overrun {name} — knocked over {pct(1 - ov.stands)}")
         found.append(Offer(manoeuvre="overrun", target=d, chance=1 - ov.stands, request=run,
-                           text=f"Overrun {name} — knocked over {pct(1 - ov.stands)}"))
+                           text=text))
     return found + _grapples(encounter, actor, other)
 
 
@@ -197,6 +199,12 @@ def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[C
     none)."""
     if not around and (run := overrun_line(encounter, mover_id, goal)) is not None:
         odds = _try(lambda: overrun_odds(encounter, run))
+        if odds is not None and odds.swarm:
+            defender = encounter.token(run.defender)
+            return DragOffer(manoeuvre="overrun", request=run, chance=Fraction(1),
+                             target=defender.footprint, label=f"swarm past {defender.name}",
+                             text=f"Swarm past the braced {defender.name}: no roll; the mover "
+                                  "ends beyond it (Shift: go around)")
         if odds is not None:
             defender = encounter.token(run.defender)
             return DragOffer(manoeuvre="overrun", request=run, chance=1 - odds.stands,

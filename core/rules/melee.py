@@ -23,6 +23,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, Footprint, direction_between, step_costs_ft
 from core.model.melee import AcPenalty, HoldKind
 from core.model.profile import RulesProfile
+from core.model.round import InitiativeEntry
 from core.model.weapons import Weapon
 from core.rules.conditions import helpless
 from core.rules.holds import hold_between, weapon_refusal
@@ -110,11 +111,36 @@ def penalty_active(encounter: Encounter, penalty: AcPenalty) -> bool:
 
 def guard_terms(encounter: Encounter, token_id: str) -> tuple[Term, ...]:
     """The token's AC penalties that still hold (forcing back: "for every failure level the
-    attacker loses one from their armour class", 002)."""
-    return tuple(Term(p.reason or "Lowered guard", p.value,
-                      "002 Forcing opponents back: −1 AC per failure level")
-                 for p in encounter.timeline.ac_penalties
-                 if p.token_id == token_id and penalty_active(encounter, p))
+    attacker loses one from their armour class", 002), and its multiple attacks declared
+    this round (:func:`multiple_attacks_terms`)."""
+    lowered = tuple(Term(p.reason or "Lowered guard", p.value,
+                         "002 Forcing opponents back: −1 AC per failure level")
+                    for p in encounter.timeline.ac_penalties
+                    if p.token_id == token_id and penalty_active(encounter, p))
+    return (*lowered, *multiple_attacks_terms(encounter, token_id))
+
+
+def _declared(encounter: Encounter, token_id: str) -> InitiativeEntry | None:
+    return next((e for e in encounter.timeline.entries if e.token_id == token_id), None)
+
+
+def multiple_attacks_terms(encounter: Encounter, token_id: str) -> tuple[Term, ...]:
+    """002 Multiple Attacks: "every extra attack not only suffers -3 to each attack but also
+    -3 to your parry skill" — on each of its attacks and on its defence, all round."""
+    entry, penalty = _declared(encounter, token_id), encounter.profile.multiple_attack_penalty
+    if entry is None or not entry.extra_attacks or not penalty:
+        return ()
+    return (Term(f"{entry.extra_attacks + 1} attacks declared", -penalty * entry.extra_attacks,
+                 "002 Multiple Attacks: −3 for every extra attack"),)
+
+
+def standing_terms(encounter: Encounter, token_id: str) -> tuple[Term, ...]:
+    """002 Not attacking: "you may not want to attack but just try to defend yourself ...
+    Whichever defence used method you gain +2" — against melee, all round."""
+    entry, bonus = _declared(encounter, token_id), encounter.profile.stand_to_defend_bonus
+    if entry is None or not entry.stands_to_defend or not bonus:
+        return ()
+    return (Term("Standing to defend", bonus, "002 Not attacking: +2"),)
 
 
 def pin_terms(encounter: Encounter, attacker: Token, defender: Token) -> tuple[Term, ...]:
@@ -139,16 +165,18 @@ def attack_terms(encounter: Encounter, attacker: Token, defender: Token,
         raise IllegalManoeuvreError(refusal)
     hit = () if missile else (*multiple_attackers(encounter, attacker, defender),
                               *pin_terms(encounter, attacker, defender))
-    return hit, guard_terms(encounter, defender.id)
+    standing = () if missile else standing_terms(encounter, defender.id)
+    return hit, (*guard_terms(encounter, defender.id), *standing)
 
 
 def defence_terms(encounter: Encounter, token_id: str) -> tuple[Term, ...]:
-    """The round's additions to a creature's AC: scarpering's +2 (002 Scarper) and a lowered
-    guard — for the manoeuvres that roll against AC."""
+    """The round's additions to a creature's AC: scarpering's +2 (002 Scarper), standing to
+    defend, a lowered guard and multiple attacks — for the manoeuvres that roll against
+    AC."""
     entry = next((e for e in encounter.timeline.entries if e.token_id == token_id), None)
     scarper = (Term("Scarpering", entry.defence_bonus, "002 Scarper: defence +2"),) \
         if entry is not None and entry.defence_bonus else ()
-    return (*scarper, *guard_terms(encounter, token_id))
+    return (*scarper, *standing_terms(encounter, token_id), *guard_terms(encounter, token_id))
 
 
 def ratings_here(encounter: Encounter, token_id: str) -> Ratings:

@@ -67,15 +67,16 @@ from core.rules.attack import (
     round_terms,
     with_fumble,
 )
-from core.rules.conditions import helpless, require_action
+from core.rules.conditions import helpless
 from core.rules.cover import CoverReport, cover_on_map
 from core.rules.damage import damage_after_armour, wound_points
 from core.rules.holds import weapon_refusal
 from core.rules.injury import miss_margin
 from core.rules.melee import guard_terms
 from core.rules.ratings import armour_value
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
-from core.rules.weapons import missile_weapons, strength_to_damage
+from core.rules.weapons import missile_weapons, out_of_hand, strength_to_damage
 from core.spatial.cover import Point, Segment
 from core.spatial.flight import FloatArray, IntArray, cell_of, flight_ends
 from core.spatial.geometry import geometry_of
@@ -222,7 +223,9 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
     attacker, target = encounter.token(request.attacker), encounter.token(request.target)
     if attacker.id == target.id:
         raise IllegalMissileError(f"{attacker.name} cannot shoot at itself")
-    require_action(attacker.combatant)
+    # 002 Pop-up missile shots: those waiting "can fire irrespective of initiative".
+    require_turn(encounter, attacker.id,
+                 free=exposed_at(encounter, attacker, target) is not None)
     weapon = _weapon(encounter, attacker, request.weapon)
     refusal = weapon_refusal(encounter, attacker.id, weapon)
     if refusal:
@@ -239,7 +242,7 @@ def prepare_missile(encounter: Encounter, request: MissileRequest) -> MissileSet
                                   fired=weapon.missile_kind is MissileKind.FIRED)
     options = AttackOptions(weapon=weapon.name, damage=weapon.damage, modifier=request.modifier,
                             damage_bonus=sum(t.value for t in strength), aim=request.aim,
-                            hero=request.hero,
+                            hero=request.hero, special=weapon.special,
                             kind=DamageKind(missile=True, magic=weapon.magic_damage,
                                             damage_type=weapon.damage_type))
     bonus, target_number = attack_terms(attacker.combatant, target.combatant, options, profile,
@@ -255,6 +258,8 @@ def _weapon(encounter: Encounter, attacker: Token, name: str | None) -> Weapon:
         weapon = encounter.weapon(name)
         if not weapon.missile:
             raise IllegalMissileError(f"a {weapon.name} cannot be thrown or fired")
+        if gone := out_of_hand(attacker.combatant, weapon.name):
+            raise IllegalMissileError(gone)
         return weapon
     carried = missile_weapons(encounter, attacker.combatant)
     if not carried:

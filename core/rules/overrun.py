@@ -23,8 +23,14 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, direction_between, step_costs_ft, straight_away
-from core.model.tables import Size
+from core.model.grid import (
+    Cell,
+    Direction,
+    Footprint,
+    direction_between,
+    step_costs_ft,
+    straight_away,
+)
 from core.rules.conditions import down, require_action, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
@@ -39,10 +45,12 @@ from core.rules.melee import (
 )
 from core.rules.ratings import force_rating
 from core.rules.shove import StopReason, plan_push
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.spatial.pathing import movement_graph
 
 SEED = "002 Overruns"
+MAX_PASS_STEPS = 20  # cells a mover may run on past the creatures behind its defender
 
 
 class OverrunRequest(RulesValue):
@@ -69,20 +77,25 @@ class OverrunSetup(RulesValue):
     target: Breakdown
     beyond: tuple[Cell, ...] = ()
     pass_ft: float = 0
+    swarm: bool = False  # a knee-high mover past a braced defender: no roll
 
 
 def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSetup:
-    """Check the overrun can be tried and work out the terms and the way past."""
+    """Check the overrun can be tried and work out the terms and the way past. A mover of
+    knee height or less cannot overrun a braced defender; it swarms past instead (002
+    Overruns: "however they may swarm past"), which is movement: no roll, not its action."""
     mover, defender = encounter.token(request.mover), encounter.token(request.defender)
     if mover.id == defender.id or not enemies(mover.combatant, defender.combatant):
         raise IllegalManoeuvreError(f"{mover.name} can only overrun an enemy")
-    require_action(mover.combatant)
+    swarm = (mover.combatant.size.rank <= encounter.profile.knee_high_size.rank
+             and defender.combatant.has(Condition.BRACED))
+    if swarm:
+        require_action(mover.combatant)
+    else:
+        require_turn(encounter, mover.id)
     if down(defender.combatant):
         raise IllegalManoeuvreError(f"{defender.name} is down: there is no one standing to "
                                     "overrun (walk round it, or Alt-drag to place the mover)")
-    if mover.combatant.size is Size.TINY and defender.combatant.has(Condition.BRACED):
-        raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
-                                    f"{defender.name}; it may swarm past (002 Overruns)")
     refusal = move_refusal(encounter, mover.id)
     if refusal:
         raise IllegalManoeuvreError(refusal)
@@ -95,11 +108,15 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     direction = request.direction or straight_away(contact.footprint, defender.footprint)
     run = _run(encounter, mover, approach)
     beyond, pass_ft = way_past(encounter, contact, defender, direction)
+    if swarm and not beyond:
+        raise IllegalManoeuvreError(f"{mover.name} is too small to overrun a braced "
+                                    f"{defender.name}, and there is no free place beyond it "
+                                    "to swarm past to (002 Overruns)")
     return OverrunSetup(mover=mover, defender=defender, approach=approach, approach_ft=cost,
                         direction=direction, run_ft=run,
                         stand_terms=_stand(encounter, defender),
                         target=_momentum(encounter, mover, defender, run),
-                        beyond=beyond, pass_ft=pass_ft)
+                        beyond=beyond, pass_ft=pass_ft, swarm=swarm)
 
 
 def _approach(encounter: Encounter, mover: Token, goal: Cell | None
@@ -147,21 +164,39 @@ def _momentum(encounter: Encounter, mover: Token, defender: Token, run_ft: float
 
 def way_past(encounter: Encounter, contact: Token, defender: Token, direction: Direction
              ) -> tuple[tuple[Cell, ...], float]:
-    """The mover's walk from contact to the first place clear of the defender's footprint
-    (the defender lifted off the map), and its feet; empty when a wall, a creature, a ledge,
-    a hazard or the map's edge is in the way."""
-    steps = 1
-    while contact.footprint.moved(direction, steps).overlaps(defender.footprint):
-        steps += 1
-    profile = encounter.profile
-    feet = sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
+    """The mover's walk from contact to the first free place beyond the defender's footprint
+    (RD "Overrun": "the mover passes to the first free cell beyond"): the defender lifted off
+    the map, other creatures in the way passed over; and its feet. Empty when a wall, a
+    ledge, a hazard or the map's edge is in the way first."""
+    clear = 1
+    while contact.footprint.moved(direction, clear).overlaps(defender.footprint):
+        clear += 1
     scratch = encounter.scratch_copy()
     scratch.remove_token(defender.id)
     scratch.put_token(contact)
-    push = plan_push(scratch, contact, direction, feet)
-    if len(push.path) != steps + 1 or push.stop_reason is not StopReason.FULL_DISTANCE:
-        return (), 0.0
-    return push.path, push.moved_ft
+    passed: list[Footprint] = []  # creatures the mover runs past, lifted off the scratch map
+    for steps in range(clear, clear + MAX_PASS_STEPS):
+        if any(contact.footprint.moved(direction, steps).overlaps(f) for f in passed):
+            continue
+        push = plan_push(scratch, contact, direction, _feet(encounter, direction, steps))
+        if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
+            return push.path, push.moved_ft
+        blocker = _blocking(scratch, contact.footprint.moved(direction, len(push.path)))
+        if push.stop_reason is not StopReason.CREATURE or blocker is None:
+            return (), 0.0
+        passed.append(blocker.footprint)
+        scratch.remove_token(blocker.id)
+    return (), 0.0
+
+
+def _feet(encounter: Encounter, direction: Direction, steps: int) -> float:
+    profile = encounter.profile
+    return sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
+
+
+def _blocking(encounter: Encounter, footprint: Footprint) -> Token | None:
+    """A creature standing on ``footprint``."""
+    return next((t for cell in footprint.cells() if (t := encounter.token_at(cell))), None)
 
 
 class OverrunResult(RulesValue):
@@ -178,12 +213,17 @@ class OverrunResult(RulesValue):
     stands: bool
     path: tuple[Cell, ...]
     moved_ft: float
+    swarmed: bool = False
 
     @property
     def final_cell(self) -> Cell:
         return self.path[-1]
 
     def summary(self) -> str:
+        if self.swarmed:
+            return (f"{self.mover} swarms past the braced {self.defender} to "
+                    f"({self.final_cell.x},{self.final_cell.y}) (002 Overruns: 'they may "
+                    "swarm past')")
         head = (f"{self.mover} overruns {self.defender} ({self.run_ft:g} ft run): "
                 f"{self.stand.value} vs {self.target.value}")
         if self.stands:
@@ -196,6 +236,8 @@ def resolve_overrun(encounter: Encounter, request: OverrunRequest, dice: DiceSou
                     ) -> OverrunResult:
     """Resolve an overrun without changing the encounter."""
     setup = prepare_overrun(encounter, request)
+    if setup.swarm:
+        return _swarmed(setup)
     roll = dice.roll("d20", f"{setup.defender.name} stays standing (d20 + STR + FR)")
     stand = Breakdown.of(Term("d20", roll.total, SEED), *setup.stand_terms.terms)
     stands = stand.value >= setup.target.value
@@ -208,6 +250,21 @@ def resolve_overrun(encounter: Encounter, request: OverrunRequest, dice: DiceSou
                          stands=stands, path=path, moved_ft=feet)
 
 
+#: The roll of a swarm past: none.
+NO_ROLL = RollRecord(purpose="no roll: swarming past", expression="-", faces=(), values=())
+
+
+def _swarmed(setup: OverrunSetup) -> OverrunResult:
+    """RD: 'Tiny creatures only move through a braced defender's cell (never ending in it) to
+    the first free cell beyond, with no roll and no evade check.'"""
+    return OverrunResult(mover=setup.mover.name, defender=setup.defender.name,
+                         mover_id=setup.mover.id, defender_id=setup.defender.id,
+                         run_ft=setup.run_ft, roll=NO_ROLL, stand=Breakdown(),
+                         target=Breakdown(), stands=True,
+                         path=setup.approach + setup.beyond[1:],
+                         moved_ft=setup.approach_ft + setup.pass_ft, swarmed=True)
+
+
 class OverrunOdds(RulesValue):
     """Exact chances: the defender stays standing, and where the mover ends."""
 
@@ -216,10 +273,14 @@ class OverrunOdds(RulesValue):
     target: int
     stands: Fraction
     landing: dict[Cell, Fraction]
+    swarm: bool = False
 
 
 def overrun_odds(encounter: Encounter, request: OverrunRequest) -> OverrunOdds:
     setup = prepare_overrun(encounter, request)
+    if setup.swarm:
+        return OverrunOdds(run_ft=setup.run_ft, stand_bonus=0, target=0, stands=Fraction(1),
+                           landing={setup.beyond[-1]: Fraction(1)}, swarm=True)
     stands = chance_at_least(setup.stand_terms.value, setup.target.value)
     contact = setup.approach[-1]
     landing = {contact: Fraction(1)}

@@ -28,7 +28,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, direction_between
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import save_terms
 from core.rules.missile import IllegalMissileError, MissileRequest, MissileResult, resolve_missile
 from core.rules.missile_odds import MissileOdds, missile_odds
 from core.rules.shove import step_obstacle
@@ -117,7 +117,7 @@ def waiting_on(encounter: Encounter, shooter: Token, spot: Cell) -> list[Token]:
 
 def spot_terms(encounter: Encounter, shooter: Token) -> tuple[Breakdown, int]:
     """The Spot check's terms besides the d20, and its target."""
-    return (Breakdown.of(*roll_penalty(shooter.combatant, encounter.profile)),
+    return (Breakdown.of(*save_terms(shooter.combatant, encounter.profile)),
             encounter.profile.popup_spot_target)
 
 

@@ -18,7 +18,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, SHIELDS, SIZES
-from core.rules.conditions import defence_penalty
+from core.rules.conditions import defence_penalty, gear_terms, lucky_terms
 from core.rules.value import RulesValue
 
 QR = "000 Quick Reference"
@@ -48,15 +48,22 @@ def force_rating(c: Combatant, profile: RulesProfile) -> Breakdown:
 
 def armour_class(c: Combatant, profile: RulesProfile) -> Breakdown:
     """AC: 11 + shield + DEX modifier + active techniques (000 "Armor Class"); Prone −5
-    (rules-decisions "Conditions")."""
-    shield = SHIELDS[c.shield].ac_bonus if c.has_shield else 0
+    (rules-decisions "Conditions"); what critical events did: a shield out of hand counts
+    nothing, a damaged shield and dented armour −1 each, a lucky break its d6."""
     return Breakdown.of(
         Term("Base AC", 11, "000 Armor Class: Base AC 11"),
-        Term("Shield", shield, "000 Shields table"),
+        Term("Shield", shield_bonus(c), "000 Shields table"),
         Term("DEX modifier", _mod(profile, c.abilities.dexterity), "ability table"),
         Term("Defensive techniques", c.technique_ac, "000 AC Components"),
-        *defence_penalty(c, profile),
+        *defence_penalty(c, profile), *gear_terms(c), *lucky_terms(c),
     )
+
+
+def shield_bonus(c: Combatant) -> int:
+    """The shield's AC bonus; none while a critical event has it out of hand (3)."""
+    if not c.has_shield or any(o.shield for o in c.out_of_hand):
+        return 0
+    return SHIELDS[c.shield].ac_bonus
 
 
 def force_defense(c: Combatant, profile: RulesProfile) -> Breakdown:

@@ -88,7 +88,8 @@ def format_attack(result: AttackResult) -> str:
     options the location, the critical or fumble, the hero point, the wound points and a
     head hit's stun check (its failure level, conditions and their durations)."""
     lines = [result.summary(), "", f"  Roll: {result.roll.describe()}",
-             _line("To hit (d20 + HR)", result.to_hit), _line("Target AC", result.target_ac)]
+             _line("To hit (d20 + HR)", result.to_hit),
+             _line(f"Target {result.against}", result.target_ac)]
     if result.hero is not None:
         lines.append(f"  Hero point spent: {result.hero.label}")
     if result.critical:

@@ -31,10 +31,11 @@ from core.model.grid import (
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind, WallKind
 from core.model.profile import CreatureCollision, MasteryReduction, RulesProfile
 from core.model.tables import SIZES
-from core.rules.conditions import require_action, roll_penalty
+from core.rules.conditions import roll_penalty, save_terms
 from core.rules.damage import damage_after_armour
 from core.rules.melee import open_contact
 from core.rules.ratings import armour_value, force_defense, force_rating, shove_resist
+from core.rules.turns import require_turn
 from core.rules.value import RulesValue
 from core.spatial.geometry import geometry_of
 
@@ -326,7 +327,7 @@ def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
     attacker, defender = encounter.token(request.attacker), encounter.token(request.defender)
     if attacker.id == defender.id:
         raise IllegalShoveError(f"{attacker.name} cannot shove itself")
-    require_action(attacker.combatant)
+    require_turn(encounter, attacker.id)
     profile = encounter.profile
     if profile.reach_required and not request.ignore_reach:
         _check_reach(encounter, attacker, defender)
@@ -347,7 +348,7 @@ def prepare_shove(encounter: Encounter, request: ShoveRequest) -> ShoveSetup:
         max_displacement_ft=size_spec.max_displacement_ft,
         slippery_ft=profile.slippery_bonus_ft if _on_slippery(encounter, defender) else 0,
         slam_count=max(profile.slam_min_rolls, attack_fr // profile.slam_rolls_per_fr_points),
-        defender_av=armour_value(d).value, save_terms=roll_penalty(d, profile),
+        defender_av=armour_value(d).value, save_terms=save_terms(d, profile),
     )
 
 
@@ -572,11 +573,11 @@ def pit_stop(defender: Token, reach: HazardReach, profile: RulesProfile, dice: D
              ) -> HazardOutcome:
     """The Pit-Stop save of a creature about to be moved into ``reach`` and, when it fails,
     the hazard's own damage, save and fall (through its AV; both saves take its condition)."""
-    save_terms = roll_penalty(defender.combatant, profile)
+    saves = save_terms(defender.combatant, profile)
     av = armour_value(defender.combatant).value
     target = defender.combatant.death_ray_save
     roll = dice.roll("d20", f"{defender.name} Pit-Stop save vs Death Ray")
-    saving = Breakdown.of(Term("d20", roll.total, "000 The Pit-Stop Rule"), *save_terms)
+    saving = Breakdown.of(Term("d20", roll.total, "000 The Pit-Stop Rule"), *saves)
     outcome = {"name": reach.name, "kind": reach.kind, "pit_stop_roll": roll,
                "pit_stop": saving, "pit_stop_target": target}
     if saving.value >= target:
@@ -589,7 +590,7 @@ def pit_stop(defender: Token, reach: HazardReach, profile: RulesProfile, dice: D
         raw = damage_roll.total
         if effect.save_target is not None:
             own_roll = dice.roll("d20", f"{reach.name} save")
-            own_passed = own_roll.total + sum(t.value for t in save_terms) >= effect.save_target
+            own_passed = own_roll.total + sum(t.value for t in saves) >= effect.save_target
         terms += list(hazard_damage_terms(raw, own_passed, effect, av, profile))
     fall_roll = _fall_roll(effect.fall_ft, profile, dice)
     if fall_roll is not None:

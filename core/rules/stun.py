@@ -22,7 +22,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Combatant, Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.profile import RulesProfile
-from core.rules.conditions import STUN_CHAIN, roll_penalty, rounds_of
+from core.rules.conditions import STUN_CHAIN, rounds_of, save_terms
 from core.rules.value import RulesValue
 
 STUNNING = "002 Knockouts and stunning"
@@ -108,7 +108,7 @@ def stun_check(combatant: Combatant, damage: int, profile: RulesProfile, dice: D
     total = Breakdown.of(Term("d20", roll.total, STUNNING),
                          Term("CON modifier", profile.ability_modifier(
                              combatant.abilities.constitution), "RD Conditions: Stun checks"),
-                         *roll_penalty(combatant, profile))
+                         *save_terms(combatant, profile))
     target = Breakdown.of(Term("Difficulty", profile.stun_check_base,
                                "002 Stunning: Difficulty = 10+SP suffered"),
                           Term("Damage suffered", damage, "002 Stunning"))

@@ -24,7 +24,7 @@ from core.model.combatant import Side
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, LogEntry, Token
 from core.model.profile import AlertnessLevel, RulesProfile
-from core.rules.conditions import roll_penalty
+from core.rules.conditions import save_terms
 from core.rules.timeline import segments_moving
 from core.rules.value import RulesValue
 
@@ -103,7 +103,7 @@ def _save(token: Token, bonuses: tuple[int, int], profile: RulesProfile, dice: D
     total = Breakdown.of(Term("d20", roll.total, "002 Surprise: Spot saving throw"),
                          Term("State of alert", alert, "002 State of alert table"),
                          Term("Ambushers' stealth", -stealth, "002 Surprise: stealth bonus"),
-                         *roll_penalty(token.combatant, profile))
+                         *save_terms(token.combatant, profile))
     target = profile.surprise_spot_target
     level = profile.failure_level(target - total.value)
     return SpotSave(token_id=token_id, name=name, roll=roll, total=total, target=target,

@@ -25,6 +25,7 @@ from core.model.melee import HoldKind
 from core.model.profile import RulesProfile
 from core.model.round import ConditionTimer, InitiativeEntry, RoundState
 from core.rules.conditions import (
+    befuddled,
     gets_up,
     inactive,
     incapacity,
@@ -53,10 +54,14 @@ def entry_timing(entry: InitiativeEntry, combatant: Combatant, profile: RulesPro
                  ) -> AttackTiming:
     """When this combatant strikes after the movement made so far this round (never, when
     its condition takes its action). The condition is read as it is now (a creature put to
-    sleep or downed mid-round loses its action; one woken keeps Waking's), except getting
-    up, which the roll decided."""
+    sleep or downed mid-round loses its action; one woken keeps Waking's). Getting up: Prone
+    at the roll, or knocked down before it acted (:func:`_rose`). Aiming and scarpering
+    creatures make no attack (002 "Aiming": "Miss a round"; "Scarper": "not attacking")."""
     timing = attack_segment(entry.segment, entry.moved_ft, profile)
-    reason = incapacity(combatant) or (entry.no_action if entry.getting_up else "")
+    reason = incapacity(combatant) or befuddled(entry.no_action, combatant) or (
+        "gets up this round (no attack)" if _rose(entry, combatant) else "") or (
+        "aiming: no attack this round" if entry.aiming else "") or (
+        "scarpering: no attack" if entry.scarpering else "")
     if reason:
         return timing.model_copy(update={"attacks": False, "reason": reason,
                                          "idle": inactive(combatant)})
@@ -236,7 +241,8 @@ def still_to_act(state: RoundState, encounter: Encounter) -> list[StillToAct]:
     """Who has a segment of this round still to come (002 "Initiative": each acts in the
     segment of its roll, moving first), or a declared action of several segments not yet
     finished — what "Next round" would skip. Creatures that can take no action this round
-    (asleep, knocked out, down) are not listed: they lose nothing.
+    (asleep, knocked out, down) or have taken all their actions are not listed: they lose
+    nothing.
 
     >>> still_to_act(RoundState(), Encounter())
     []
@@ -246,8 +252,9 @@ def still_to_act(state: RoundState, encounter: Encounter) -> list[StillToAct]:
         if not encounter.has_token(entry.token_id):
             continue
         token = encounter.token(entry.token_id)
-        if entry_timing(entry, token.combatant, profile).idle:
-            continue
+        if (entry_timing(entry, token.combatant, profile).idle
+                or entry.actions_taken >= entry.actions_allowed):
+            continue  # nothing to lose: it cannot act, or it has acted
         strikes = strike_segment(entry, profile)
         ends = min(strikes + entry.action_segments - 1, profile.initiative_max_segment)
         if ends > state.current_segment:
@@ -345,7 +352,8 @@ def end_round(encounter: Encounter) -> RoundEnd:
         running += _step_down(timer, held, profile)
     pinned = {h.held for h in active_holds(encounter) if h.kind is HoldKind.PIN}
     for entry in state.entries:
-        if entry.getting_up and entry.token_id in conditions and entry.token_id not in pinned:
+        if entry.token_id in conditions and entry.token_id not in pinned and _rose(
+                entry, encounter.token(entry.token_id).combatant):
             conditions[entry.token_id].discard(Condition.PRONE)
     changed = {t.id: frozenset(conditions[t.id]) for t in encounter.tokens
                if conditions[t.id] != t.combatant.conditions}
@@ -359,6 +367,12 @@ def end_round(encounter: Encounter) -> RoundEnd:
         ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number],
         morale_answered=list(state.morale_answered)),
         conditions=changed, expired=expired)
+
+
+def _rose(entry: InitiativeEntry, combatant: Combatant) -> bool:
+    """Spent this round getting up: Prone at the roll, or knocked down before it acted (RD
+    "Knockdown and Prone": "this round if it has not acted yet")."""
+    return entry.getting_up or (not entry.actions_taken and gets_up(combatant))
 
 
 def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile

@@ -10,16 +10,18 @@ from typing import TYPE_CHECKING, Any
 from core.actions.attack import AttackAction
 from core.actions.charge import ChargeAction
 from core.actions.critical import CriticalEventAction
+from core.actions.declare import DeclareAction
 from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
-from core.actions.initiative import InitiativeAction, JoinRoundAction
+from core.actions.initiative import InitiativeAction, JoinRoundAction, NextRoundAction
 from core.actions.missile import MissileAction
 from core.actions.morale import MoraleAction, PassMoraleAction
 from core.actions.move import MoveAction
 from core.actions.overrun import OverrunAction
 from core.actions.popup import PopUpAction, WaitAction
+from core.actions.recover import RecoverAction
 from core.actions.shove import ShoveAction
 from core.actions.sleep import WakeAction
 from core.actions.surprise import SurpriseAction
@@ -83,6 +85,9 @@ def _add_attack(parser: Parser) -> None:
     parser.add_argument("--modifier", type=int, default=0, help="situational modifier to hit")
     parser.add_argument("--damage-bonus", type=int, default=0, help="added to the damage roll")
     parser.add_argument("--magic", action="store_true", help="magic damage: ignores AV")
+    parser.add_argument("--free", action="store_true",
+                        help="a free attack a rule grants (surprise, a failed evade): not "
+                             "the attacker's action this round")
     add_injury(parser)
 
 
@@ -100,7 +105,7 @@ def _attack(args: argparse.Namespace) -> Action[Any]:
     options = AttackOptions(weapon=args.weapon, damage=args.damage, modifier=args.modifier,
                             damage_bonus=args.damage_bonus, kind=kind, aim=args.aim,
                             hero=HeroUse(args.hero) if args.hero else None,
-                            grip=Grip(args.grip) if args.grip else None)
+                            grip=Grip(args.grip) if args.grip else None, free=args.free)
     return AttackAction(args.attacker, args.target, options)
 
 
@@ -136,9 +141,34 @@ def _add_wait(parser: Parser) -> None:
                         help="the cell where it waits for a foe to pop up")
 
 
+def _add_declare(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the creature's name or token id")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--attacks", type=int, default=1, metavar="N",
+                      help="attacks this round (002 Multiple Attacks: -3 to each and to its "
+                           "defence per extra attack; default 1)")
+    what.add_argument("--defend", action="store_true",
+                      help="stand to defend: no attack, +2 defence against melee (002 Not "
+                           "attacking)")
+
+
 def _add_critical(parser: Parser) -> None:
     parser.add_argument("--party", required=True, help="the party character's name or id")
     parser.add_argument("--foe", required=True, help="the opposition creature's name or id")
+    parser.add_argument("--decline", action="store_true",
+                        help="roll and log the event, but do not apply its effect")
+
+
+def _add_initiative(parser: Parser) -> None:
+    parser.add_argument("--decline", type=int, action="append", default=[], metavar="N",
+                        help="roll and log the N-th critical event (1 = the first), but do "
+                             "not apply its effect; repeat for more")
+
+
+def _add_recover(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the creature's name or token id")
+    parser.add_argument("--item", help="the weapon (or shield) to take back (default: the "
+                                       "first out of hand)")
 
 
 def _add_surprise(parser: Parser) -> None:
@@ -210,12 +240,22 @@ RESOLVE: dict[str, CliAction] = {
     "wait": CliAction(WaitAction, "wait this round for a foe to pop up at a spot",
                       _add_wait, lambda args: WaitAction(args.token, args.spot)),
     "initiative": CliAction(InitiativeAction, "roll the round's initiative and critical events",
-                            lambda parser: None, lambda args: InitiativeAction()),
+                            _add_initiative,
+                            lambda args: InitiativeAction(frozenset(args.decline))),
     "join-round": CliAction(JoinRoundAction, "roll initiative for creatures added after the "
                             "round's roll", lambda parser: None, lambda args: JoinRoundAction()),
+    "next-round": CliAction(NextRoundAction, "end the round: locks hurt, timers tick, stun "
+                            "conditions step down, the risen stand", lambda parser: None,
+                            lambda args: NextRoundAction()),
+    "declare": CliAction(DeclareAction, "declare multiple attacks or standing to defend for "
+                         "this round", _add_declare,
+                         lambda args: DeclareAction(args.token, args.attacks, args.defend)),
     "critical": CliAction(CriticalEventAction, "roll a critical event for a tied pair",
-                          _add_critical, lambda args: CriticalEventAction(args.party,
-                                                                           args.foe)),
+                          _add_critical, lambda args: CriticalEventAction(
+                              args.party, args.foe, args.decline)),
+    "recover": CliAction(RecoverAction, "take back a weapon or shield a critical event took "
+                         "out of hand (the creature's action)", _add_recover,
+                         lambda args: RecoverAction(args.token, args.item)),
     "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush",
                           _add_surprise,
                           lambda args: SurpriseAction(args.alertness, args.stealth,

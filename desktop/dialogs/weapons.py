@@ -18,6 +18,7 @@ from core.model.weapons import (
     FlaskEffect,
     Hands,
     MissileKind,
+    SpecialDamage,
     Weapon,
 )
 from desktop.qt import (
@@ -107,7 +108,11 @@ class WeaponsDialog(QDialog):
             ("magic_damage", "", QCheckBox("Magic damage: ignores AV")),
             ("flask", "", QCheckBox("A flask: leaves a fire where it lands")),
             ("flask_damage", "Fire damage", QLineEdit()),
-            ("flask_rounds", "Fire lasts", _spin(1, 100, " rounds"))]
+            ("flask_rounds", "Fire lasts", _spin(1, 100, " rounds")),
+            ("special", "", QCheckBox("Special damage through armour only (poison…)")),
+            ("special_name", "Special", QLineEdit()),
+            ("special_damage", "Special dice", QLineEdit()),
+            ("special_note", "Special does", QLineEdit())]
         for key, label, widget in rows:
             self.fields[key] = widget
             form.addRow(label, widget)
@@ -118,6 +123,12 @@ class WeaponsDialog(QDialog):
             "two hands only (its two-hand damage always, no to-hit bonus)")
         self.fields["two_hand_damage"].setToolTip(
             "Damage dice added with two hands (002: 'd3 / +d6', weapon dependent)")
+        self.fields["special"].setToolTip(
+            "002 Special Damage: 'Creatures that cause special damage such as spider poison "
+            "only do so if they penetrate your armour' — dice that ignore AV, dealt when the "
+            "hit meets AV 0 or rolls at least AV + 2 (Rules settings ▸ Hit location)")
+        self.fields["special_note"].setToolTip("What else it does, for the log (the GM plays "
+                                               "it), e.g. 'save vs poison or sleep'")
         return form
 
     # --- showing ------------------------------------------------------------------------------
@@ -192,6 +203,7 @@ class WeaponsDialog(QDialog):
 def _values(weapon: Weapon) -> dict[str, Any]:
     short, medium, long = weapon.ranges or (10, 20, 30)
     flask = weapon.flask or FlaskEffect()
+    special = weapon.special or SpecialDamage()
     return {"name": weapon.name, "damage": weapon.damage,
             "damage_type": weapon.damage_type.value,
             "reach_ft": NO_MELEE if weapon.reach_ft is None else weapon.reach_ft,
@@ -201,7 +213,9 @@ def _values(weapon: Weapon) -> dict[str, Any]:
             "dagger_size": weapon.dagger_size, "magic_damage": weapon.magic_damage,
             "flask": weapon.flask is not None, "flask_damage": flask.damage,
             "flask_rounds": flask.rounds, "hands": weapon.hands.value,
-            "two_hand_damage": weapon.two_hand_damage}
+            "two_hand_damage": weapon.two_hand_damage, "special": weapon.special is not None,
+            "special_name": special.name, "special_damage": special.damage,
+            "special_note": special.note}
 
 
 def _weapon(values: dict[str, Any]) -> Weapon:
@@ -217,7 +231,9 @@ def _weapon(values: dict[str, Any]) -> Weapon:
         "dagger_size": values["dagger_size"], "magic_damage": values["magic_damage"],
         "flask": {"damage": values["flask_damage"], "rounds": values["flask_rounds"]}
         if values["flask"] else None,
-        "hands": values["hands"], "two_hand_damage": values["two_hand_damage"]})
+        "hands": values["hands"], "two_hand_damage": values["two_hand_damage"],
+        "special": {"name": values["special_name"], "damage": values["special_damage"],
+                    "note": values["special_note"]} if values["special"] else None})
 
 
 def _spin(low: int, high: int, suffix: str, special: str = "") -> QSpinBox:

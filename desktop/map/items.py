@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from core.model.combatant import Combatant, Condition, Side
 from core.rules.conditions import incapacity
+from core.rules.weapons import gear_notes
 from desktop.map import style
 from desktop.map.labels import ScreenLabel
 from desktop.map.renderer import MapRenderer
@@ -280,7 +281,8 @@ def _token_tip(token: Token) -> str:
     hidden = "<br><i>Hidden from the players</i>" if token.gm_only else ""
     return (f"<b>{c.name}</b> ({c.side.value}, {c.size.value})<br>HP {c.hp}/{c.max_hp}<br>"
             f"Conditions: {', '.join(x.value for x in c.conditions) or 'none'}{why_idle(c)}"
-            f"{hidden}")
+            + "".join(f"<br>{note[0].upper()}{note[1:]}" for note in gear_notes(c))
+            + hidden)
 
 
 def why_idle(combatant: Combatant) -> str:

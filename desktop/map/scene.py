@@ -15,6 +15,7 @@ from core.spatial.geometry import geometry_of
 from desktop.document.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
 from desktop.map import style
 from desktop.map.cell_image import image_of
+from desktop.map.dropped import DroppedItems
 from desktop.map.items import (
     DETAIL_PX,
     Z_TOKEN,
@@ -92,6 +93,7 @@ class MapScene(QGraphicsScene):
         self._background: QPixmap | None = None
         self._selection: SelectionModel | None = None
         self.portraits = PortraitPixmaps()
+        self.dropped = DroppedItems(self, self.renderer, self.shows_token)
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
         self.selectionChanged.connect(self._dots_follow_selection)
@@ -123,6 +125,7 @@ class MapScene(QGraphicsScene):
             if self.shows_token(token.id):
                 self._add_token_item(token.id)
         blocker.unblock()
+        self.dropped.rebuild(enc)
         if self._selection is not None:  # a new encounter's selection is already empty
             self._show_selection(self._selection.ids)
         self.update()
@@ -139,6 +142,7 @@ class MapScene(QGraphicsScene):
             self._refresh_hazards()
         for token_id in changes.tokens:
             self._sync_token(token_id)
+            self.dropped.sync(self.encounter, token_id)
 
     def restyle_labels(self) -> None:
         """Labels take the UI scale and the map's turn anew (table mode changed them)."""

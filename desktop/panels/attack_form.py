@@ -1,7 +1,8 @@
 """The Resolve panel's form for a melee attack: the weapon (the attacker's, or typed dice), the
-grip, the situational modifier, and — when the rules profile switches them on — the hit
-location aimed at and a hero point to spend. It only builds the core
-:class:`~core.rules.attack.AttackOptions`; the rules that judge them are core's."""
+grip, the situational modifier, whether it is a free attack a rule grants, and — when the
+rules profile switches them on — the hit location aimed at and a hero point to spend. It
+only builds the core :class:`~core.rules.attack.AttackOptions`; the rules that judge them are
+core's."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from core.model.injury import HeroUse
 from core.model.weapons import Grip, Weapon
-from core.rules.weapons import melee_weapons
+from core.rules.weapons import melee_choices
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -53,6 +54,10 @@ class AttackForm(QWidget):
         self.hit_modifier.setToolTip("Situational modifier to the hit roll (aiming +3...)")
         self.magic = QCheckBox("Magic damage")
         self.magic.setToolTip("Magic damage ignores AV")
+        self.free = QCheckBox("Free attack")
+        self.free.setToolTip("A free attack a rule grants (surprise, a failed evade): it is "
+                             "not the attacker's action this round (one action each, 002 The "
+                             "fight)")
         self.aim = widening(location_box())
         self.hero = widening(hero_box())
         self.weapons: dict[str, Weapon] = {}
@@ -68,6 +73,7 @@ class AttackForm(QWidget):
             grid.addWidget(self.labels[widget], row, 0)
             grid.addWidget(widget, row, 1)
         grid.addWidget(self.magic, len(rows), 1)
+        grid.addWidget(self.free, len(rows) + 1, 1)
         grid.setColumnStretch(1, 1)
         # Its rows keep their height in a short dock (the "Last result" box gives way).
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -77,20 +83,27 @@ class AttackForm(QWidget):
         self.hit_modifier.valueChanged.connect(lambda _value: self.changed.emit())
         self.damage_dice.textEdited.connect(lambda _text: self.changed.emit())
         self.magic.toggled.connect(lambda _on: self.changed.emit())
+        self.free.toggled.connect(lambda _on: self.changed.emit())
 
     def show_for(self, encounter: Encounter, attacker_id: str) -> None:
-        """Offer the attacker's melee weapons (first chosen) and the options its profile
-        allows: aiming when hit locations are rolled, hero points when they are on."""
+        """Offer the attacker's melee weapons (first chosen), bare hands (a pummel; a
+        martial artist's die rises with level) and the options its profile allows: aiming
+        when hit locations are rolled, hero points when they are on."""
         attacker = encounter.token(attacker_id).combatant
         self.profile = encounter.profile
         self.blockSignals(True)
         self.weapon_box.clear()
-        self.weapons = {w.name: w for w in melee_weapons(encounter, attacker)}
+        from core.rules.unarmed import is_pummel, pummel_die  # see desktop/__init__
+
+        self.weapons = {w.name: w for w in melee_choices(encounter, attacker)}
         for weapon in self.weapons.values():
-            add_choice(self.weapon_box, f"{weapon.name} ({weapon.damage})", weapon.name)
+            die = (pummel_die(weapon.damage, attacker, encounter.profile) if is_pummel(weapon)
+                   else weapon.damage)
+            add_choice(self.weapon_box, f"{weapon.name} ({die})", weapon.name)
         add_choice(self.weapon_box, "Typed dice", TYPED)
         fill_locations(self.aim, encounter, missile=False)
         self.aim.setCurrentIndex(0)  # each attack starts unaimed
+        self.free.setChecked(False)  # and as the attacker's action
         fill_hero(self.hero, attacker.hero_points)
         self._show(self.aim, encounter.profile.hit_location)
         self._show(self.hero, encounter.profile.hero_points)
@@ -136,7 +149,8 @@ class AttackForm(QWidget):
             kind=DamageKind(magic=self.magic.isChecked() and weapon is None),
             grip=Grip(self.grip.currentData()) if self.grip.currentData() else None,
             aim=self.aim.currentData() or None,
-            hero=HeroUse(self.hero.currentData()) if self.hero.currentData() else None)
+            hero=HeroUse(self.hero.currentData()) if self.hero.currentData() else None,
+            free=self.free.isChecked())
 
 
 def _label(text: str, widget: QWidget) -> QLabel:

@@ -74,6 +74,10 @@ NUMBERS = (
     NumberField("hr_magic", "HR magic", "Magic bonus to HR"),
     NumberField("fr_magic", "FR magic", "Magic bonus to FR"),
     NumberField("technique_ac", "Tech. AC", "Active defensive techniques: AC bonus"),
+    NumberField("alert", "Alert", "002 Parry and Dodge: the Alert skill (with Rules settings "
+                "▸ parry and dodge on)"),
+    NumberField("dodge_skill", "Dodge", "002 Dodging: the Dodge skill, for a creature without "
+                "a weapon in hand (with Rules settings ▸ parry and dodge on)"),
     NumberField("death_ray_save", "Death ray", "Save vs Death Ray number (d20 ≥ this)"),
     NumberField("reach_ft", "Reach ft", "Reach in feet (shoves need the target in reach)"),
     NumberField("initiative_modifier", "Init. mod", "Modifier to the initiative roll"),

@@ -5,13 +5,15 @@ centre) and on an empty cell (add a combatant there). Every entry is one undoabl
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from core.actions.base import plan
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
 from core.actions.fog import SetGmOnly
 from core.actions.gm_edits import change_hp, toggle_condition
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
+from core.model.dice import ScriptedDice
 from core.model.encounter import Token
 from core.model.tables import SIZES
 from desktop.document.portraits import choose_portrait
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
 
 Entry = tuple[str, Callable[[], None]]
+MOST_ATTACKS_OFFERED = 4  # the menu's choices; the CLI takes up to 10
 
 
 class TokenMenu(QMenu):
@@ -34,6 +37,14 @@ class TokenMenu(QMenu):
         self.document, self.token_id = document, token_id
         for text, run in tool_entries:
             self.addAction(text, run)
+        in_round = any(e.token_id == token_id for e in document.encounter.timeline.entries)
+        combatant = self._combatant()
+        if in_round or combatant.out_of_hand:
+            self._this_round(self.addMenu("This round"), in_round)
+        if combatant.shield_damage or combatant.armour_dents:
+            self.addAction("Repair shield and armour", self.repair)
+        if document.encounter.profile.hit_location:
+            self._locations(self.addMenu("Armour and body"))
         self.addSeparator()
         self.addAction("Damage…", lambda: self._change_hp(damage=True))
         self.addAction("Heal…", lambda: self._change_hp(damage=False))
@@ -78,6 +89,97 @@ class TokenMenu(QMenu):
         window = self.parentWidget()
         if isinstance(window, QMainWindow):
             window.statusBar().showMessage(text, 5000)
+
+    def _this_round(self, menu: QMenu, in_round: bool) -> None:
+        """Recovering what a critical event took out of hand (an action); in a round, the
+        declarations (002 "Multiple Attacks", "Not attacking": one attack, two to four, or
+        standing to defend) and what the creature has done so far."""
+        from core.rules.weapons import label_of  # see desktop/__init__
+
+        for item in self._combatant().out_of_hand:
+            label = label_of(item)
+            menu.addAction(f"Recover the {item.describe(label)} (an action)",
+                           lambda i=label: self.perform(("recover", i)))
+        if in_round:
+            self._declarations(menu)
+
+    def _declarations(self, menu: QMenu) -> None:
+        entry = self.document.encounter.timeline.entry(self.token_id)
+        profile = self.document.encounter.profile
+        choices = [("One attack", 1, False)] + [
+            (f"{n} attacks (−{profile.multiple_attack_penalty * (n - 1)} to each and to its "
+             "defence)", n, False) for n in range(2, MOST_ATTACKS_OFFERED + 1)] + [
+            (f"Stand to defend (+{profile.stand_to_defend_bonus} against melee, no attack)",
+             1, True)]
+        for text, attacks, defend in choices:
+            action = menu.addAction(text, lambda a=attacks, d=defend: self.perform(
+                ("declare", a, d)))
+            action.setCheckable(True)
+            action.setChecked(entry.stands_to_defend == defend
+                              and entry.extra_attacks + 1 == attacks)
+        from core.rules.turns import acted_note  # see desktop/__init__
+
+        note = acted_note(entry)
+        if note:
+            menu.addSeparator()
+            menu.addAction(note).setEnabled(False)
+
+    def perform(self, what: tuple[Any, ...]) -> None:
+        """Declare for the round (``("declare", attacks, defend)``) or recover an item
+        (``("recover", item)``), as one logged step; a refusal says why."""
+        from core.actions.declare import DeclareAction  # see desktop/__init__
+        from core.actions.recover import RecoverAction
+
+        action = (DeclareAction(self.token_id, *what[1:]) if what[0] == "declare"
+                  else RecoverAction(self.token_id, what[1]))
+        try:
+            outcome = plan(action, self.document.encounter, ScriptedDice([]))
+        except (ValueError, LookupError) as error:
+            self.document.refused.emit(str(error))
+            return
+        if self.document.perform(outcome):
+            self._say(outcome.summary)
+
+    def _locations(self, menu: QMenu) -> None:
+        """002 Damage: 'a location roll is made to determine if they are wearing armour where
+        you hit' — each hit location, ticked where its armour covers it; and whether it is a
+        humanoid (002 Critical Locations)."""
+        combatant = self._combatant()
+        bare = {gap.casefold() for gap in combatant.armour_gaps}
+        for row in sorted(self.document.encounter.profile.hit_locations, key=lambda r: -r.low):
+            action = menu.addAction(f"Armour covers: {row.name}",
+                                    lambda n=row.name: self.cover(n))
+            action.setCheckable(True)
+            action.setChecked(row.name.casefold() not in bare)
+        menu.addSeparator()
+        humanoid = menu.addAction("Humanoid (head hits may stun; others take double damage "
+                                  "on a critical location)", self.toggle_humanoid)
+        humanoid.setCheckable(True)
+        humanoid.setChecked(combatant.humanoid)
+
+    def cover(self, location: str) -> None:
+        """Cover ``location`` with its armour, or leave it bare (one step)."""
+        combatant = self._combatant()
+        gaps = [g for g in combatant.armour_gaps if g.casefold() != location.casefold()]
+        bare = len(gaps) == len(combatant.armour_gaps)
+        if bare:
+            gaps.append(location)
+        words = "bare" if bare else "covered"
+        self.document.push(UpdateCombatant(self.token_id, combatant.model_copy(
+            update={"armour_gaps": tuple(gaps)}), f"{self._name()}'s {location}: {words}"))
+
+    def toggle_humanoid(self) -> None:
+        combatant = self._combatant()
+        self.document.push(UpdateCombatant(self.token_id, combatant.model_copy(
+            update={"humanoid": not combatant.humanoid}), f"{self._name()}: humanoid"))
+
+    def repair(self) -> None:
+        """A new shield and the armour mended (critical events 2, 4: "New shield required",
+        "10% repair cost"), as one step."""
+        fixed = self._combatant().model_copy(update={"shield_damage": 0, "armour_dents": 0})
+        if self.document.push(UpdateCombatant(self.token_id, fixed,
+                                              f"Repair {self._name()}'s shield and armour")):
+            self._say(f"{self._name()}'s shield and armour are repaired")
 
     def _conditions(self, menu: QMenu) -> None:
         held = self._combatant().conditions

@@ -26,6 +26,7 @@ from core.model.dice import (
 )
 from desktop.map.shove_overlay import percent
 from desktop.panels.attack_form import AttackForm
+from desktop.panels.declines import DeclineBox
 from desktop.panels.layout import lay_out_now
 from desktop.qt import (
     QButtonGroup,
@@ -114,6 +115,8 @@ class ResolvePanel(QWidget):
         self.resolve_button.clicked.connect(self.resolve)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.clear)
+        self.declines = DeclineBox(document)
+        self.declines.declined.connect(self._show_result)
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
         self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -179,6 +182,7 @@ class ResolvePanel(QWidget):
         buttons.addWidget(self.cancel_button)
         layout.addLayout(buttons)
         layout.addWidget(self.message)  # below the buttons: a message never moves them
+        layout.addWidget(self.declines)
         layout.addWidget(QLabel("Last result"))
         layout.addWidget(self.result, 1)
         self.result.setMinimumHeight(self.result.fontMetrics().lineSpacing() * RESULT_LINES)
@@ -243,6 +247,7 @@ class ResolvePanel(QWidget):
         self.pending, self.owner = action, owner
         if card is not None:
             self.card.setText(card)
+        self._enable(True)  # before the form, which disables Resolve for a refused attack
         self.weapon.setVisible(_is_attack(action))
         if _is_attack(action):
             self._base_card = self.card.text()
@@ -251,7 +256,6 @@ class ResolvePanel(QWidget):
                            "the dice, then Resolve")
         self.message.clear()
         self._clear_fields()
-        self._enable(True)
         self.resolve_button.setFocus()
         if self.typed_mode.isChecked():
             self._ask_next()  # the first die's field takes the focus
@@ -445,10 +449,14 @@ class ResolvePanel(QWidget):
         if not self.document.perform(outcome):
             self.message.setText("The encounter refused the result; nothing was changed.")
             return
+        self._show_result(outcome)
+        self.clear()
+        self.declines.offer(outcome)
+        self.applied.emit(outcome)
+
+    def _show_result(self, outcome: Outcome[Any]) -> None:
         self._shown, self._shown_text = outcome.command, outcome.text
         self.result.setPlainText(outcome.text)
-        self.clear()
-        self.applied.emit(outcome)
 
 
 def _is_attack(action: object) -> TypeGuard[AttackAction]:
@@ -462,7 +470,7 @@ def _is_attack(action: object) -> TypeGuard[AttackAction]:
 def attack_card(odds: AttackOdds) -> str:
     """The odds line of an attack: the roll needed and the chances, with critical, fumble
     and where a hit lands when those options are on."""
-    text = (f"{odds.die} {odds.attack_bonus:+d} vs AC <b>{odds.target}</b> · Hit "
+    text = (f"{odds.die} {odds.attack_bonus:+d} vs {odds.against} <b>{odds.target}</b> · Hit "
             f"<b>{percent(odds.hit)}</b>")
     if odds.critical:
         text += f" · critical {percent(odds.critical)}"

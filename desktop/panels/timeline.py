@@ -49,7 +49,6 @@ if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
 
-EXTRA_SECONDS = 120
 
 
 class TimelinePanel(QWidget):
@@ -68,6 +67,7 @@ class TimelinePanel(QWidget):
         self.round_label = QLabel()
         self.timer_label = QLabel()
         self.seconds_left = 0
+        self.extra_seconds = 0  # added this round with "+2 min" (capped per creature)
         self.time_up = False  # the countdown ran out and the first segment is still to play
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
@@ -202,6 +202,7 @@ class TimelinePanel(QWidget):
 
     def _round_started(self) -> None:
         self.seconds_left = self.document.encounter.timeline.declaration_seconds
+        self.extra_seconds = 0
         self._countdown_round = self.document.encounter.timeline.round_number
         self.time_up = False
         self.clock.start()
@@ -259,7 +260,17 @@ class TimelinePanel(QWidget):
         self.document.push(SetActionLength(token_id, segments))
 
     def add_time(self) -> None:
-        self.seconds_left += EXTRA_SECONDS
+        """002: the GM may delay the round, "though this should not exceed 2 minutes per
+        creature" (core.rules.turns.more_declaration_time)."""
+        from core.rules.turns import more_declaration_time  # see desktop/__init__
+
+        step = more_declaration_time(self.document.encounter, self.extra_seconds)
+        if not step:
+            self.document.refused.emit("No more declaration time: at most 2 minutes per "
+                                       "creature the GM plays (002 Initiative)")
+            return
+        self.extra_seconds += step
+        self.seconds_left += step
         self._show_timer()
 
     def _tick(self) -> None:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from core.model.combatant import Side
     from core.model.round import InitiativeEntry
     from core.rules.timeline import AttackTiming
+from core.rules.turns import acted_note
 
 CHIP_MIME = "application/x-battlemap-token"
 #: A chip's name is cut with "…" past this width (the whole name is in its tip).
@@ -109,10 +110,11 @@ def chip_for(entry: InitiativeEntry, name: str, side: Side, timing: AttackTiming
     if entry.action_segments > 1:
         lines.append(f"Long action declared: segments {entry.segment}-"
                      f"{entry.segment + entry.action_segments - 1}; a hit then spoils it")
-    lines += [*entry.notes, "Click: select it on the map; drag: another segment; "
-              "right-click: declare a long action"]
+    acted = acted_note(entry)  # "Acted: 1 of 1 action" (002 The fight: one action each)
+    lines += [*entry.notes, *([acted] if acted else []), "Click: select it on the map; drag: "
+              "another segment; right-click: declare a long action"]
     marks = [f"✦{entry.action_segments}" if entry.action_segments > 1 else "",
-             "✎" if entry.overridden else ""]
+             "✎" if entry.overridden else "", "✓" if acted else ""]
     label = " ".join([*(m for m in marks if m), _fitted(name), _idle_mark(timing)]).strip()
     return Chip(entry.token_id, label, side if timing.attacks else None, "\n".join(lines),
                 declared=entry.action_segments > 1)

@@ -70,6 +70,10 @@ def _charge(encounter: Encounter, request: ChargeRequest) -> str:
 
 def _overrun(encounter: Encounter, request: OverrunRequest) -> str:
     odds = overrun_odds(encounter, request)
+    if odds.swarm:
+        return ("Too small to overrun a braced defender: it <b>swarms past</b>, no roll, no "
+                "evade check (002 Overruns)<br>"
+                f"The mover ends: {_cells(encounter, request.mover, odds.landing)}")
     return (f"Straight run <b>{odds.run_ft:g} ft</b> · knocked over "
             f"<b>{percent(1 - odds.stands)}</b> (it stays standing on d20 {odds.stand_bonus:+d} "
             f"≥ {odds.target})<br>"

@@ -106,7 +106,7 @@ NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib")
 FIRST_WINDOW_RULES = frozenset(
     {f"core.rules.{name}" for name in ("conditions", "cover", "damage", "holds", "measure",
                                        "melee", "morale", "ratings", "sleep", "surprise",
-                                       "timeline", "value", "weapons")}
+                                       "timeline", "turns", "value", "weapons")}
     | {f"core.actions.{name}" for name in ("base", "commands", "fog", "gm_edits", "history",
                                            "move", "portraits", "round", "surprise",
                                            "waking")})

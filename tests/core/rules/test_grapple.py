@@ -237,3 +237,21 @@ def test_a_creature_that_is_down_is_not_grappled_thrown_or_locked(
         grapple_odds(encounter, grapple(GrappleAttempt.THROW,
                                         throw_direction=Direction.E).request)
     assert not [o for o in offers(encounter, "A") if o.manoeuvre == "grapple"]
+
+
+def test_a_lock_that_takes_the_last_hit_points_forces_submission(make_encounter: Make) -> None:
+    """002 Locks: 'Cause D4 SP each round ... Will submit when all SP are lost'; RD: 'the
+    creature is submitted (yields, not dying, HP stays 0) and the lock ends'. B has 3 HP: a
+    lock of 4 deals 4 (no armour) at the round's end."""
+    encounter = make_encounter("A B", {"A": MONK, "B": foe(max_hp=20, hp=3)})
+    history = History(encounter)
+    perform(grapple(GrappleAttempt.LOCK), history, ScriptedDice([20, 1, 4]))
+    history.push(NextRound())
+    b = encounter.token("B").combatant
+    assert (b.hp, Condition.SUBMITTED in b.conditions) == (0, True)
+    assert active_holds(encounter) == []
+    assert encounter.log[-1].summary == ("A locks B (4 a round): 4 damage at the round's end — "
+                                         "B submits, the lock ends (002 Locks: 'Will submit "
+                                         "when all SP are lost')")
+    history.undo()
+    assert encounter.token("B").combatant.hp == 3 and len(active_holds(encounter)) == 1

@@ -245,9 +245,9 @@ def test_a_failed_fumble_save_rolls_a_critical_event_against_the_fumbler(
 
 
 def test_a_boon_from_a_fumble_goes_to_the_opponent(make_encounter: Make) -> None:
-    result = hit(make_encounter, [1, 9, 17, 3])  # event 17 "Lucky opening": the orc's
+    result = hit(make_encounter, [1, 9, 17, 3])  # event 17 "Lucky opening": the orc's d6
     assert result.fumble is not None and result.fumble.event is not None
-    assert result.fumble.event.note.endswith("— Orc")
+    assert result.fumble.event.note == "+d6 to hit — Orc: +3 on its next attack this round"
 
 
 def test_without_the_fumble_option_a_natural_1_is_a_plain_total(make_encounter: Make) -> None:

@@ -23,11 +23,12 @@ from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind
+from core.model.round import InitiativeEntry, RoundState
 from core.rules.attack import AttackOptions, attack_on_map
 from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_checks, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
-from core.rules.manoeuvres import offers
+from core.rules.manoeuvres import drag_offer, offers
 from core.rules.melee import IllegalManoeuvreError
 from core.rules.overrun import OverrunRequest, overrun_line, overrun_odds
 from core.rules.timeline import roll_initiative
@@ -200,10 +201,32 @@ def test_overrun_that_knocks_down_passes_beyond(make_encounter: Make) -> None:
 
 
 def test_tiny_creatures_cannot_overrun_the_braced(make_encounter: Make) -> None:
+    """Nowhere free beyond the braced defender (the map ends): refused."""
     encounter = make_encounter("A B", {"A": Combatant(name="A", size="tiny"), "B": foe(
         "B", conditions=frozenset({Condition.BRACED}))})
     with pytest.raises(IllegalManoeuvreError, match="swarm past"):
         overrun_odds(encounter, OverrunRequest(mover="A", defender="B"))
+
+
+def test_tiny_creatures_swarm_past_the_braced(make_encounter: Make) -> None:
+    """002 Overruns: 'Creatures lower than knee height cannot overrun a braced character;
+    however they may swarm past'; RD: through its cell to the first free cell beyond, no
+    roll, no evade check. Not the rat's action: it still attacks this round."""
+    encounter = make_encounter("A B . .", {"A": Combatant(name="Rat", size="tiny"), "B": foe(
+        "B", conditions=frozenset({Condition.BRACED}))})
+    encounter.timeline = RoundState(round_number=1, entries=[InitiativeEntry(token_id="A")])
+    odds = overrun_odds(encounter, OverrunRequest(mover="A", defender="B"))
+    assert odds.swarm and odds.landing == {Cell(2, 0): Fraction(1)}
+    assert "Swarm past B (braced; no roll)" in [o.text for o in offers(encounter, "A")]
+    drag = drag_offer(encounter, "A", Cell(3, 0), path=(), around=False)
+    assert drag is not None and drag.label == "swarm past B"
+    outcome = perform(OverrunAction(OverrunRequest(mover="A", defender="B")),
+                      History(encounter), ScriptedDice([]))
+    assert outcome.summary == ("Rat swarms past the braced B to (2,0) (002 Overruns: 'they "
+                               "may swarm past')")
+    assert encounter.token("A").cell == Cell(2, 0)
+    assert encounter.token("B").combatant.conditions == {Condition.BRACED}
+    assert encounter.timeline.entry("A").actions_taken == 0
 
 
 @pytest.mark.parametrize("state", [{"hp": -3}, {"conditions": frozenset({Condition.KNOCKED_OUT})}],

@@ -444,15 +444,15 @@ def test_the_last_segment_has_no_next_one() -> None:
 
 
 @pytest.mark.parametrize(("hp", "condition", "idle"), [
-    (0, None, True), (8, Condition.KNOCKED_OUT, True), (8, Condition.KNOCKDOWN, True),
+    (0, None, True), (8, Condition.KNOCKED_OUT, True),
     (8, Condition.ASLEEP, True), (8, Condition.WAKING, True),
     (8, Condition.RISING, False), (8, Condition.DEFENDING, False),
     (8, Condition.SURRENDERED, False)])
 def test_a_chip_tells_no_action_at_all_from_no_attack(hp: int, condition: Condition | None,
                                                       idle: bool) -> None:
     """rules.md §11 "No action": every one of these strikes no blow; only the down, the
-    knocked out or down, the sleeping and the waking do nothing at all (the timeline's
-    "(no action)"; the rest "(no attack)")."""
+    knocked out, the sleeping and the waking do nothing at all (the timeline's "(no
+    action)"; the rest "(no attack)"). Knockdown is not here: it is −6 on rolls (002)."""
     conditions = frozenset({condition} if condition else ())
     combatant = Combatant(name="A", hp=hp, max_hp=8, conditions=conditions)
     timing = entry_timing(InitiativeEntry(token_id="a", segment=3), combatant, PROFILE)

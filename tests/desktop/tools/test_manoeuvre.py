@@ -79,7 +79,7 @@ def test_the_token_menu_lists_manoeuvres_with_their_odds(
 def test_throw_into_the_pit_picked_on_the_map(qtbot: QtBot, quiet: MainWindow,
                                               points: SimpleNamespace) -> None:
     window, encounter = quiet, quiet.document.encounter
-    dice = [18, 3, 2, 5, 4, 3, 6, 15]
+    dice = [1, 18, 3, 2, 5, 4, 3, 6, 15]  # Mira's first strike misses (002 Brawling)
     expected = plan(GrappleAction(THROW_WEST), encounter, ScriptedDice(dice)).result
     tool = manoeuvres(window)
     window.select_tool("manoeuvre")
@@ -120,12 +120,12 @@ def test_the_next_die_and_the_resolve_button_stay_in_sight_in_a_short_dock(
         top = widget.mapTo(viewport, QPoint(0, 0)).y()
         return top >= 0 and top + widget.height() <= viewport.height()
 
-    for value in (18, 3, 2, 5, 4, 3, 6):
+    for value in (1, 18, 3, 2, 5, 4, 3, 6):  # Mira's first strike (002 Brawling), the throw
         field = panel.die_fields[-1]
         assert in_sight(field) and in_sight(panel.resolve_button), len(panel.die_fields)
         qtbot.keyClicks(field, str(value))
         qtbot.keyClick(field, Qt.Key.Key_Return)
-    assert len(panel.die_fields) == 8 and in_sight(panel.die_fields[-1])
+    assert len(panel.die_fields) == 9 and in_sight(panel.die_fields[-1])
     assert viewport.height() < panel.findChild(QScrollArea).widget().height()  # it scrolled
 
 
@@ -235,7 +235,7 @@ def test_holds_are_drawn_and_held_tokens_stay(qtbot: QtBot, quiet: MainWindow,
                                               drag: Callable[..., None]) -> None:
     window, encounter = quiet, quiet.document.encounter
     hold = GrappleAction(GrappleRequest(attacker="ogre", defender="mira"))
-    window.document.perform(plan(hold, encounter, ScriptedDice([20, 1])))
+    window.document.perform(plan(hold, encounter, ScriptedDice([1, 20, 1])))  # Mira misses
     tool = manoeuvres(window)
     assert [link.kind.value for link in tool.links.links] == ["hold"]
     drag((6, 9), [(6, 10), (6, 11)])
