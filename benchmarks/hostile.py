@@ -31,6 +31,10 @@ GUI_OPEN = str(ROOT / "benchmarks" / "hostile_gui_open.py")
 LOAD = ("import sys; from core.io.fileio import EncounterFileError, load_encounter\n"
         "try:\n    load_encounter(sys.argv[1])\n"
         "except EncounterFileError as error:\n    print(error, file=sys.stderr); sys.exit(2)")
+RESTORE = ("import sys; from pathlib import Path\n"
+           "from desktop.document.autosave import RecoveryError, read_recovery\n"
+           "try:\n    read_recovery(Path(sys.argv[1]))\n"
+           "except RecoveryError as error:\n    print(error, file=sys.stderr); sys.exit(2)")
 LIMIT = ("import os, resource, sys; limit = int(sys.argv[1]); "
          "resource.setrlimit(resource.RLIMIT_AS, (limit, limit)); "
          "os.execv(sys.argv[2], sys.argv[2:])")
@@ -49,12 +53,14 @@ class Run:
     peak_mib: float
 
 
-def run_limited(argv: list[str], cwd: Path, timeout: float, memory_mib: int) -> Run:
+def run_limited(argv: list[str], cwd: Path, timeout: float, memory_mib: int,
+                env: dict[str, str] | None = None) -> Run:
     """Run ``argv`` with at most ``memory_mib`` of address space (RLIMIT_AS, set by a small
     Python that then execs ``argv``: safe from threads, unlike preexec_fn) and kill it after
-    ``timeout`` seconds; its peak RSS comes from wait4, so it is this child's own."""
+    ``timeout`` seconds; its peak RSS comes from wait4, so it is this child's own. ``env``:
+    its environment (default: this one, with Qt's offscreen platform)."""
     limited = [sys.executable, "-c", LIMIT, str(memory_mib * MiB), *argv]
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"} if env is None else env
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         process = subprocess.Popen(limited, cwd=cwd, stdout=out, stderr=err, env=env,
@@ -82,20 +88,34 @@ def _wait(process: subprocess.Popen[bytes], timeout: float) -> tuple[int | None,
 
 
 def commands(entry: dict[str, Any], path: Path, scratch: Path) -> dict[str, list[str]]:
-    """The commands a corpus file goes through, by name: the headless ones and the GUI's
-    open (``gui-open``)."""
+    """The commands a corpus file goes through, by name: the headless ones, the GUI's open
+    with the player window (``gui-open``) and the entry's ruling, applied and saved
+    (``ruling``, written to :func:`ruled`)."""
     python = sys.executable
     gui_open = [python, GUI_OPEN, str(path)]
     if entry["kind"] == "uvtt":
         return {"import": [python, "-c", CLI, "import", str(path), "--out",
                            str(scratch / f"{path.stem}.json")], "gui-open": gui_open}
+    if entry["kind"] == "recovery":
+        return {"restore": [python, "-c", RESTORE, str(path)]}
     shove = ["shove", str(path), "--attacker", "a", "--target", "b"]
-    return {"load": [python, "-c", LOAD, str(path)],
-            "resolve": [python, "-c", CLI, "resolve", *shove, "--seed", "1"],
-            "odds": [python, "-c", CLI, "odds", *shove],
-            "render": [python, "-c", CLI, "render", str(path), "--out",
-                       str(scratch / f"{path.stem}.png"), "--size", "320x200"],
-            "gui-open": gui_open}
+    named = {"load": [python, "-c", LOAD, str(path)],
+             "resolve": [python, "-c", CLI, "resolve", *shove, "--seed", "1"],
+             "odds": [python, "-c", CLI, "odds", *shove],
+             "render": [python, "-c", CLI, "render", str(path), "--out",
+                        str(scratch / f"{path.stem}.png"), "--size", "320x200",
+                        "--view", entry.get("view", "gm")],
+             "gui-open": gui_open}
+    ruling = entry.get("ruling")
+    if ruling:
+        named["ruling"] = [python, "-c", CLI, "resolve", ruling[0], str(path), *ruling[1:],
+                           "--seed", "1", "--apply", "--out", str(ruled(path, scratch))]
+    return named
+
+
+def ruled(path: Path, scratch: Path) -> Path:
+    """Where the ``ruling`` command writes the encounter it applied."""
+    return scratch / f"{path.stem}-ruled.json"
 
 
 def manifest(folder: Path) -> list[dict[str, Any]]:
@@ -113,7 +133,8 @@ def measure(repo: Path, folders: list[Path], timeout: float, memory_mib: int
                 path = folder / entry["file"]
                 print(f"  {entry['file']}", file=sys.stderr, flush=True)
                 figures[entry["file"]] = {
-                    name: _summary(run_limited(argv, repo, timeout, memory_mib))
+                    name: _summary(run_limited(argv, repo, timeout,
+                                               memory_for(entry, memory_mib)))
                     for name, argv in commands(entry, path, Path(scratch)).items()}
     return figures
 
@@ -128,6 +149,12 @@ def _summary(run: Run) -> dict[str, Any]:
 def make_big(folder: Path, repo: Path = ROOT) -> None:
     subprocess.run([sys.executable, str(MAKE_CORPUS), "--big", str(folder)], cwd=repo,
                    check=True)
+
+
+def memory_for(entry: dict[str, Any], memory_mib: int) -> int:
+    """The address space a command on this entry gets: twice the resident memory it may
+    take, when the entry says (Qt maps far more than it touches), else ``memory_mib``."""
+    return max(memory_mib, 2 * entry.get("peak_mib", 0))
 
 
 def run(seed: int, repo: Path = ROOT, timeout: float = 30, memory_mib: int = 1024
