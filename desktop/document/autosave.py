@@ -26,7 +26,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.io.fileio import encounter_from_data, encounter_to_json, process_alive, write_atomic
+from core.io.fileio import (
+    MAX_FILE_BYTES,
+    encounter_from_data,
+    encounter_to_json,
+    process_alive,
+    write_atomic,
+)
+from core.io.files import read_regular_file
+from core.io.safejson import parse_json
 from desktop.document.load_check import CheckStoppedError, LoadCheck, check_command
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
 
@@ -40,6 +48,8 @@ QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
 MAX_WAIT_MS = 180_000  # however busy the GM, a write that fell due waits no longer
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
+#: A recovery file is an encounter file and the path it was editing, wrapped in an object.
+MAX_RECOVERY_BYTES = MAX_FILE_BYTES + 2**16
 _window_numbers = itertools.count(1)
 
 
@@ -70,9 +80,11 @@ def _modified(path: Path) -> float:
 
 
 def read_recovery(path: Path) -> tuple[Encounter, Path | None]:
-    """The encounter in a recovery file and the file it was editing (None: never saved)."""
+    """The encounter in a recovery file and the file it was editing (None: never saved),
+    read within the encounter loader's bounds (size, JSON containers, depth, values): it
+    sits in the data folder, where anything may have put it."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = parse_json(read_regular_file(path, MAX_RECOVERY_BYTES))
         encounter = encounter_from_data(data["encounter"], "the recovery file")
         source = data.get("source")
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:

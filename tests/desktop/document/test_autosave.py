@@ -209,6 +209,25 @@ def test_a_broken_recovery_file_is_reported_and_kept(window: MainWindow,
     assert broken.exists()
 
 
+@pytest.mark.parametrize(("content", "problem"), [
+    ("[" * 100 + "]" * 100, "nested"),
+    ('{"source": "", "encounter": {"schema": "battlemap.encounter", "version": 1, '
+     '"name": NaN}}', "not a finite number"),
+    (None, "not a regular file"),
+], ids=["nested-100", "nan", "fifo"])
+def test_a_recovery_file_is_read_within_the_loaders_bounds(tmp_path: Path, content: str | None,
+                                                          problem: str) -> None:
+    """It sits in the data folder, where anything may have put it: read as an encounter
+    file is (a FIFO is never opened, JSON is parsed under the same bounds)."""
+    path = tmp_path / "recovery-1-1.json"
+    if content is None:
+        os.mkfifo(path)
+    else:
+        path.write_text(content)
+    with pytest.raises(autosave.RecoveryError, match=problem):
+        read_recovery(path)
+
+
 def test_a_failed_autosave_is_shown_and_retried(window: MainWindow, qtbot: QtBot) -> None:
     saver = window.files.autosaver
     if saver.path.parent.exists():
