@@ -195,15 +195,23 @@ def write_atomic(target: Path, data: bytes) -> None:
 
 def _sweep_orphans(target: Path) -> None:
     """Remove temporary files of earlier saves of ``target`` whose process is gone."""
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.\w+\.tmp")
+    sweep_orphans(target.parent, re.escape(target.name))
+
+
+def sweep_orphans(folder: Path, names: str = r"[^/]+") -> None:
+    """Remove the temporary files :func:`write_atomic` left in ``folder`` for targets whose
+    names match the pattern ``names``, when the process that made them is gone. In a
+    folder only this program writes (its data folder) every target may be swept; files
+    beside a GM's encounter are swept for that encounter only."""
+    pattern = re.compile(rf"\.(?:{names})\.(?P<pid>\d+)\.\w+\.tmp")
     try:
-        names = os.listdir(target.parent)
+        found = os.listdir(folder)
     except OSError:
         return
-    for name in names:
+    for name in found:
         match = pattern.fullmatch(name)
-        if match and not process_alive(int(match[1])):
-            Path(target.parent, name).unlink(missing_ok=True)
+        if match and not process_alive(int(match["pid"])):
+            Path(folder, name).unlink(missing_ok=True)
 
 
 def process_alive(pid: int) -> bool:

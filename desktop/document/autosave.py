@@ -31,6 +31,7 @@ from core.io.fileio import (
     encounter_from_data,
     encounter_to_json,
     process_alive,
+    sweep_orphans,
     write_atomic,
 )
 from core.io.files import read_regular_file
@@ -104,7 +105,9 @@ def _check_and_write(path: Path, source: str, encounter_json: str, check: LoadCh
 
 
 class Autosaver(QObject):
-    """Writes this window's recovery file while there are unsaved changes."""
+    """Writes this window's recovery file while there are unsaved changes. Starting, it
+    removes what autosaves killed mid-write left in the data folder (their temporary files
+    hold the dead process's id, so no later write of the same file would)."""
 
     status = Signal(str)
     _finished = Signal(object, object)  # (the state written, None or the error)
@@ -114,6 +117,7 @@ class Autosaver(QObject):
         super().__init__(parent)
         self.document = document
         self.path = data_dir / f"recovery-{os.getpid()}-{next(_window_numbers)}.json"
+        sweep_orphans(data_dir, RECOVERY_FILE.pattern)
         self.failure = ""
         self.check_command = check_command()
         self._check: LoadCheck | None = None  # the last one submitted

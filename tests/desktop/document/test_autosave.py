@@ -135,7 +135,6 @@ def crashed_recovery(window: MainWindow, data_dir: Path) -> Path:
     return left
 
 
-@pytest.mark.xfail(strict=True, reason="issue 39: fixed in a later commit")
 def test_a_new_window_sweeps_the_temporary_files_of_autosaves_killed_mid_write(
         window: MainWindow, tmp_path: Path) -> None:
     """Each holds the dead process's id in its name, so no later write of the same file
