@@ -1,6 +1,7 @@
 """Open one file the way the GUI does (File > Open, or an import for Universal VTT maps) in
-a real main window on the demo, with the player window open, then paint both. A refusal's dialog text goes to stderr and
-the exit code is 2; 3 if a refused file changed the open encounter anyway.
+a real main window on the demo, with the player window open, then paint both. A refusal's
+dialog text goes to stderr and the exit code is 2; 3 if a refused file changed the open
+encounter anyway.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/hostile_gui_open.py FILE
 """

@@ -28,8 +28,10 @@ if TYPE_CHECKING:
 from core.io.files import FileReadError, read_regular_file
 from core.io.safejson import (
     JsonDocumentError,
+    check_controls,
     check_values,
     dotted,
+    may_hold_controls,
     may_hold_surrogates,
     parse_json,
 )
@@ -82,6 +84,8 @@ def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
     try:
         _check_what_the_schema_lets_through(data, may_hold_surrogates(text))
+        if may_hold_controls(text):
+            check_controls(data)
     except JsonDocumentError as error:
         raise EncounterFileError(f"{origin}: {error}") from None
     return encounter
@@ -198,7 +202,7 @@ def _sweep_orphans(target: Path) -> None:
     sweep_orphans(target.parent, re.escape(target.name))
 
 
-def sweep_orphans(folder: Path, names: str = r"[^/]+") -> None:
+def sweep_orphans(folder: Path, names: str) -> None:
     """Remove the temporary files :func:`write_atomic` left in ``folder`` for targets whose
     names match the pattern ``names``, when the process that made them is gone. In a
     folder only this program writes (its data folder) every target may be swept; files

@@ -27,6 +27,8 @@ from typing import Annotated, ClassVar, NamedTuple
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from core.model.limits import Lines
+
 DEFAULT_CHAIN: tuple[str, ...] = ("d2", "d4", "d6", "d8", "d10", "d12", "2d6", "2d8")
 
 _TOKEN = re.compile(r"\s*([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))\s*")
@@ -243,8 +245,8 @@ class RollRecord(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    purpose: str
-    expression: str
+    purpose: Lines
+    expression: Lines
     faces: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     values: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     modifier: int = Field(0, ge=-MAX_MODIFIER, le=MAX_MODIFIER)

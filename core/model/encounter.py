@@ -33,6 +33,8 @@ from core.model.limits import (
     MAX_PORTRAITS,
     MAX_ROUND,
     MAX_TOKENS,
+    Lines,
+    Name,
     at_most,
 )
 from core.model.mapmodel import BattleMap
@@ -101,9 +103,9 @@ class LogEntry(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: str
-    summary: str
-    text: str = Field("", description="Every roll and modifier, one per line")
+    kind: Name
+    summary: Lines
+    text: Lines = Field("", description="Every roll and modifier, one per line")
     detail: dict[str, Any] = Field(default_factory=dict)
     round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
@@ -115,7 +117,7 @@ class Encounter(BaseModel):
 
     schema_id: Literal["battlemap.encounter"] = Field("battlemap.encounter", alias="schema")
     version: Literal[1] = 1
-    name: str = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
+    name: Name = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
     profile: RulesProfile = RulesProfile()
     map: BattleMap = Field(default_factory=BattleMap)
     weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS), max_length=200)

@@ -13,9 +13,10 @@ ValueError: 3 walls; at most 2
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 
 MAX_MAP_CELLS = 300  # cells on each side of a map
 MAX_COORDINATE = 10_000  # grid units, either sign: wall ends and lights (a map is ≤ 300)
@@ -39,6 +40,44 @@ MAX_TERM = 1_000_000  # one term of a breakdown, either sign
 MAX_PATH_CHARS = 4096  # image file paths
 MAX_NAME_CHARS = 255  # the encounter's name (a file name may become one)
 
+#: Control characters (Unicode's Cc: C0, DEL, C1): ESC and CSI start terminal escape
+#: sequences, CR and LF split a one-line message, NUL ends a C string.
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: The same but line feeds and tabs, which text of several lines may hold.
+CONTROLS_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def control_character(text: str, lines: bool = False) -> str | None:
+    """The first control character of ``text`` as ``U+XXXX`` (``lines``: line feeds and
+    tabs allowed), or None.
+
+    >>> control_character("Crypt\\r\\n"), control_character("a\\nb", lines=True)
+    ('U+000D', None)
+    """
+    found = (CONTROLS_BUT_LINES if lines else CONTROLS).search(text)
+    return None if found is None else f"U+{ord(found[0]):04X}"
+
+
+def _one_line(text: str) -> str:
+    found = control_character(text)
+    if found:
+        raise ValueError(f"has a control character ({found}); names are plain text on one "
+                         "line")
+    return text
+
+
+def _plain_lines(text: str) -> str:
+    found = control_character(text, lines=True)
+    if found:
+        raise ValueError(f"has a control character ({found}); text may hold line breaks and "
+                         "tabs, no other")
+    return text
+
+
+#: A name or label the GM types (printed by the command line, shown in one-line messages).
+Name = Annotated[str, AfterValidator(_one_line)]
+#: Text of one or more lines (notes, log text, what the rules write).
+Lines = Annotated[str, AfterValidator(_plain_lines)]
 Coordinate = Annotated[float, Field(ge=-MAX_COORDINATE, le=MAX_COORDINATE)]
 Feet = Annotated[int, Field(ge=-MAX_FEET, le=MAX_FEET)]
 Segment = Annotated[int, Field(ge=-MAX_SEGMENT, le=MAX_SEGMENT)]

@@ -21,6 +21,7 @@ from core.model.limits import (
     MAX_TIMERS,
     MAX_TOKENS,
     Bonus,
+    Lines,
     Segment,
     at_most,
 )
@@ -54,7 +55,7 @@ class InitiativeEntry(BaseModel):
     moved_ft: float = Field(0, ge=0, le=MAX_FEET)
     path: Annotated[tuple[Cell, ...], at_most(MAX_PATH_CELLS, "path cells")] = Field(
         (), description="Cells walked this round (joined moves): a charge's run")
-    no_action: str = Field("", max_length=200,
+    no_action: Lines = Field("", max_length=200,
                            description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
     actions_taken: int = Field(0, ge=0, le=MAX_ACTIONS,
@@ -67,7 +68,7 @@ class InitiativeEntry(BaseModel):
                                            "2: no multiple-attack penalty)")
     stands_to_defend: bool = Field(False, description="Declared: no attack, +2 defence against "
                                                       "melee (002 Not attacking)")
-    notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
+    notes: Annotated[tuple[Lines, ...], at_most(100, "notes")] = ()
 
     @field_validator("path")
     @classmethod

@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from desktop.cli.errors import USAGE_ERROR, CliError
+from desktop.cli.errors import USAGE_ERROR, CliError, one_line
 from desktop.system.resources import DEMO, app_version
 
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def _run_check(args: argparse.Namespace) -> int:
         print(f"{report['file']} opens: {report['width']}×{report['height']} squares, "
               f"{report['tokens']} tokens, {report['walls']} wall segments")
     else:
-        print(f"battlemap: {report['problem']}", file=sys.stderr)
+        print(f"battlemap: {one_line(report['problem'])}", file=sys.stderr)
     return 0 if report["opens"] else USAGE_ERROR
 
 
@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return install_command(args.remove)
     except CliError as error:
-        print(f"battlemap: {error}", file=sys.stderr)
+        print(f"battlemap: {one_line(error)}", file=sys.stderr)
         return USAGE_ERROR
     build_parser().print_help()
     return USAGE_ERROR
