@@ -22,7 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 GUARD_S = 60
 #: Surely no command, now or later (another developer is adding ``battlemap serve``).
 NOT_A_COMMAND = "no-such-command-39"
-FAILS_TODAY = pytest.mark.xfail(strict=True, reason="issue 39: fixed in a later commit")
 
 
 def without_a_display(*argv: str, cwd: Path = REPO) -> Run:
@@ -39,26 +38,22 @@ def one_line(run: Run) -> str:
     return lines[0]
 
 
-@FAILS_TODAY
 def test_the_window_without_a_display_says_what_to_do_instead() -> None:
     line = one_line(without_a_display())
     for words in ("display", "check", "render", "resolve"):
         assert words in line, line
 
 
-@FAILS_TODAY
 def test_a_missing_file_is_named_before_the_display_is_looked_for(tmp_path: Path) -> None:
     line = one_line(without_a_display(str(tmp_path / "nosuchfile.json")))
     assert "nosuchfile.json" in line and "no such file" in line, line
 
 
-@FAILS_TODAY
 def test_an_unreadable_file_is_named(tmp_path: Path) -> None:
     line = one_line(without_a_display(str(tmp_path)))  # a folder: never a file to open
     assert str(tmp_path.name) in line and "not a file" in line, line
 
 
-@FAILS_TODAY
 def test_an_unknown_command_is_named_with_the_commands_there_are() -> None:
     line = one_line(without_a_display(NOT_A_COMMAND, "--help"))
     assert f"'{NOT_A_COMMAND}'" in line and "resolve" in line, line
@@ -74,7 +69,6 @@ def test_headless_commands_need_no_display(argv: tuple[str, ...], tmp_path: Path
     assert run.code == 0, run.stderr[-2000:]
 
 
-@FAILS_TODAY
 def test_a_hostile_file_on_the_command_line_is_refused_in_one_line() -> None:
     """An existing file that does not load still opens the demo in the window (with the
     reason in a dialog); without a display the display is what the line is about."""
