@@ -5,9 +5,10 @@ The rules that fill it in are :mod:`core.rules.timeline`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Hashable
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from core.model.breakdown import Breakdown
 from core.model.combatant import Condition, Side
@@ -32,6 +33,7 @@ MAX_PATH_CELLS = 10_000
 MAX_ACTIONS = 20  # actions one creature takes in a round
 MAX_EXTRA_ATTACKS = 9  # declared beyond the first (002 "Multiple Attacks")
 MAX_HOLDS = MAX_TOKENS
+T = TypeVar("T")
 
 
 class InitiativeEntry(BaseModel):
@@ -151,6 +153,28 @@ class RoundState(BaseModel):
     waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
         default_factory=list)
 
+    # What the round keeps one of is kept once: the actions add no twin, so these lists'
+    # caps are never reached in play (at most 2,202 triggers differ, 7,000 timers, two
+    # lowered guards per creature), where a file of twins let one ruling take them past.
+    _triggers_once = field_validator("morale_answered")(
+        lambda items: _once(items, lambda t: t, "trigger"))
+    _timers_once = field_validator("timers")(
+        lambda items: _once(items, lambda t: (t.token_id, t.condition), "timer"))
+    _marks_once = field_validator("pop_ups", "waiting")(
+        lambda items: _once(items, lambda m: (m.token_id, m.round_number), "mark"))
+
+    @field_validator("ac_penalties")
+    @classmethod
+    def _guards_once(cls, penalties: list[AcPenalty], info: ValidationInfo
+                     ) -> list[AcPenalty]:
+        """One per creature and round, lasting until the creature's next action."""
+        last = info.data.get("round_number", 0) + 1
+        late = next((p for p in penalties if p.until_round > last), None)
+        if late is not None:
+            raise ValueError(f"a lowered guard lasts until its creature's next action, not "
+                             f"until round {late.until_round}")
+        return _once(penalties, lambda p: (p.token_id, p.until_round), "lowered guard")
+
     def stray_token(self, token_ids: set[str]) -> str | None:
         """Where the round names a token not in ``token_ids``, as a message; else None."""
         named = [(f"timeline.entries.{i}.token_id", entry.token_id)
@@ -193,5 +217,15 @@ class RoundState(BaseModel):
 
     def replace_entry(self, new: InitiativeEntry) -> None:
         self.entries = [new if e.token_id == new.token_id else e for e in self.entries]
+
+
+def _once(items: list[T], key: Callable[[T], Hashable], noun: str) -> list[T]:
+    """``items``; ValueError naming the first whose key an earlier one has."""
+    seen: set[Hashable] = set()
+    for index, item in enumerate(items):
+        if key(item) in seen:
+            raise ValueError(f"item {index} is the same {noun} as an earlier one")
+        seen.add(key(item))
+    return items
 
 
