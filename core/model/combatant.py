@@ -25,6 +25,7 @@ from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
+NAME_CHARS = 60
 HP_FLOOR = -9999
 MAX_WOUNDS = 9999
 MAX_HERO_POINTS = 99
@@ -124,7 +125,7 @@ class Combatant(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: Name = Field(min_length=1, max_length=60)
+    name: Name = Field(min_length=1, max_length=NAME_CHARS)
     side: Side = Side.PARTY
     size: Size = Size.MEDIUM
     abilities: Abilities = Abilities()

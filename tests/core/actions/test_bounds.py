@@ -8,10 +8,11 @@ import json
 
 import pytest
 
+from core.actions.commands import AddToken, UpdateCombatant
 from core.actions.history import History
 from core.actions.round import NextRound, RecordMovement
 from core.io.fileio import EncounterFileError, encounter_from_json, encounter_to_bytes
-from core.model.combatant import Combatant, Condition
+from core.model.combatant import NAME_CHARS, Combatant, Condition
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.limits import MAX_FEET
@@ -91,4 +92,25 @@ def test_a_stun_stepping_down_beside_a_running_daze_leaves_the_longer_timer() ->
     History(encounter).push(NextRound())
     assert encounter.timeline.timers == [
         ConditionTimer(token_id="a", condition=Condition.DAZED, rounds=2)]
+    assert saved_and_loaded(encounter) == encounter.model_dump()
+
+
+def test_a_creature_added_again_keeps_its_numbered_name_within_the_limit() -> None:
+    """A 60-character name (the limit) numbered "… 2" was 62 characters: the creature was
+    added, and the encounter could not be saved."""
+    long_name = "Skeleton of the Forgotten Crypt Beneath the Weeping Mountain"
+    assert len(long_name) == NAME_CHARS
+    encounter = Encounter(map=BattleMap(width=40, height=40))
+    history = History(encounter)
+    for column in range(12):
+        name, renames = encounter.numbered_name(long_name)
+        with history.group("Add"):
+            for token_id, new_name in renames.items():
+                old = encounter.token(token_id).combatant
+                history.push(UpdateCombatant(token_id, old.model_copy(update={"name": new_name})))
+            history.push(AddToken(Token(id=encounter.unique_id(name), x=column, y=0,
+                                        combatant=Combatant(name=name))))
+    names = [t.name for t in encounter.tokens]
+    assert len(set(names)) == 12 and max(map(len, names)) <= NAME_CHARS
+    assert names[-1].endswith(" 12") and max(len(t.id) for t in encounter.tokens) <= 60
     assert saved_and_loaded(encounter) == encounter.model_dump()
