@@ -36,9 +36,8 @@ from core.io.safejson import (
     parse_json,
 )
 from core.model.encounter import SCHEMA, SCHEMA_VERSION, Encounter
+from core.model.limits import MAX_FILE_BYTES
 from core.model.profile import RulesProfile
-
-MAX_FILE_BYTES = 64 * 2**20
 
 
 class EncounterFileError(ValueError):

@@ -28,13 +28,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.model.limits import control_character
+from core.model.limits import MAX_COMMAS, MAX_CONTAINERS, control_character
 
-#: Objects and arrays: an encounter at every count limit (walls, hazard cells, log entries
-#: with their detail) has about 600,000; two million empty ones parse into ~150 MB.
-MAX_CONTAINERS = 2_000_000
-#: Commas, a cheap bound on the number of values (the largest encounter has about 3 million).
-MAX_COMMAS = 8_000_000
 #: Levels of nesting: an encounter needs about 10.
 MAX_DEPTH = 64
 #: The largest integer every JSON reader keeps exactly (2⁵³).

@@ -32,12 +32,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.io.fileio import MAX_FILE_BYTES, EncounterSaveError, encounter_to_bytes
+from core.io.fileio import EncounterSaveError, encounter_to_bytes
 from core.io.files import FileReadError, read_regular_file
 from core.io.safejson import JsonDocumentError, parse_json
 from core.model.encounter import Encounter
 from core.model.limits import (
     MAX_COORDINATE,
+    MAX_FILE_BYTES,
     MAX_IMAGE_BYTES,
     MAX_MAP_CELLS,
     MAX_PX_PER_CELL,

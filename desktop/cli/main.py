@@ -166,8 +166,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def check(file: str, name: str | None) -> dict[str, object]:
     """``check``: whether ``file`` (``-``: standard input) opens, and its size or the
     problem, as the loader words it."""
-    from core.io.fileio import MAX_FILE_BYTES, EncounterFileError, encounter_from_json
+    from core.io.fileio import EncounterFileError, encounter_from_json
     from core.io.files import FileReadError, read_regular_file, read_stream
+    from core.model.limits import MAX_FILE_BYTES
 
     stdin = file == "-"
     name = name or ("standard input" if stdin else Path(file).name)

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.io.fileio import (
-    MAX_FILE_BYTES,
     encounter_from_data,
     encounter_to_json,
     process_alive,
@@ -36,6 +35,7 @@ from core.io.fileio import (
 )
 from core.io.files import read_regular_file
 from core.io.safejson import parse_json
+from core.model.limits import MAX_FILE_BYTES
 from desktop.document.load_check import CheckStoppedError, LoadCheck, check_command
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
 
