@@ -245,4 +245,4 @@ def test_text_of_several_lines_keeps_its_line_breaks_and_tabs() -> None:
     encounter = encounter_from_json(json.dumps(data))
     assert encounter.log[0].text == "a\n\tb"
     assert encounter.map.hazards[0].effect.notes == "burns\n\t3 rounds"
-    assert encounter_from_json(encounter_to_bytes(encounter)) == encounter
+    assert encounter_from_json(encounter_to_bytes(encounter)).model_dump() == encounter.model_dump()
