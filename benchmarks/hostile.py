@@ -125,7 +125,8 @@ def manifest(folder: Path) -> list[dict[str, Any]]:
 
 def measure(repo: Path, folders: list[Path], timeout: float, memory_mib: int
             ) -> dict[str, Any]:
-    """Figures for every file and command: exit code, seconds, peak MiB, first stderr line."""
+    """Figures for every file and command: exit code, seconds, peak MiB, first stderr line
+    (and the entry's own bound of its peak, ``peak_mib``, when it has one)."""
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for folder in folders:
@@ -135,6 +136,7 @@ def measure(repo: Path, folders: list[Path], timeout: float, memory_mib: int
                 figures[entry["file"]] = {
                     name: _summary(run_limited(argv, repo, timeout,
                                                memory_for(entry, memory_mib)))
+                    | ({"peak_bound_mib": entry["peak_mib"]} if entry.get("peak_mib") else {})
                     for name, argv in commands(entry, path, Path(scratch)).items()}
     return figures
 
@@ -163,12 +165,17 @@ def run(seed: int, repo: Path = ROOT, timeout: float = 30, memory_mib: int = 102
     with tempfile.TemporaryDirectory() as big:
         make_big(Path(big))
         files = measure(repo, [CORPUS, Path(big)], timeout, memory_mib)
-    worst = max((c for f in files.values() for c in f.values()), key=lambda c: c["s"])
+    runs = [c for f in files.values() for c in f.values()]
+    bounded = [c for c in runs if "peak_bound_mib" in c]
     return {"limits": {"timeout_s": timeout, "memory_mib": memory_mib}, "files": files,
-            "slowest_s": worst["s"],
+            "slowest_s": max(c["s"] for c in runs),
+            "bombs_peak_mib": max((c["peak_mib"] for c in bounded), default=0),
             "targets": {"every_command_under_5_s": {
-                "met": all(c["s"] < 5 and c["outcome"] != "timeout"
-                           for f in files.values() for c in f.values()), "target_s": 5}}}
+                "met": all(c["s"] < 5 and c["outcome"] != "timeout" for c in runs),
+                "target_s": 5},
+                "image_bombs_within_their_peak_memory": {
+                "met": all(c["peak_mib"] <= c["peak_bound_mib"] for c in bounded),
+                "target_mib": 1536}}}
 
 
 def main() -> int:

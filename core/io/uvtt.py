@@ -40,6 +40,7 @@ from core.model.limits import (
     MAX_COORDINATE,
     MAX_FILE_BYTES,
     MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
     MAX_MAP_CELLS,
     MAX_PX_PER_CELL,
     MIN_PX_PER_CELL,
@@ -65,7 +66,7 @@ class ImportLimits:
 
     max_file_bytes: int = MAX_FILE_BYTES
     max_image_bytes: int = MAX_IMAGE_BYTES
-    max_megapixels: float = 64.0
+    max_megapixels: float = MAX_IMAGE_PIXELS / 1e6
     max_wall_points: int = 20_000
 
 

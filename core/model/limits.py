@@ -41,6 +41,12 @@ MIN_PX_PER_CELL, MAX_PX_PER_CELL = 1, 10_000
 MAX_IMAGE_BYTES = 40 * 2**20  # an embedded image: base64 of it still fits a 64 MiB file
 MAX_PORTRAIT_BYTES = 256 * 2**10  # one token portrait (the app stores 256 × 256 PNGs)
 MAX_PORTRAITS = 200  # different portraits in one encounter (tokens may share one)
+#: The most pixels an image is decoded with: a background (an 8000 × 8000 map image is
+#: 244 MiB decoded) and a portrait (200 of 1024 × 1024 decode in about 1.3 s); a larger one
+#: is not shown, and the window says why. Image files chosen as art may be a background's
+#: size: they are scaled down before they are kept.
+MAX_IMAGE_PIXELS = 64_000_000
+MAX_PORTRAIT_PIXELS = 1024 * 1024
 MAX_ROUND = 1_000_000
 MAX_SEGMENT = 100  # initiative segments, either sign
 MAX_BONUS = 100  # a bonus or penalty (rules profile, timeline), either sign

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounter, save_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from desktop.document.autosave import Autosaver, RecoveryError, read_recovery
+from desktop.document.images import art_of
 from desktop.qt import (
     QApplication,
     QEventLoop,
@@ -67,7 +68,8 @@ class FileController(QObject):
         self.document.replace(encounter, path)
         self.autosaver.mark_written()
         self.add_recent(path)
-        self.message.emit(f"Opened {path.name}")
+        notes = art_of(encounter).notes()  # the scenes decoded its art as it was replaced
+        self.message.emit(f"Opened {path.name}" + (f" — {notes}" if notes else ""))
         return True
 
     def import_vtt(self, path: Path) -> bool:
@@ -90,7 +92,7 @@ class FileController(QObject):
         imported = job.result()
         self.document.replace(imported.encounter, None, saved=False)
         progress.close()
-        notes = "; ".join(imported.warnings)
+        notes = "; ".join(filter(None, [*imported.warnings, art_of(imported.encounter).notes()]))
         self.message.emit(f"Imported {path.name}: {imported.walls} walls, {imported.doors} "
                           f"doors, {imported.windows} windows, {imported.lights} lights"
                           + (f" — {notes}" if notes else ""))

@@ -55,7 +55,7 @@ def corpus_module() -> ModuleType:
 
 MAKE = corpus_module()
 #: Issue 39's files that Battlemap does not handle yet: each is expected to fail.
-FAILS_TODAY = {"lights-10000-walls-5000-dark.json", "portraits-200-8000px.json"}
+FAILS_TODAY = {"lights-10000-walls-5000-dark.json"}
 
 
 def cases(entries: list[Any]) -> list[Any]:
