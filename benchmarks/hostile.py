@@ -35,16 +35,26 @@ RESTORE = ("import sys; from pathlib import Path\n"
            "from desktop.document.autosave import RecoveryError, read_recovery\n"
            "try:\n    read_recovery(Path(sys.argv[1]))\n"
            "except RecoveryError as error:\n    print(error, file=sys.stderr); sys.exit(2)")
-LIMIT = ("import os, resource, sys; limit = int(sys.argv[1]); "
-         "resource.setrlimit(resource.RLIMIT_AS, (limit, limit)); "
-         "os.execv(sys.argv[2], sys.argv[2:])")
+#: Runs ARGV in a process of its own (forked from this small one, not from the caller: a
+#: child's peak resident memory starts at its parent's, a test run's gigabytes) with at most
+#: LIMIT bytes of address space; its exit status is passed on and its peak resident KiB
+#: written to PEAK_FILE.
+LIMIT = ("import os, resource, sys; limit, peak_file = int(sys.argv[1]), sys.argv[2]\n"
+         "pid = os.fork()\n"
+         "if pid == 0:\n"
+         "    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
+         "    os.execv(sys.argv[3], sys.argv[3:])\n"
+         "_, status, usage = os.wait4(pid, 0)\n"
+         "open(peak_file, 'w').write(str(usage.ru_maxrss))\n"
+         "code = os.waitstatus_to_exitcode(status)\n"
+         "sys.exit(code if code >= 0 else 128 - code)")
 MiB = 2**20
 
 
 @dataclass(frozen=True)
 class Run:
-    """How one bounded process ended: exit code (negative: killed by that signal, None:
-    timed out), its output, wall seconds and peak resident memory."""
+    """How one bounded process ended: exit code (128 + N: killed by signal N, None: timed
+    out), its output, wall seconds and peak resident memory."""
 
     code: int | None
     stdout: str
@@ -56,35 +66,34 @@ class Run:
 def run_limited(argv: list[str], cwd: Path, timeout: float, memory_mib: int,
                 env: dict[str, str] | None = None) -> Run:
     """Run ``argv`` with at most ``memory_mib`` of address space (RLIMIT_AS, set by a small
-    Python that then execs ``argv``: safe from threads, unlike preexec_fn) and kill it after
-    ``timeout`` seconds; its peak RSS comes from wait4, so it is this child's own. ``env``:
-    its environment (default: this one, with Qt's offscreen platform)."""
-    limited = [sys.executable, "-c", LIMIT, str(memory_mib * MiB), *argv]
+    Python that forks and execs ``argv``: safe from threads, unlike preexec_fn) and kill it
+    after ``timeout`` seconds; its peak RSS comes from that Python's wait4, so it is the
+    command's own. ``env``: its environment (default: this one, with Qt's offscreen
+    platform). A signal that ended it is an exit status of 128 + its number, as a shell
+    says."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"} if env is None else env
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        limited = [sys.executable, "-c", LIMIT, str(memory_mib * MiB), peak.name, *argv]
         process = subprocess.Popen(limited, cwd=cwd, stdout=out, stderr=err, env=env,
                                    start_new_session=True)
-        code, peak_kib = _wait(process, timeout)
+        code = _wait(process, timeout)
         seconds = time.perf_counter() - start
         out.seek(0)
         err.seek(0)
+        peak_kib = int(peak.read() or 0)
         return Run(code, out.read().decode(errors="replace"),
                    err.read().decode(errors="replace"), seconds, peak_kib / 1024)
 
 
-def _wait(process: subprocess.Popen[bytes], timeout: float) -> tuple[int | None, int]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            process.returncode = os.waitstatus_to_exitcode(status)
-            return process.returncode, usage.ru_maxrss
-        time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGKILL)
-    _, _, usage = os.wait4(process.pid, 0)
-    process.returncode = -signal.SIGKILL
-    return None, usage.ru_maxrss
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> int | None:
+    try:
+        return process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return None
 
 
 def commands(entry: dict[str, Any], path: Path, scratch: Path) -> dict[str, list[str]]:
