@@ -54,8 +54,6 @@ def corpus_module() -> ModuleType:
 
 
 MAKE = corpus_module()
-#: Issue 39's files that Battlemap does not handle yet: each is expected to fail.
-FAILS_TODAY = {"lights-10000-walls-5000-dark.json"}
 
 
 def cases(entries: list[Any]) -> list[Any]:
@@ -64,9 +62,7 @@ def cases(entries: list[Any]) -> list[Any]:
     for case in entries:
         entry = asdict(case)
         names = tuple(commands(entry, Path(entry["file"]), Path()))
-        marks = [pytest.mark.xfail(strict=True, reason="issue 39")] \
-            if entry["file"] in FAILS_TODAY else []
-        params.append(pytest.param(entry, names, id=entry["file"], marks=marks))
+        params.append(pytest.param(entry, names, id=entry["file"]))
     return params
 
 
