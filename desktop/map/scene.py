@@ -136,7 +136,7 @@ class MapScene(QGraphicsScene):
         if changes.cells:
             self.update(self._refresh_some_cells(changes.cells))
         if changes.walls:
-            self.walls.set_walls(self.encounter.map.walls)
+            self.walls.change(changes.walls_added, changes.walls_removed)
         if changes.hazards:
             self._refresh_hazards()
         for token_id in changes.tokens:
