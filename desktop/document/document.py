@@ -51,20 +51,25 @@ class EncounterDocument(QObject):
         computed at once, the quicker way, rather than kept light by light."""
         super().__init__()
         self.path = path
+        self._grouping = 0
+        self._group_changes = ChangeSet()  # what the pushes of the open group touched
+        self._was_clean = True
         self.lights = LightKeeper(self) if keep_lights else None
         if self.lights is not None:
             self.lights.lit.connect(self._relit)
         self.history = self._new_history(encounter)
-        self._grouping = 0
-        self._group_changes = ChangeSet()  # what the pushes of the open group touched
-        self._was_clean = True
+        self._keep_lights()
 
     def _new_history(self, encounter: Encounter) -> History:
         history = History(encounter)
         history.subscribe(self._on_change)
-        if self.lights is not None:
-            self.lights.keep(encounter)
         return history
+
+    def _keep_lights(self) -> None:
+        """Light the encounter now in the document (its first lighting may come later,
+        from the worker)."""
+        if self.lights is not None:
+            self.lights.keep(self.encounter)
 
     @property
     def encounter(self) -> Encounter:
@@ -156,6 +161,7 @@ class EncounterDocument(QObject):
         """Switch to another encounter (after a successful open); the history starts
         afresh. ``saved`` False: an import or a restored recovery file, unsaved."""
         self.history = self._new_history(encounter)
+        self._keep_lights()
         if not saved:
             self.history.mark_never_saved()
         self.path = path

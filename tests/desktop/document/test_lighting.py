@@ -4,6 +4,8 @@ them; when the newer ones come the views are told and what the party sees is rec
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -37,12 +39,18 @@ def test_a_big_change_is_lit_on_the_worker_while_the_last_lit_cells_stand(
     outside.put_token(outside.token("a").at(Cell(31, 8)))  # below the east room's door
     document = EncounterDocument(outside)
     qtbot.waitUntil(lambda: document.lights.current)
+    gate = threading.Event()  # the worker sweeps only when the test has looked
+    sweep = Lighting.updated
+    monkeypatch.setattr(Lighting, "updated",
+                        lambda self, *inputs: gate.wait(10) and sweep(self, *inputs))
     before = lit_cells(document.encounter)
     explored = document.encounter.fog.explored
     told: list[ChangeSet] = []
     document.changed.connect(told.append)
     document.push(toggle_door(east_door(document)))
     assert lit_cells(document.encounter) is before  # standing, not yet the newer cells
+    assert not document.lights.current
+    gate.set()
     qtbot.waitUntil(lambda: document.lights.current)
     lit = lit_cells(document.encounter)
     assert lit[4, 31] and (lit == lit_union(*lighting_inputs(document.encounter))).all()
