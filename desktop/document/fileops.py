@@ -68,9 +68,16 @@ class FileController(QObject):
         self.document.replace(encounter, path)
         self.autosaver.mark_written()
         self.add_recent(path)
-        notes = art_of(encounter).notes()  # the scenes decoded its art as it was replaced
-        self.message.emit(f"Opened {path.name}" + (f" — {notes}" if notes else ""))
+        self.message.emit(f"Opened {path.name}")
+        self.tell_unshown_art()
         return True
+
+    def tell_unshown_art(self) -> None:
+        """Say in the status bar which art of the open encounter is not shown and why (the
+        scenes decoded it when it was opened)."""
+        notes = art_of(self.document.encounter).notes()
+        if notes:
+            self.message.emit(notes[0].upper() + notes[1:])
 
     def import_vtt(self, path: Path) -> bool:
         """Import a Universal VTT map as a new, unsaved encounter. The file is read on a
