@@ -37,7 +37,7 @@ after a wall edit; "seen" would then disagree with the line of sight that decide
 polygons with holes and cannot hold free-standing walls, doors and windows.
 
 >>> wall = np.array([[2.0, 0.0, 2.0, 1.0]])  # the east side of cell (1, 0)
->>> sight_mask(wall, (0.5, 0.5), (0, 0, 4, 3)).astype(int)  # (3, 1): its ray grazes the end
+>>> sight_over(wall, (0.5, 0.5), (0, 0, 4, 3)).cells.astype(int)  # (3, 1): grazes the end
 array([[1, 1, 0, 0],
        [1, 1, 1, 0],
        [1, 1, 1, 1]])
@@ -66,16 +66,17 @@ PRE_CULL = 256
 TAU = 2 * math.pi
 
 
-def sight_mask(segments: FloatArray, eye: Point, box: Box) -> BoolArray:
-    """(y1 - y0, x1 - x0) mask over the cells of ``box``: True where the eye sees the cell's
-    centre past ``segments`` (rows x1, y1, x2, y2 in grid units). Only the cells within the
-    bounding box of what the cull leaves in reach are tested."""
+def sight_over(segments: FloatArray, eye: Point, box: Box) -> Seen:
+    """What the eye sees past ``segments`` (rows x1, y1, x2, y2 in grid units), as a
+    (y1 - y0, x1 - x0) mask over the cells of ``box``: True where it sees the cell's
+    centre. Only the cells within the bounding box of what the cull leaves in reach are
+    tested."""
     x0, y0, x1, y1 = box
-    seen = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), dtype=bool)
+    cells = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), dtype=bool)
     found = sight_within(segments, eye, math.inf, box)
     sx0, sy0, sx1, sy1 = found.box
-    seen[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = found.cells
-    return seen
+    cells[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = found.cells
+    return Seen(box, cells, found.reach)
 
 
 @dataclass(frozen=True)

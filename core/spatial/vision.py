@@ -36,7 +36,6 @@ array([[1, 1, 0, 0],
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -49,7 +48,7 @@ from core.model.grid import Footprint
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
 from core.spatial.lighting import Lighting, LitUnion
-from core.spatial.sweep import EPS, BoolArray, Box, FloatArray, Point, Seen, sight_within
+from core.spatial.sweep import EPS, BoolArray, Box, FloatArray, Point, Seen, sight_over
 
 
 class Viewer(NamedTuple):
@@ -106,22 +105,12 @@ def viewers_sight(encounter: Encounter, viewers: Iterable[Viewer]) -> dict[Viewe
     battle_map = encounter.map
     segments = geometry_of(encounter).sight_segments()
     whole: Box = (0, 0, battle_map.width, battle_map.height)
-    seen = {viewer: _whole(sight_within(segments, viewer.footprint.centre, math.inf, whole),
-                           whole) for viewer in viewers}
+    seen = {viewer: sight_over(segments, viewer.footprint.centre, whole) for viewer in viewers}
     if battle_map.darkness is Darkness.DAYLIGHT or not seen:
         return seen
     lit = lit_cells(encounter, where=np.logical_or.reduce([s.cells for s in seen.values()]))
     return {viewer: replace(lines, cells=_in_the_dark(encounter, viewer, lines.cells, lit))
             for viewer, lines in seen.items()}
-
-
-def _whole(seen: Seen, box: Box) -> Seen:
-    """``seen`` over the whole of ``box`` (a mask of the map)."""
-    x0, y0, x1, y1 = box
-    cells = np.zeros((y1 - y0, x1 - x0), dtype=bool)
-    sx0, sy0, sx1, sy1 = seen.box
-    cells[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = seen.cells
-    return replace(seen, box=box, cells=cells)
 
 
 def _in_the_dark(encounter: Encounter, viewer: Viewer, in_sight: BoolArray, lit: BoolArray
