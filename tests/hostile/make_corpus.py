@@ -319,10 +319,11 @@ def _background_bomb(side: int) -> bytes:
 
 
 def _a_long_walk() -> bytes:
-    """A round on a 300 × 3 map in which ``a`` has already walked 9,990 ft."""
+    """A round on a 300 × 3 map in which ``b`` has already walked 9,990 ft (``a``, who
+    has not, still has its attack: the corpus shoves ``b`` with it)."""
     return text_of(with_(map={"width": 300, "height": 3, "walls": []},
                          timeline={"round_number": 1, "entries": [
-                             entry("a", moved_ft=9_990), entry("b")]}))
+                             entry("a"), entry("b", moved_ft=9_990)]}))
 
 
 def _answered_triggers(count: int) -> bytes:
@@ -426,7 +427,7 @@ BIG: list[tuple[Hostile, Callable[[Path], bytes | None]]] = [
      lambda _: text_of(with_(log=[{"kind": "note", "summary": "x"}] * 10_000))),
     (Hostile("moved-ft-9990.json", "handled", "",
              "round two: a token that walked 9,990 ft this round walks 1,400 ft more",
-             ruling=("move", "--move", "a=290,1")),
+             ruling=("move", "--move", "b=290,1")),
      lambda _: _a_long_walk()),
     (Hostile("morale-answered-10000.json", "refused", "timeline.morale_answered",
              "round two: 10,000 answered morale triggers (no more than 2,202 differ)"),
