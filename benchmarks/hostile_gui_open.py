@@ -1,6 +1,7 @@
 """Open one file the way the GUI does (File > Open, or an import for Universal VTT maps) in
-a real main window on the demo, then paint it. A refusal's dialog text goes to stderr and
-the exit code is 2; 3 if a refused file changed the open encounter anyway.
+a real main window on the demo, with the player window open, then paint both. A refusal's
+dialog text goes to stderr and the exit code is 2; 3 if a refused file changed the open
+encounter anyway.
 
     QT_QPA_PLATFORM=offscreen python benchmarks/hostile_gui_open.py FILE
 """
@@ -37,9 +38,12 @@ def main(path: Path) -> int:
         settings = QSettings(str(Path(scratch) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(load_encounter(DEMO), None, Path(scratch) / "data", settings)
         window.show()
+        window.table.show_player_window()
         before = window.document.encounter.model_dump()
         opened = window.files.open_path(path)
-        window.grab()  # paint whatever is open now
+        window.grab()  # paint whatever is open now, in both windows
+        assert window.table.player_window is not None
+        window.table.player_window.grab()
         window.files.shutdown()
     if opened:
         return 0

@@ -70,12 +70,13 @@ GROUPS: dict[str, Group] = {
     "scale": lazy_group("benchmarks.scale_bench"),
     "gui-scale": lazy_group("benchmarks.gui_scale"),
     "startup": lazy_group("benchmarks.startup"),
+    "lights": lazy_group("benchmarks.lights_bench"),
     "hostile": lazy_group("benchmarks.hostile"),
     "share": lazy_group("benchmarks.share_bench"),
 }
 
 
-QT_GROUPS = ("gui", "table", "gui-scale", "startup")
+QT_GROUPS = ("gui", "table", "gui-scale", "startup", "lights")
 
 
 def _available(name: str) -> bool:

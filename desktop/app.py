@@ -52,6 +52,7 @@ def open_window(path: Path, demo: Path) -> MainWindow:
     window.resolve_panel.seed.setValue(secrets.randbelow(window.resolve_panel.seed.maximum()))
     if error:
         QMessageBox.warning(window, "Cannot open encounter", f"{error}\n\nOpened the demo.")
+    window.files.tell_unshown_art()
     return window
 
 

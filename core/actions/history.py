@@ -2,7 +2,9 @@
 Qt's undo stack semantics).
 
 ``push`` applies a command and records it; a refused command raises
-:class:`~core.actions.commands.CommandRefusedError` and is never recorded. Commands pushed with
+:class:`~core.actions.commands.CommandRefusedError` and is never recorded. So is one that
+would leave the encounter past a bound of its file format (:mod:`core.actions.bounds`):
+whatever the history accepted can be saved. Commands pushed with
 the same merge key one after another become one step (a drag, a brush stroke, keystrokes in
 a field); ``group`` makes several pushes one step; ``amend`` adds a consequence of the last
 step to it (the cells the party sees after a move), undone and redone with it. Every
@@ -30,6 +32,9 @@ from contextlib import contextmanager
 from copy import deepcopy
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
+from core.actions.bounds import FormatGuard
 from core.actions.commands import Batch, ChangeSet, Command, CommandRefusedError
 from core.model.encounter import Encounter
 from core.spatial.geometry import MapGeometry
@@ -67,6 +72,7 @@ class History:
         self._clean: int | None = 0
         self._group: list[Command] | None = None
         self._listeners: list[Listener] = []
+        self._guard = FormatGuard(encounter)
 
     # --- listening -------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -103,11 +109,19 @@ class History:
 
     def _apply(self, command: Command) -> ChangeSet:
         try:
-            return command.apply(self.encounter)
+            changes = command.apply(self.encounter)
         except CommandRefusedError:
             raise
+        except ValidationError as error:  # a value the model refuses (round 1,000,001)
+            raise CommandRefusedError(f"an encounter file cannot hold this: "
+                                      f"{in_one_line(error)}") from None
         except (ValueError, LookupError) as error:
             raise CommandRefusedError(str(error.args[0]) if error.args else str(error)) from None
+        problem = self._guard.problem(self.encounter, changes)
+        if problem:
+            command.revert(self.encounter)
+            raise CommandRefusedError(problem)
+        return changes
 
     def _merged(self, command: Command, merge_key: object | None) -> bool:
         """Merge into the last step when pushed with its key (never into a saved state)."""
@@ -216,6 +230,13 @@ class History:
         copy = History(encounter)
         copy._done, copy._undone, copy._clean = done, undone, None
         return copy
+
+
+def in_one_line(error: ValidationError) -> str:
+    """The model's first problems as "where: what; ..." on one line."""
+    return "; ".join(f"{'.'.join(map(str, item['loc'])) or 'value'}: "
+                     f"{item['msg'].removeprefix('Value error, ')}"
+                     for item in error.errors()[:3])
 
 
 def refresh_derived(encounter: Encounter, changes: ChangeSet) -> None:

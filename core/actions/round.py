@@ -9,6 +9,7 @@ from core.actions.commands import ChangeSet, Command, CommandRefusedError, Repla
 from core.model.combatant import Combatant, Condition
 from core.model.encounter import Encounter, LogEntry
 from core.model.grid import Cell
+from core.model.limits import MAX_FEET
 from core.model.melee import HoldKind
 from core.model.round import MAX_PATH_CELLS, InitiativeEntry, RoundState
 from core.rules.holds import locks_at_round_end
@@ -172,7 +173,9 @@ class RecordMovement(_TimelineCommand):
     """Count feet moved this round towards a combatant's attack segment (002 "Characters
     move at 5' per segment") and keep the cells walked (a move that starts where the last
     one ended joins it: a charge's run, rules-decisions "Charge / knockdown"); nothing
-    happens outside a round."""
+    happens outside a round. The count stops at the format's bound (:data:`MAX_FEET`,
+    10,000 ft: 2,000 segments, long past any round's last), so dragging a token to and fro
+    never makes the encounter unsaveable; it starts again from 0 each round."""
 
     label = "Movement this round"
 
@@ -188,7 +191,7 @@ class RecordMovement(_TimelineCommand):
             joined = (entry.path + self.path[1:] if entry.path and self.path
                       and entry.path[-1] == self.path[0] else self.path)[-MAX_PATH_CELLS:]
             timeline.replace_entry(entry.model_copy(
-                update={"moved_ft": entry.moved_ft + self.feet, "path": joined}))
+                update={"moved_ft": min(entry.moved_ft + self.feet, MAX_FEET), "path": joined}))
         return ChangeSet(timeline=True)
 
 

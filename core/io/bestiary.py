@@ -28,10 +28,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.io.fileio import MAX_FILE_BYTES, describe_validation_error, write_atomic
+from core.io.fileio import describe_validation_error, write_atomic
 from core.io.files import FileReadError, read_regular_file
 from core.io.safejson import JsonDocumentError, check_values, parse_json
 from core.model.bestiary import Bestiary
+from core.model.limits import MAX_FILE_BYTES
 
 SCHEMA = "battlemap.bestiary"
 SCHEMA_VERSION = 1

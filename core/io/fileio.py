@@ -4,6 +4,9 @@ One load path: :func:`load_encounter` reads only a regular file under the size c
 (:mod:`core.io.files`), parses it under :mod:`core.io.safejson`'s bounds, and validates
 it; every failure is one :class:`EncounterFileError` and never a half-read encounter.
 
+The log keeps its newest entries in the file and gives the oldest to an archive beside it
+when it outgrows the file (:mod:`core.io.logarchive`): a ruling is never refused for it.
+
 Saves write only what loads again: :func:`encounter_to_bytes` refuses (with
 :class:`EncounterSaveError`, before any file is touched) an encounter holding a value that
 cannot be written as read (a non-finite number, unencodable text) or that the loader would
@@ -26,17 +29,19 @@ if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
 from core.io.files import FileReadError, read_regular_file
+from core.io.logarchive import archive, kept_from
 from core.io.safejson import (
     JsonDocumentError,
+    check_controls,
     check_values,
     dotted,
+    may_hold_controls,
     may_hold_surrogates,
     parse_json,
 )
 from core.model.encounter import SCHEMA, SCHEMA_VERSION, Encounter
+from core.model.limits import MAX_FILE_BYTES
 from core.model.profile import RulesProfile
-
-MAX_FILE_BYTES = 64 * 2**20
 
 
 class EncounterFileError(ValueError):
@@ -82,6 +87,8 @@ def encounter_from_json(text: str | bytes, origin: str = "file") -> Encounter:
     encounter = encounter_from_data(data, origin)  # first: its counts refuse huge files fast
     try:
         _check_what_the_schema_lets_through(data, may_hold_surrogates(text))
+        if may_hold_controls(text):
+            check_controls(data)
     except JsonDocumentError as error:
         raise EncounterFileError(f"{origin}: {error}") from None
     return encounter
@@ -148,17 +155,27 @@ def load_encounter(path: str | os.PathLike[str]) -> Encounter:
 def encounter_to_json(encounter: Encounter, *, compact: bool = False) -> str:
     """The encounter file's text: indented one space, to read and compare by eye; compact
     (no line breaks) for a file only the app reads, such as a recovery file: a third
-    faster to make (19 vs 30 ms on the 300×300 benchmark map), and fewer bytes to parse."""
-    return encounter.model_dump_json(by_alias=True, indent=None if compact else 1)
+    faster to make (19 vs 30 ms on the 300×300 benchmark map), and fewer bytes to parse.
+    The log is the newest entries that fit in the file (:mod:`core.io.logarchive`)."""
+    return as_filed(encounter).model_dump_json(by_alias=True, indent=None if compact else 1)
 
 
-def encounter_to_bytes(encounter: Encounter) -> bytes:
-    """The encounter file's bytes; EncounterSaveError when they would not load again."""
+def as_filed(encounter: Encounter, kept: int | None = None) -> Encounter:
+    """The encounter as its file holds it: the log from entry ``kept`` on (None: as many
+    of the newest as fit, :func:`core.io.logarchive.kept_from`)."""
+    kept = kept_from(encounter) if kept is None else kept
+    return encounter if kept == 0 else encounter.model_copy(update={"log": encounter.log[kept:]})
+
+
+def encounter_to_bytes(encounter: Encounter, kept: int | None = None) -> bytes:
+    """The encounter file's bytes (its log from entry ``kept`` on: see :func:`as_filed`);
+    EncounterSaveError when they would not load again."""
+    filed = as_filed(encounter, kept)
     try:
-        check_values(encounter.model_dump(by_alias=True))
+        check_values(filed.model_dump(by_alias=True))
     except JsonDocumentError as error:
         raise EncounterSaveError(f"cannot save: {error}") from None
-    data = encounter_to_json(encounter).encode("utf-8")
+    data = filed.model_dump_json(by_alias=True, indent=1).encode("utf-8")
     if len(data) > MAX_FILE_BYTES:
         raise EncounterSaveError(f"cannot save: the file would be {len(data) // 2**20} MiB; "
                                  f"the limit is {MAX_FILE_BYTES // 2**20} MiB")
@@ -170,8 +187,12 @@ def encounter_to_bytes(encounter: Encounter) -> bytes:
 
 
 def save_encounter(encounter: Encounter, path: str | os.PathLike[str]) -> None:
-    """Check, then write atomically: temp file in the same folder, fsync, rename."""
-    write_atomic(Path(path), encounter_to_bytes(encounter))
+    """Check, then write atomically: temp file in the same folder, fsync, rename. Log
+    entries the file has no room for are appended to the archive beside it first."""
+    kept = kept_from(encounter)
+    data = encounter_to_bytes(encounter, kept)
+    archive(encounter, Path(path), kept)
+    write_atomic(Path(path), data)
 
 
 def write_atomic(target: Path, data: bytes) -> None:
@@ -195,15 +216,23 @@ def write_atomic(target: Path, data: bytes) -> None:
 
 def _sweep_orphans(target: Path) -> None:
     """Remove temporary files of earlier saves of ``target`` whose process is gone."""
-    pattern = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.\w+\.tmp")
+    sweep_orphans(target.parent, re.escape(target.name))
+
+
+def sweep_orphans(folder: Path, names: str) -> None:
+    """Remove the temporary files :func:`write_atomic` left in ``folder`` for targets whose
+    names match the pattern ``names``, when the process that made them is gone. In a
+    folder only this program writes (its data folder) every target may be swept; files
+    beside a GM's encounter are swept for that encounter only."""
+    pattern = re.compile(rf"\.(?:{names})\.(?P<pid>\d+)\.\w+\.tmp")
     try:
-        names = os.listdir(target.parent)
+        found = os.listdir(folder)
     except OSError:
         return
-    for name in names:
+    for name in found:
         match = pattern.fullmatch(name)
-        if match and not process_alive(int(match[1])):
-            Path(target.parent, name).unlink(missing_ok=True)
+        if match and not process_alive(int(match["pid"])):
+            Path(folder, name).unlink(missing_ok=True)
 
 
 def process_alive(pid: int) -> bool:

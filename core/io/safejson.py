@@ -9,6 +9,8 @@ that is not UTF-8; then invalid JSON, including nesting too deep for the parser.
 ``null``), an integer beyond ±2⁵³ (other programs' JSON readers round it), text with a lone
 surrogate (``"\\ud800"``: no UTF-8 encoding, so it cannot be saved), or nesting deeper
 than :data:`MAX_DEPTH`. Saving runs :func:`check_values` too, on the dumped model.
+:func:`check_controls` refuses text holding a control character other than a line feed
+or a tab (an ESC would drive the terminal the text is printed in).
 
 >>> parse_json(b'{"a": [1, 2.5]}')
 {'a': [1, 2.5]}
@@ -26,17 +28,21 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-#: Objects and arrays: an encounter at every count limit (walls, hazard cells, log entries
-#: with their detail) has about 600,000; two million empty ones parse into ~150 MB.
-MAX_CONTAINERS = 2_000_000
-#: Commas, a cheap bound on the number of values (the largest encounter has about 3 million).
-MAX_COMMAS = 8_000_000
+from core.model.limits import MAX_COMMAS, MAX_CONTAINERS, control_character
+
 #: Levels of nesting: an encounter needs about 10.
 MAX_DEPTH = 64
 #: The largest integer every JSON reader keeps exactly (2⁵³).
 MAX_INTEGER = 2**53
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+#: How JSON text may spell a control character other than a line feed or tab: an escape
+#: (a false alarm for an escaped backslash before the letter, or for \\u000a: the walk of
+#: :func:`check_controls` decides), or DEL and C1 written as themselves (JSON forbids only
+#: C0 unescaped).
+_CONTROL_TEXT = re.compile(r"\\[rbf]|\\u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|[\x7f-\x9f]")
+_CONTROL_BYTES = re.compile(
+    rb"\\[rbf]|\\u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])|\x7f|\xc2[\x80-\x9f]")
 _DIGITS = len(str(MAX_INTEGER)) + 1
 _CONTAINERS = (dict, list, tuple, set, frozenset)
 Path = tuple[str | int, ...]
@@ -102,6 +108,36 @@ def may_hold_surrogates(text: str | bytes) -> bool:
     found = (_SURROGATE_ESCAPE_BYTES.search(text) if isinstance(text, bytes)
              else _SURROGATE_ESCAPE.search(text))
     return found is not None
+
+
+def may_hold_controls(text: str | bytes) -> bool:
+    """Whether JSON text can hold a control character other than a line feed or tab."""
+    found = (_CONTROL_BYTES.search(text) if isinstance(text, bytes)
+             else _CONTROL_TEXT.search(text))
+    return found is not None
+
+
+def check_controls(data: Any, at: Path = ()) -> None:
+    """Refuse (JsonDocumentError with the path) a text or key holding a control character
+    other than a line feed or tab.
+
+    >>> check_controls({"tokens": [{"name": "\\x1b[2JA"}]})
+    Traceback (most recent call last):
+    ...
+    core.io.safejson.JsonDocumentError: tokens.0.name has a control character (U+001B)
+    """
+    stack: list[tuple[Any, Path]] = [(data, at)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            found = control_character(value, lines=True)
+            if found:
+                raise JsonDocumentError(f"has a control character ({found})", path)
+        elif isinstance(value, _CONTAINERS):
+            for key, item in _members(value):
+                if isinstance(key, str) and control_character(key, lines=True):
+                    raise JsonDocumentError("has a key with a control character", path)
+                stack.append((item, (*path, key)))
 
 
 def _plainly_fine(data: Any, texts: bool) -> bool:

@@ -32,14 +32,19 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from core.io.fileio import MAX_FILE_BYTES, EncounterSaveError, encounter_to_bytes
+from core.io.fileio import EncounterSaveError, encounter_to_bytes
 from core.io.files import FileReadError, read_regular_file
 from core.io.safejson import JsonDocumentError, parse_json
 from core.model.encounter import Encounter
 from core.model.limits import (
+    CONTROLS,
     MAX_COORDINATE,
+    MAX_FILE_BYTES,
     MAX_IMAGE_BYTES,
+    MAX_IMAGE_PIXELS,
+    MAX_LIGHTS,
     MAX_MAP_CELLS,
+    MAX_NAME_CHARS,
     MAX_PX_PER_CELL,
     MIN_PX_PER_CELL,
 )
@@ -64,7 +69,7 @@ class ImportLimits:
 
     max_file_bytes: int = MAX_FILE_BYTES
     max_image_bytes: int = MAX_IMAGE_BYTES
-    max_megapixels: float = 64.0
+    max_megapixels: float = MAX_IMAGE_PIXELS / 1e6
     max_wall_points: int = 20_000
 
 
@@ -335,6 +340,10 @@ def _build(data: dict[str, object], name: str, limits: ImportLimits) -> UvttImpo
                  if (w := _portal(p, f"portals[{i}]", frame))]
     lights = [light for i, v in enumerate(_list(data.get("lights"), "lights"))
               if (light := _light(v, f"lights[{i}]", frame))]
+    if len(lights) > MAX_LIGHTS:
+        warnings.append(f"the map has {len(lights):,} lights; the first {MAX_LIGHTS:,} were "
+                        "imported (an encounter holds no more)")
+        lights = lights[:MAX_LIGHTS]
     background = _background(data, resolution, frame, limits, warnings)
     battle_map = BattleMap(width=frame.width, height=frame.height, walls=segments,
                            background=background, lights=lights)
@@ -367,6 +376,7 @@ def import_uvtt_file(path: str | Path, limits: ImportLimits = ImportLimits()) ->
         data = read_regular_file(file, limits.max_file_bytes)
     except FileReadError as error:
         raise UvttImportError(str(error)) from None
-    # A file name that is not UTF-8 decodes to lone surrogates, which no encounter can hold.
-    name = os.fsencode(file.stem).decode("utf-8", "replace")
-    return import_uvtt(data, name, limits)
+    # A file name that is not UTF-8 decodes to lone surrogates, which no encounter can hold;
+    # nor a name its control characters (a file may be called "map\nx.dd2vtt").
+    name = CONTROLS.sub("\ufffd", os.fsencode(file.stem).decode("utf-8", "replace"))
+    return import_uvtt(data, name[:MAX_NAME_CHARS], limits)

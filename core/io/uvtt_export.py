@@ -32,9 +32,9 @@ import json
 import math
 from dataclasses import dataclass
 
-from core.io.fileio import MAX_FILE_BYTES
 from core.io.uvtt import UvttImportError, image_size, import_uvtt
 from core.model.encounter import Encounter
+from core.model.limits import MAX_FILE_BYTES
 from core.model.mapmodel import BattleMap, Light, WallKind, WallSegment
 from core.spatial.geometry import clip_segment
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from core.model.limits import Lines
+
 
 class Term(BaseModel):
     """One named contribution to a value, with the rule it comes from."""
 
     model_config = ConfigDict(frozen=True)
 
-    name: str
+    name: Lines
     value: int
-    source: str = ""
+    source: Lines = ""
 
     def __init__(self, name: str, value: int, source: str = "") -> None:
         super().__init__(name=name, value=value, source=source)

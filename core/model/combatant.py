@@ -18,13 +18,14 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
 from core.model.grid import Cell
-from core.model.limits import MAX_PATH_CHARS
+from core.model.limits import MAX_PATH_CHARS, Name
 from core.model.melee import check_cell
 from core.model.portrait import PORTRAIT_KEY
 from core.model.profile import RulesProfile
 from core.model.tables import ARMOURS, NO_ARMOUR, NO_SHIELD, SHIELDS, Size
 
 DEFAULT_PROFILE = RulesProfile()
+NAME_CHARS = 60
 HP_FLOOR = -9999
 MAX_WOUNDS = 9999
 MAX_HERO_POINTS = 99
@@ -124,7 +125,7 @@ class Combatant(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name = Field(min_length=1, max_length=NAME_CHARS)
     side: Side = Side.PARTY
     size: Size = Size.MEDIUM
     abilities: Abilities = Abilities()
@@ -142,13 +143,13 @@ class Combatant(BaseModel):
     hp: int = Field(8, ge=HP_FLOOR, le=9999)
     conditions: frozenset[Condition] = frozenset()
     reach_ft: int = Field(5, ge=0, le=60, description="Natural reach (weapons may add)")
-    weapons: tuple[str, ...] = Field((), max_length=12,
+    weapons: tuple[Name, ...] = Field((), max_length=12,
                                      description="Names in the encounter's weapon table")
     initiative_modifier: int = Field(0, ge=-10, le=10)
     martial_artist: bool = Field(False, description="Trained in takedowns and locks (002)")
     darkvision_ft: int = Field(0, ge=0, le=MAX_SIGHT_FT,
                                description="Sees unlit cells this near (docs/vision.md)")
-    image: str | None = Field(None, max_length=MAX_PATH_CHARS,
+    image: Name | None = Field(None, max_length=MAX_PATH_CHARS,
                               description="An image file's path (older files; see portrait)")
     portrait: str | None = Field(None, pattern=PORTRAIT_KEY,
                                  description="Key of the encounter's embedded portrait")
@@ -157,7 +158,7 @@ class Combatant(BaseModel):
         "opposition, no check for a party member (a player character)"))
     leadership: int | None = Field(None, ge=-10, le=10, description=(
         "A leader: its side's morale gains this while it stands; None: not a leader"))
-    dropped_weapons: tuple[Annotated[str, Field(max_length=40)], ...] = Field(
+    dropped_weapons: tuple[Annotated[Name, Field(max_length=40)], ...] = Field(
         (), max_length=12, description="Weapons dropped in a panic (a failed morale check)")
     wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
                         description="Wound points taken (002 'every 5th point')")

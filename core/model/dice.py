@@ -25,7 +25,9 @@ from functools import lru_cache
 from typing import Annotated, ClassVar, NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from core.model.limits import Lines
 
 DEFAULT_CHAIN: tuple[str, ...] = ("d2", "d4", "d6", "d8", "d10", "d12", "2d6", "2d8")
 
@@ -231,17 +233,35 @@ def step_die(die: str, steps: int, chain: tuple[str, ...], cap: str) -> str:
 
 
 class RollRecord(BaseModel):
-    """One roll as it happened: why, what, each die, and the total."""
+    """One roll as it happened: why, what, each die, and the total. Each die has its value:
+    a file whose lists differ in length (or with a 7 on a d6) is refused, not shown.
+
+    >>> RollRecord(purpose="x", expression="1d6", faces=(6,), values=(3, 4))
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for RollRecord
+      Value error, 1 die but 2 values ...
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    purpose: str
-    expression: str
+    purpose: Lines
+    expression: Lines
     faces: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     values: tuple[Annotated[int, Field(ge=1, le=MAX_FACES)], ...] = Field(max_length=MAX_DICE)
     modifier: int = Field(0, ge=-MAX_MODIFIER, le=MAX_MODIFIER)
     typed: bool = Field(False, description="Dice the GM rolled at the table and typed in, "
                                            "not rolled by the app")
+
+    @model_validator(mode="after")
+    def _a_value_per_die(self) -> RollRecord:
+        if len(self.faces) != len(self.values):
+            dice = "die" if len(self.faces) == 1 else "dice"
+            raise ValueError(f"{len(self.faces)} {dice} but {len(self.values)} values")
+        for value, faces in zip(self.values, self.faces, strict=True):
+            if value > faces:
+                raise ValueError(f"a {value} on a d{faces}")
+        return self
 
     @property
     def total(self) -> int:

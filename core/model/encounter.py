@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from core.model.combatant import Combatant, Side
+from core.model.combatant import NAME_CHARS, Combatant, Side
 from core.model.fog import FogState
 from core.model.grid import Cell, Footprint, ring
 from core.model.limits import (
@@ -33,6 +33,8 @@ from core.model.limits import (
     MAX_PORTRAITS,
     MAX_ROUND,
     MAX_TOKENS,
+    Lines,
+    Name,
     at_most,
 )
 from core.model.mapmodel import BattleMap
@@ -43,6 +45,7 @@ from core.model.tables import SIZES
 from core.model.weapons import DEFAULT_WEAPONS, Weapon
 
 D = TypeVar("D")
+ID_CHARS = 60
 
 SCHEMA = "battlemap.encounter"  # repeated as the Literal defaults of Encounter below
 SCHEMA_VERSION = 1
@@ -70,7 +73,7 @@ class Token(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    id: str = Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.-]+$")
+    id: str = Field(min_length=1, max_length=ID_CHARS, pattern=r"^[A-Za-z0-9_.-]+$")
     combatant: Combatant
     x: int = Field(ge=0, lt=MAX_MAP_CELLS)
     y: int = Field(ge=0, lt=MAX_MAP_CELLS)
@@ -101,9 +104,9 @@ class LogEntry(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: str
-    summary: str
-    text: str = Field("", description="Every roll and modifier, one per line")
+    kind: Name
+    summary: Lines
+    text: Lines = Field("", description="Every roll and modifier, one per line")
     detail: dict[str, Any] = Field(default_factory=dict)
     round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
@@ -115,7 +118,7 @@ class Encounter(BaseModel):
 
     schema_id: Literal["battlemap.encounter"] = Field("battlemap.encounter", alias="schema")
     version: Literal[1] = 1
-    name: str = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
+    name: Name = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
     profile: RulesProfile = RulesProfile()
     map: BattleMap = Field(default_factory=BattleMap)
     weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS), max_length=200)
@@ -384,7 +387,8 @@ class Encounter(BaseModel):
     def numbered_name(self, name: str) -> tuple[str, dict[str, str]]:
         """A name for one more creature called ``name``, and the tokens to rename so that
         same-named creatures are told apart: the second Skeleton is "Skeleton 2" and the
-        first becomes "Skeleton 1".
+        first becomes "Skeleton 1". A name at the length limit is shortened to make room
+        for its number.
 
         >>> from core.model.combatant import Combatant
         >>> enc = Encounter(tokens=[Token(id="s", combatant=Combatant(name="Skeleton"), x=0,
@@ -393,26 +397,39 @@ class Encounter(BaseModel):
         (('Skeleton 2', {'s': 'Skeleton 1'}), ('Ghoul', {}))
         """
         base = re.sub(r"\s+\d+$", "", name.strip()) or name
-        pattern = re.compile(rf"{re.escape(base)}(?: (\d+))?", re.IGNORECASE)
-        same = [(t, pattern.fullmatch(t.name)) for t in self.tokens]
-        numbers = {int(m.group(1)) for _, m in same if m and m.group(1)}
-        bare = [t for t, m in same if m and not m.group(1)]
+        bare = [t for t in self.tokens if t.name.casefold() == base.casefold()]
+        numbers = {number for t in self.tokens
+                   if (number := _number_of(t.name, base)) is not None}
         if not numbers and not bare:
             return name, {}
         free = (n for n in range(1, len(self.tokens) + 2) if n not in numbers)
-        renames = {t.id: f"{base} {next(free)}" for t in bare}
+        renames = {t.id: _numbered(base, next(free)) for t in bare}
         used = numbers | {int(n.rsplit(" ", 1)[1]) for n in renames.values()}
-        return f"{base} {max(used) + 1}", renames
+        return _numbered(base, max(used) + 1), renames
 
     def unique_id(self, name: str) -> str:
+        """A token id made from ``name`` that no token has, within the id's length."""
         ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
         base = "".join(ch if ch.isalnum() else "-" for ch in ascii_name.lower()).strip("-")
-        base = base or "token"
+        base = base[:ID_CHARS] or "token"
         candidate, n = base, 1
         while self.has_token(candidate):
             n += 1
-            candidate = f"{base}-{n}"
+            candidate = f"{base[:ID_CHARS - 1 - len(str(n))]}-{n}"
         return candidate
+
+
+def _numbered(base: str, number: int) -> str:
+    """``base`` and ``number``, within a combatant name's length."""
+    return f"{base[:NAME_CHARS - 1 - len(str(number))].rstrip()} {number}"
+
+
+def _number_of(name: str, base: str) -> int | None:
+    """N when ``name`` is :func:`_numbered` (``base``, N), any case; else None."""
+    found = re.fullmatch(r".* (\d+)", name)
+    if found and _numbered(base, int(found[1])).casefold() == name.casefold():
+        return int(found[1])
+    return None
 
 
 _INDEX_SERIALS = itertools.count(1)

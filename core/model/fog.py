@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import threading
 from typing import Literal
 
 import numpy as np
@@ -28,6 +29,10 @@ BoolArray = npt.NDArray[np.bool_]
 Run = tuple[int, int, int]
 FogLayer = Literal["explored", "revealed", "hidden"]
 MAX_RUNS = MAX_MAP_CELLS * MAX_MAP_CELLS // 2  # a checkerboard: the most distinct runs
+#: The masks last made of layers' runs (by the runs' identity: fog states are immutable).
+MASKS_KEPT = 12
+_MASKS: dict[tuple[int, int, int], tuple[tuple[Run, ...], BoolArray]] = {}
+_MASKS_LOCK = threading.Lock()
 
 
 class FogState(BaseModel):
@@ -54,9 +59,21 @@ class FogState(BaseModel):
         return runs
 
     def cells(self, layer: FogLayer, width: int, height: int) -> BoolArray:
-        """The layer as a (height, width) mask."""
+        """The layer as a (height, width) mask, read-only: made once per layer and size
+        (a party move read the explored cells a dozen times, 4 ms on a 300 × 300 map)."""
         runs: tuple[Run, ...] = getattr(self, layer)
-        return mask_of(runs, width, height)
+        key = (id(runs), width, height)
+        with _MASKS_LOCK:  # the odds worker reads the fog too
+            made = _MASKS.get(key)
+        if made is None or made[0] is not runs:  # the id of runs gone and made again
+            mask = mask_of(runs, width, height)
+            mask.flags.writeable = False
+            made = (runs, mask)
+            with _MASKS_LOCK:
+                _MASKS[key] = made
+                while len(_MASKS) > MASKS_KEPT:
+                    _MASKS.pop(next(iter(_MASKS)))
+        return made[1]
 
     def with_cells(self, **layers: BoolArray) -> FogState:
         """A copy with the given layers (keyword = layer name) replaced by masks."""

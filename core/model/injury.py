@@ -20,6 +20,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from core.model.limits import Name
+
 #: How far an aimed-location modifier may go either way.
 MAX_AIM = 50
 
@@ -31,7 +33,7 @@ class HitLocation(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=40)
+    name: Name = Field(min_length=1, max_length=40)
     low: int = Field(ge=1, le=100)
     high: int = Field(ge=1, le=100)
     melee_aim: int = Field(0, ge=-MAX_AIM, le=MAX_AIM)

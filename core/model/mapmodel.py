@@ -33,6 +33,8 @@ from core.model.limits import (
     MIN_PX_PER_CELL,
     Coordinate,
     Feet,
+    Lines,
+    Name,
     at_most,
     base64_of_at_most,
 )
@@ -126,14 +128,14 @@ class HazardEffect(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     damage: str | None = None
-    damage_type: str = Field("", max_length=60)
+    damage_type: Name = Field("", max_length=60)
     through_armour: bool = False
     fall_ft: int = Field(0, ge=0, le=MAX_FEET,
                          description="Depth fallen on entering (pits, cliffs)")
     save_target: int | None = Field(None, ge=2, le=20,
                                     description="d20 ≥ this on the hazard's own save")
     save_halves: bool = True
-    notes: str = ""
+    notes: Lines = ""
 
     @field_validator("damage")
     @classmethod
@@ -152,7 +154,7 @@ class Hazard(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str = Field(min_length=1, max_length=60)
+    name: Name = Field(min_length=1, max_length=60)
     kind: HazardKind = HazardKind.CUSTOM
     cells: Annotated[tuple[Cell, ...], at_most(MAX_MAP_CELLS**2, "cells")] = Field(min_length=1)
     effect: HazardEffect = HazardEffect()
@@ -175,9 +177,9 @@ class Background(BaseModel):
 
     model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
-    path: str | None = Field(None, max_length=MAX_PATH_CHARS)
+    path: Name | None = Field(None, max_length=MAX_PATH_CHARS)
     data_base64: str | None = Field(None, max_length=base64_of_at_most(MAX_IMAGE_BYTES))
-    format: str = Field("png", max_length=10)
+    format: Name = Field("png", max_length=10)
     offset_x: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
     offset_y: float = Field(0, ge=-MAX_PIXELS, le=MAX_PIXELS)
     px_per_cell: float = Field(70, ge=MIN_PX_PER_CELL, le=MAX_PX_PER_CELL)

@@ -17,7 +17,7 @@ from itertools import pairwise
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from core.model.grid import Cell
-from core.model.limits import MAX_MAP_CELLS, MAX_ROUND
+from core.model.limits import MAX_MAP_CELLS, MAX_ROUND, Lines
 
 MAX_LOCK_DAMAGE = 1000
 MIN_PENALTY = -100
@@ -78,4 +78,4 @@ class AcPenalty(BaseModel):
     token_id: str = Field(max_length=60)
     value: int = Field(le=0, ge=MIN_PENALTY)
     until_round: int = Field(ge=1, le=MAX_ROUND + 1)
-    reason: str = Field("", max_length=120)
+    reason: Lines = Field("", max_length=120)

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
-from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Segment
+from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Name, Segment
 from core.model.tables import ARMOURS, Size
 from core.model.weapons import DamageType
 
@@ -68,7 +68,7 @@ class FailureLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str = Field(max_length=60)
+    name: Name = Field(max_length=60)
     min_margin: PositiveSteps
 
 
@@ -87,7 +87,7 @@ class AlertnessLevel(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    name: str = Field(max_length=60)
+    name: Name = Field(max_length=60)
     bonus: Bonus
 
 
@@ -120,7 +120,7 @@ class MoraleRow(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    level: str = Field(max_length=60)
+    level: Name = Field(max_length=60)
     result: MoraleResult
 
 

@@ -5,9 +5,10 @@ The rules that fill it in are :mod:`core.rules.timeline`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Hashable
+from typing import Annotated, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from core.model.breakdown import Breakdown
 from core.model.combatant import Condition, Side
@@ -21,6 +22,7 @@ from core.model.limits import (
     MAX_TIMERS,
     MAX_TOKENS,
     Bonus,
+    Lines,
     Segment,
     at_most,
 )
@@ -31,6 +33,7 @@ MAX_PATH_CELLS = 10_000
 MAX_ACTIONS = 20  # actions one creature takes in a round
 MAX_EXTRA_ATTACKS = 9  # declared beyond the first (002 "Multiple Attacks")
 MAX_HOLDS = MAX_TOKENS
+T = TypeVar("T")
 
 
 class InitiativeEntry(BaseModel):
@@ -54,7 +57,7 @@ class InitiativeEntry(BaseModel):
     moved_ft: float = Field(0, ge=0, le=MAX_FEET)
     path: Annotated[tuple[Cell, ...], at_most(MAX_PATH_CELLS, "path cells")] = Field(
         (), description="Cells walked this round (joined moves): a charge's run")
-    no_action: str = Field("", max_length=200,
+    no_action: Lines = Field("", max_length=200,
                            description="Why the combatant takes no action this round")
     getting_up: bool = Field(False, description="Prone: spends this round getting up")
     actions_taken: int = Field(0, ge=0, le=MAX_ACTIONS,
@@ -67,7 +70,7 @@ class InitiativeEntry(BaseModel):
                                            "2: no multiple-attack penalty)")
     stands_to_defend: bool = Field(False, description="Declared: no attack, +2 defence against "
                                                       "melee (002 Not attacking)")
-    notes: Annotated[tuple[str, ...], at_most(100, "notes")] = ()
+    notes: Annotated[tuple[Lines, ...], at_most(100, "notes")] = ()
 
     @field_validator("path")
     @classmethod
@@ -150,6 +153,28 @@ class RoundState(BaseModel):
     waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
         default_factory=list)
 
+    # What the round keeps one of is kept once: the actions add no twin, so these lists'
+    # caps are never reached in play (at most 2,202 triggers differ, 7,000 timers, two
+    # lowered guards per creature), where a file of twins let one ruling take them past.
+    _triggers_once = field_validator("morale_answered")(
+        lambda items: _once(items, lambda t: t, "trigger"))
+    _timers_once = field_validator("timers")(
+        lambda items: _once(items, lambda t: (t.token_id, t.condition), "timer"))
+    _marks_once = field_validator("pop_ups", "waiting")(
+        lambda items: _once(items, lambda m: (m.token_id, m.round_number), "mark"))
+
+    @field_validator("ac_penalties")
+    @classmethod
+    def _guards_once(cls, penalties: list[AcPenalty], info: ValidationInfo
+                     ) -> list[AcPenalty]:
+        """One per creature and round, lasting until the creature's next action."""
+        last = info.data.get("round_number", 0) + 1
+        late = next((p for p in penalties if p.until_round > last), None)
+        if late is not None:
+            raise ValueError(f"a lowered guard lasts until its creature's next action, not "
+                             f"until round {late.until_round}")
+        return _once(penalties, lambda p: (p.token_id, p.until_round), "lowered guard")
+
     def stray_token(self, token_ids: set[str]) -> str | None:
         """Where the round names a token not in ``token_ids``, as a message; else None."""
         named = [(f"timeline.entries.{i}.token_id", entry.token_id)
@@ -192,5 +217,15 @@ class RoundState(BaseModel):
 
     def replace_entry(self, new: InitiativeEntry) -> None:
         self.entries = [new if e.token_id == new.token_id else e for e in self.entries]
+
+
+def _once(items: list[T], key: Callable[[T], Hashable], noun: str) -> list[T]:
+    """``items``; ValueError naming the first whose key an earlier one has."""
+    seen: set[Hashable] = set()
+    for index, item in enumerate(items):
+        if key(item) in seen:
+            raise ValueError(f"item {index} is the same {noun} as an earlier one")
+        seen.add(key(item))
+    return items
 
 

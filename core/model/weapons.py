@@ -18,6 +18,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.model.dice import DiceExpression
+from core.model.limits import Name
 
 MAX_RANGE_FT = 2000
 UNARMED = "Unarmed"
@@ -98,7 +99,7 @@ class Weapon(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=40)
+    name: Name = Field(min_length=1, max_length=40)
     damage: str = "d6"
     damage_type: DamageType = DamageType.EDGE
     reach_ft: int | None = Field(None, ge=0, le=60, description="Melee reach; None: no melee")

@@ -362,7 +362,8 @@ def end_round(encounter: Encounter) -> RoundEnd:
                     and h.expires_after_round <= state.round_number)
     return RoundEnd(state=RoundState(
         round_number=state.round_number + 1, current_segment=profile.initiative_min_segment,
-        timers=running, aimed_last_round=[e.token_id for e in state.entries if e.aiming],
+        timers=_longest(running),
+        aimed_last_round=[e.token_id for e in state.entries if e.aiming],
         declaration_seconds=profile.declaration_seconds, holds=list(state.holds),
         ac_penalties=[p for p in state.ac_penalties if p.until_round > state.round_number],
         morale_answered=list(state.morale_answered)),
@@ -373,6 +374,17 @@ def _rose(entry: InitiativeEntry, combatant: Combatant) -> bool:
     """Spent this round getting up: Prone at the roll, or knocked down before it acted (RD
     "Knockdown and Prone": "this round if it has not acted yet")."""
     return entry.getting_up or (not entry.actions_taken and gets_up(combatant))
+
+
+def _longest(timers: list[ConditionTimer]) -> list[ConditionTimer]:
+    """One timer per creature and condition, the longest: a stun stepping down to Dazed
+    while a Dazed timer runs leaves the creature dazed as long as the longer says."""
+    kept: dict[tuple[str, Condition], ConditionTimer] = {}
+    for timer in timers:
+        key = (timer.token_id, timer.condition)
+        if key not in kept or timer.rounds > kept[key].rounds:
+            kept[key] = timer
+    return list(kept.values())
 
 
 def _step_down(timer: ConditionTimer, held: set[Condition], profile: RulesProfile

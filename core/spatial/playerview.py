@@ -36,13 +36,14 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import Hazard
 from core.model.tables import SIZES
+from core.spatial.lighting import MANY_CHANGES, changed_rows, reached
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import (
     Viewer,
     VisionInputs,
     party_viewer,
     same_inputs,
-    viewer_vision,
+    viewers_sight,
     vision_inputs,
 )
 
@@ -92,16 +93,20 @@ class _Sight:
     counted: dict[str, Token] = field(default_factory=dict)
     viewers: Counter[Viewer] = field(default_factory=Counter)
     sights: dict[Viewer, npt.NDArray[np.uint8]] = field(default_factory=dict)
+    reaches: dict[Viewer, npt.NDArray[np.float32]] = field(default_factory=dict)
     counts: npt.NDArray[np.int32] = field(default_factory=lambda: np.zeros((0, 0), np.int32))
     seen: BoolArray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
 
     def follow(self, encounter: Encounter) -> BoolArray:
         """The party's sight now: the viewers who left taken out of the counts, those
-        who came added, everything recounted when what all sights read has changed."""
+        who came added; when walls changed, the viewers whose rays may reach them looked
+        at again; everything recounted when anything else all sights read has changed."""
         inputs = vision_inputs(encounter)
+        if self.inputs is not None and not same_inputs(self.inputs, inputs):
+            self._walls_changed(encounter, inputs)
         if self.inputs is None or not same_inputs(self.inputs, inputs):
             self.inputs, self.stamp, self.counted = inputs, None, {}
-            self.viewers, self.sights = Counter(), {}
+            self.viewers, self.sights, self.reaches = Counter(), {}, {}
             self.counts = np.zeros((encounter.map.height, encounter.map.width), np.int32)
             self._publish()
         stamp = encounter.token_stamp()
@@ -129,19 +134,41 @@ class _Sight:
         self.counted = now
         return left - arrived, arrived - left
 
+    def _walls_changed(self, encounter: Encounter, inputs: VisionInputs) -> None:
+        """Only the walls changed (a door opened), and few: the viewers whose rays may
+        reach the changed ones are looked at again, the others keep their sight (six
+        viewers' sight on a 300 × 300 map of 5,000 walls took 50 ms a door)."""
+        assert self.inputs is not None
+        if self.inputs.lit is not inputs.lit or self.inputs.values != inputs.values:
+            return
+        differ = changed_rows(self.inputs.segments, inputs.segments)
+        if len(differ) > MANY_CHANGES:
+            return
+        viewers = list(self.reaches)
+        eyes = np.array([(*v.footprint.centre, np.inf) for v in viewers]).reshape(-1, 3)
+        profiles = np.stack([self.reaches[v] for v in viewers]) if viewers else None
+        touched = {viewers[i] for row in differ for i in reached(row, eyes, profiles)}
+        multiplicity = Counter({viewer: self.viewers[viewer] for viewer in touched})
+        self.inputs = inputs
+        self._move_viewers(encounter, multiplicity, Counter())
+        self._move_viewers(encounter, Counter(), multiplicity)
+        self._publish()
+
     def _move_viewers(self, encounter: Encounter, gone: Counter[Viewer],
                       came: Counter[Viewer]) -> None:
         for viewer, number in gone.items():
             self.counts -= self._unpacked(viewer) * np.int32(number)
+        new = viewers_sight(encounter, [viewer for viewer in came if viewer not in self.sights])
+        for viewer, seen in new.items():
+            self.sights[viewer] = np.packbits(seen.cells)
+            self.reaches[viewer] = seen.reach.astype(np.float32)
         for viewer, number in came.items():
-            if viewer not in self.sights:
-                self.sights[viewer] = np.packbits(viewer_vision(encounter, viewer))
             self.counts += self._unpacked(viewer) * np.int32(number)
         self.viewers.subtract(gone)
         self.viewers.update(came)
         for viewer in gone:
             if self.viewers[viewer] <= 0:
-                del self.viewers[viewer], self.sights[viewer]
+                del self.viewers[viewer], self.sights[viewer], self.reaches[viewer]
 
     def _unpacked(self, viewer: Viewer) -> BoolArray:
         shape = self.counts.shape

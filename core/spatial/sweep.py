@@ -37,7 +37,7 @@ after a wall edit; "seen" would then disagree with the line of sight that decide
 polygons with holes and cannot hold free-standing walls, doors and windows.
 
 >>> wall = np.array([[2.0, 0.0, 2.0, 1.0]])  # the east side of cell (1, 0)
->>> sight_mask(wall, (0.5, 0.5), (0, 0, 4, 3)).astype(int)  # (3, 1): its ray grazes the end
+>>> sight_over(wall, (0.5, 0.5), (0, 0, 4, 3)).cells.astype(int)  # (3, 1): grazes the end
 array([[1, 1, 0, 0],
        [1, 1, 1, 0],
        [1, 1, 1, 1]])
@@ -60,38 +60,65 @@ Box = tuple[int, int, int, int]  # x0, y0, x1, y1 in cells, ends exclusive
 EPS = 1e-9  # the tolerance of geometry.segments_intersect, on the ray's parameter
 ANGLE_EPS = 1e-9  # rays closer than this (radians) are one ray
 CULL_BINS = 1024
+#: Above this many segments in reach, the nearest this many are culled first (see
+#: :meth:`Sweep.around`): 5,000 walls seen from a light far out cost 1.5 ms a sweep, 0.7 after.
+PRE_CULL = 256
 TAU = 2 * math.pi
 
 
-def sight_mask(segments: FloatArray, eye: Point, box: Box) -> BoolArray:
-    """(y1 - y0, x1 - x0) mask over the cells of ``box``: True where the eye sees the cell's
-    centre past ``segments`` (rows x1, y1, x2, y2 in grid units). Only the cells within the
-    bounding box of what the cull leaves in reach are tested."""
+def sight_over(segments: FloatArray, eye: Point, box: Box) -> Seen:
+    """What the eye sees past ``segments`` (rows x1, y1, x2, y2 in grid units), as a
+    (y1 - y0, x1 - x0) mask over the cells of ``box``: True where it sees the cell's
+    centre. Only the cells within the bounding box of what the cull leaves in reach are
+    tested."""
     x0, y0, x1, y1 = box
-    seen = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), dtype=bool)
-    if seen.size == 0:
-        return seen
-    far_x = max(abs(x0 + 0.5 - eye[0]), abs(x1 - 0.5 - eye[0]))
-    far_y = max(abs(y0 + 0.5 - eye[1]), abs(y1 - 0.5 - eye[1]))
-    sweep = Sweep.around(segments, eye, math.hypot(far_x, far_y))
-    left, top, right, bottom = sweep.bounds(math.hypot(far_x, far_y))
+    cells = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), dtype=bool)
+    found = sight_within(segments, eye, math.inf, box)
+    sx0, sy0, sx1, sy1 = found.box
+    cells[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = found.cells
+    return Seen(box, cells, found.reach)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The cells an eye sees, as a mask over ``box``, and how far its rays reach in each
+    cull bin (an upper bound: infinity where no one segment closes a bin)."""
+
+    box: Box
+    cells: BoolArray
+    reach: FloatArray
+
+
+def sight_within(segments: FloatArray, eye: Point, radius: float, box: Box,
+                 skip: BoolArray | None = None) -> Seen:
+    """The cells of ``box`` whose centres lie within ``radius`` of the eye and that it
+    sees, over a box within ``box`` (perhaps empty): only the cells within the bounding box
+    of what the cull leaves in reach are tested (a light in a room costs its room, not the
+    map), and none that ``skip`` (a mask over the whole grid from (0, 0)) marks: those are
+    reported unseen."""
+    x0, y0, x1, y1 = box
+    if radius < math.inf:  # the radius's box, a cell wider for the tolerance
+        x0, y0 = max(x0, math.floor(eye[0] - radius) - 1), max(y0, math.floor(eye[1] - radius) - 1)
+        x1, y1 = min(x1, math.ceil(eye[0] + radius) + 1), min(y1, math.ceil(eye[1] + radius) + 1)
+    x1, y1 = max(x0, x1), max(y0, y1)
+    across: FloatArray = np.arange(x0, x1, dtype=np.float64) + (0.5 - eye[0])
+    down: FloatArray = np.arange(y0, y1, dtype=np.float64) + (0.5 - eye[1])
+    square = down[:, None] ** 2 + across[None, :] ** 2
+    wanted = square <= radius * radius * (1 + EPS)
+    if skip is not None:
+        wanted &= ~skip[y0:y1, x0:x1]
+    if not wanted.any():  # nothing to look for (all lit already): no sweep
+        return Seen((x0, y0, x0, y0), np.zeros((0, 0), dtype=bool), np.full(CULL_BINS, np.inf))
+    far = math.sqrt(float(np.max(square, where=wanted, initial=0.0)))
+    sweep = Sweep.around(segments, eye, far)
+    left, top, right, bottom = sweep.bounds(far)
     sx0, sy0 = max(x0, math.floor(eye[0] + left)), max(y0, math.floor(eye[1] + top))
     sx1, sy1 = min(x1, math.ceil(eye[0] + right)), min(y1, math.ceil(eye[1] + bottom))
-    if sx0 < sx1 and sy0 < sy1:
-        dx, dy = np.meshgrid(np.arange(sx0, sx1) + 0.5 - eye[0],
-                             np.arange(sy0, sy1) + 0.5 - eye[1])
-        seen[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = sweep.sees(
-            dx.ravel(), dy.ravel()).reshape(dx.shape)
-    return seen
-
-
-def sight_of_cells(segments: FloatArray, eye: Point, xs: IntArray, ys: IntArray
-                   ) -> BoolArray:
-    """Whether the eye sees the centre of each cell (xs[i], ys[i])."""
-    dx = xs.astype(np.float64) + (0.5 - eye[0])
-    dy = ys.astype(np.float64) + (0.5 - eye[1])
-    reach = float(np.sqrt(np.max(dx * dx + dy * dy))) if dx.size else 0.0
-    return Sweep.around(segments, eye, reach).sees(dx, dy)
+    sx1, sy1 = max(sx0, sx1), max(sy0, sy1)
+    seen = np.zeros((sy1 - sy0, sx1 - sx0), dtype=bool)
+    rows, columns = np.nonzero(wanted[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0])
+    seen[rows, columns] = sweep.sees(across[columns + (sx0 - x0)], down[rows + (sy0 - y0)])
+    return Seen((sx0, sy0, sx1, sy1), seen, sweep.reach)
 
 
 @dataclass
@@ -111,7 +138,7 @@ class _Segments:
         return cls(np.where(swap, bx, ax), np.where(swap, by, ay),
                    np.where(swap, ax - bx, bx - ax), np.where(swap, ay - by, by - ay))
 
-    def __getitem__(self, keep: BoolArray) -> _Segments:
+    def __getitem__(self, keep: BoolArray | IntArray) -> _Segments:
         return _Segments(self.ax[keep], self.ay[keep], self.ex[keep], self.ey[keep])
 
     @property
@@ -168,6 +195,12 @@ class Sweep:
         near = near_eye.nearest_point()
         keep = (near > EPS) & (near <= reach + EPS)
         near_eye, near = near_eye[keep], near[keep]
+        if near.size > PRE_CULL:
+            # The nearest segments hide most of the others: bound the reach with them, then
+            # drop what lies beyond it before the cull spreads every segment over its bins.
+            nearest = np.argpartition(near, PRE_CULL)[:PRE_CULL]
+            survive = _Cull(near_eye[nearest]).may_hide(near_eye, near)
+            near_eye, near = near_eye[survive], near[survive]
         cull = _Cull(near_eye)
         kept = near_eye[cull.needed(near)]
         angle_a, angle_b = kept.angles()
@@ -193,7 +226,7 @@ class Sweep:
         cull bin's reach are hidden at once; the rest go through the exact test."""
         angle = np.arctan2(dy, dx)
         distance = np.sqrt(dx * dx + dy * dy)
-        seen = distance <= self.reach[_bin(angle)] * (1 + EPS) + EPS
+        seen = distance <= self.reach[bin_of(angle)] * (1 + EPS) + EPS
         if self.rays:
             test = np.flatnonzero(seen & (distance > 0))
             seen[test] = ~self._hidden(angle[test], distance[test], dx[test], dy[test])
@@ -304,13 +337,27 @@ def _ray_index(crit: FloatArray, angles: FloatArray) -> IntArray:
     return index
 
 
-def _bin(angle: FloatArray) -> IntArray:
+def bin_of(angle: FloatArray) -> IntArray:
     index: IntArray = np.floor((angle + math.pi) * (CULL_BINS / TAU)).astype(np.intp)
     return index % CULL_BINS
 
 
 _BIN_EDGES = np.arange(CULL_BINS + 1) * (TAU / CULL_BINS) - math.pi
 _EDGE_COS, _EDGE_SIN = np.cos(_BIN_EDGES), np.sin(_BIN_EDGES)
+
+
+def range_maxima(values: FloatArray) -> FloatArray:
+    """Row k, index i: the maximum of ``values`` at the 2^k indices from i on, cyclically
+    (a sparse table over the values twice over: the maximum of any cyclic range is that of
+    two overlapping entries of one row)."""
+    size = values.size
+    table = np.empty((size.bit_length(), 2 * size))
+    table[0, :size] = table[0, size:] = values
+    for k in range(1, size.bit_length()):
+        half = 1 << (k - 1)
+        np.maximum(table[k - 1, :-half], table[k - 1, half:], out=table[k, :-half])
+        table[k, -half:] = table[k - 1, -half:]
+    return table
 
 
 class _Cull:
@@ -320,7 +367,7 @@ class _Cull:
     nearer ones do not, and a point beyond its bin's reach is hidden."""
 
     def __init__(self, segments: _Segments) -> None:
-        first, last = (_bin(angle) for angle in segments.angles())
+        first, last = (bin_of(angle) for angle in segments.angles())
         touched = (last - first) % CULL_BINS + 1
         segment = np.repeat(np.arange(segments.size), touched)
         self.starts = np.cumsum(touched) - touched
@@ -332,6 +379,20 @@ class _Cull:
                          segments.along(s, _EDGE_COS[b + 1], _EDGE_SIN[b + 1]))
         self.reach = np.full(CULL_BINS, np.inf)
         np.minimum.at(self.reach, b, far)
+
+    def may_hide(self, segments: _Segments, near: FloatArray) -> BoolArray:
+        """:meth:`needed` for segments this cull was not made from (a larger set): whether
+        each segment's nearest point lies within the reach of some bin it touches, the
+        farthest reach over its bins found in a table of range maxima, not by spreading it
+        over them. A reach made from fewer segments is longer, so this keeps every segment
+        :meth:`needed` would (and the one setting each bin's reach of the larger set)."""
+        first, last = (bin_of(angle) for angle in segments.angles())
+        length = (last - first) % CULL_BINS + 1
+        level = np.floor(np.log2(length)).astype(np.intp)
+        table = range_maxima(self.reach)
+        farthest = np.maximum(table[level, first], table[level, first + length - (1 << level)])
+        keep: BoolArray = near <= farthest * (1 + EPS) + EPS
+        return keep
 
     def needed(self, near: FloatArray) -> BoolArray:
         """Which segments, at these nearest distances, can still hide something."""

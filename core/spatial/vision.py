@@ -36,7 +36,8 @@ array([[1, 1, 0, 0],
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -46,15 +47,8 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Footprint
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
-from core.spatial.sweep import (
-    EPS,
-    BoolArray,
-    Box,
-    FloatArray,
-    Point,
-    sight_mask,
-    sight_of_cells,
-)
+from core.spatial.lighting import Lighting, LitUnion
+from core.spatial.sweep import EPS, BoolArray, Box, FloatArray, Point, Seen, sight_over
 
 
 class Viewer(NamedTuple):
@@ -95,26 +89,51 @@ def token_vision(encounter: Encounter, token: Token) -> BoolArray:
 
 def viewer_vision(encounter: Encounter, viewer: Viewer) -> BoolArray:
     """(height, width): the cells a token standing as ``viewer`` sees."""
+    return viewers_vision(encounter, [viewer])[viewer]
+
+
+def viewers_vision(encounter: Encounter, viewers: Iterable[Viewer]) -> dict[Viewer, BoolArray]:
+    """(height, width) per viewer: the cells it sees."""
+    return {viewer: seen.cells for viewer, seen in viewers_sight(encounter, viewers).items()}
+
+
+def viewers_sight(encounter: Encounter, viewers: Iterable[Viewer]) -> dict[Viewer, Seen]:
+    """Per viewer, the cells it sees (over the whole map) and how far its rays reach
+    (what a wall edit must reach to change them). In the dark the lit cells are asked for
+    once, where any of them has a line of sight (a render's one-off lighting works out
+    only those, once)."""
     battle_map = encounter.map
     segments = geometry_of(encounter).sight_segments()
     whole: Box = (0, 0, battle_map.width, battle_map.height)
+    seen = {viewer: sight_over(segments, viewer.footprint.centre, whole) for viewer in viewers}
+    if battle_map.darkness is Darkness.DAYLIGHT or not seen:
+        return seen
+    lit = lit_cells(encounter, where=np.logical_or.reduce([s.cells for s in seen.values()]))
+    return {viewer: replace(lines, cells=_in_the_dark(encounter, viewer, lines.cells, lit))
+            for viewer, lines in seen.items()}
+
+
+def _in_the_dark(encounter: Encounter, viewer: Viewer, in_sight: BoolArray, lit: BoolArray
+                 ) -> BoolArray:
+    """What a viewer with ``in_sight`` sees: the lit cells, those within its dark sight,
+    and the cells it stands on."""
     footprint = viewer.footprint
-    eye = footprint.centre
-    if battle_map.darkness is Darkness.DAYLIGHT:
-        return sight_mask(segments, eye, whole)
-    allowed = lit_cells(encounter) | _within(
-        eye, dark_sight_cells(encounter, viewer.darkvision_ft), whole)
+    battle_map = encounter.map
+    allowed = lit | _within(footprint.centre, dark_sight_cells(encounter, viewer.darkvision_ft),
+                            (0, 0, battle_map.width, battle_map.height))
     allowed[footprint.y:footprint.y + footprint.size,
             footprint.x:footprint.x + footprint.size] = True
-    return _seen_where(segments, eye, allowed)
+    seen: BoolArray = in_sight & allowed
+    return seen
 
 
 def party_vision(encounter: Encounter, side: Side = Side.PARTY) -> BoolArray:
     """(height, width): the cells any of the side's seeing tokens sees."""
+    viewers = [viewer for token in encounter.tokens
+               if (viewer := party_viewer(token, side)) is not None]
     seen = np.zeros((encounter.map.height, encounter.map.width), dtype=bool)
-    for token in encounter.tokens:
-        if token.combatant.side is side and _sees(token):
-            seen |= token_vision(encounter, token)
+    for sight in viewers_vision(encounter, dict.fromkeys(viewers)).values():
+        seen |= sight
     return seen
 
 
@@ -131,7 +150,7 @@ class VisionInputs:
     and :func:`lit_cells` make new ones on every change), the rest by value."""
 
     segments: FloatArray
-    lit: BoolArray | None
+    lit: object
     values: tuple[object, ...]
 
 
@@ -140,7 +159,7 @@ def vision_inputs(encounter: Encounter) -> VisionInputs:
     dark = battle_map.darkness is not Darkness.DAYLIGHT
     return VisionInputs(
         segments=geometry_of(encounter).sight_segments(),
-        lit=lit_cells(encounter) if dark else None,
+        lit=_lighting_now(encounter) if dark else None,
         values=(battle_map.width, battle_map.height, battle_map.darkness,
                 profile.dim_sight_ft, profile.cell_size_ft))
 
@@ -153,36 +172,53 @@ def _sees(token: Token) -> bool:
     return not token.gm_only and not token.combatant.has(Condition.KNOCKED_OUT)
 
 
-def lit_cells(encounter: Encounter) -> BoolArray:
-    """(height, width), read-only: the cells some map light reaches; kept until the walls,
-    the lights or the map's size change."""
+def lighting_inputs(encounter: Encounter) -> tuple[FloatArray, tuple[Light, ...],
+                                                     tuple[int, int]]:
+    """What the lit cells are computed from: the sight-blocking segments, the lights and
+    the map's (height, width)."""
     battle_map = encounter.map
-    segments = geometry_of(encounter).sight_segments()
-    lights = tuple(battle_map.lights)
-    shape = (battle_map.height, battle_map.width)
-    cache = encounter.derived(_Lighting, _Lighting)
-    if cache.segments is not segments or cache.lights != lights or cache.lit.shape != shape:
-        cache.segments, cache.lights = segments, lights
-        cache.lit = np.zeros(shape, dtype=bool)
-        for light in lights:
-            cache.lit |= _lit_by(segments, light, shape)
-        cache.lit.flags.writeable = False
-    return cache.lit
+    return (geometry_of(encounter).sight_segments(), tuple(battle_map.lights),
+            (battle_map.height, battle_map.width))
+
+
+def lit_cells(encounter: Encounter, where: BoolArray | None = None) -> BoolArray:
+    """(height, width), read-only: the cells some map light reaches. Where the encounter
+    keeps its :class:`~core.spatial.lighting.Lighting` (the window), light by light and, when
+    it is patient, as it last stood; else worked out only where asked (``where``: the cells
+    a token has in sight; None: all) and kept until the walls, the lights or the map's size
+    change (:class:`~core.spatial.lighting.LitUnion`)."""
+    inputs = lighting_inputs(encounter)
+    kept = encounter.peek_derived(Lighting)
+    if kept is not None:
+        if kept.patient and not kept.follows(*inputs):
+            return kept.standing(inputs[2])
+        return kept.follow(*inputs)
+    return _union(encounter).within(where)
 
 
 @dataclass
-class _Lighting:
-    """The lit cells and what they were computed from."""
+class _Unions:
+    """The encounter's :class:`LitUnion`, for its current walls, lights and size."""
 
-    segments: FloatArray | None = None
-    lights: tuple[Light, ...] = ()
-    lit: BoolArray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
+    union: LitUnion | None = None
 
 
-def _lit_by(segments: FloatArray, light: Light, shape: tuple[int, int]) -> BoolArray:
-    height, width = shape
-    return _seen_where(segments, (light.x, light.y),
-                       _within((light.x, light.y), light.range_cells, (0, 0, width, height)))
+def _union(encounter: Encounter) -> LitUnion:
+    slot = encounter.derived(_Unions, _Unions)
+    inputs = lighting_inputs(encounter)
+    if slot.union is None or not slot.union.follows(*inputs):
+        slot.union = LitUnion(*inputs)
+    return slot.union
+
+
+def _lighting_now(encounter: Encounter) -> object:
+    """What the lit cells are now, compared by identity by the vision caches: the kept
+    lighting's lit array, or the union worked out where asked (a new one when they
+    change; what it has worked out never changes)."""
+    kept = encounter.peek_derived(Lighting)
+    if kept is None:
+        return _union(encounter)
+    return lit_cells(encounter)
 
 
 def _within(centre: Point, radius: float, box: Box) -> BoolArray:
@@ -192,12 +228,3 @@ def _within(centre: Point, radius: float, box: Box) -> BoolArray:
     dy = np.arange(y0, y1) + 0.5 - centre[1]
     inside: BoolArray = dx[None, :] ** 2 + dy[:, None] ** 2 <= radius * radius * (1 + EPS)
     return inside
-
-
-def _seen_where(segments: FloatArray, eye: Point, allowed: BoolArray) -> BoolArray:
-    """The allowed cells in line of sight of the eye (only those are tested)."""
-    seen = np.zeros(allowed.shape, dtype=bool)
-    rows, columns = np.nonzero(allowed)
-    seen[rows, columns] = sight_of_cells(segments, eye, columns, rows)
-    return seen
-

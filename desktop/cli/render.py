@@ -5,10 +5,12 @@ of war and without GM-only tokens and hazards)."""
 from __future__ import annotations
 
 import re
+import sys
 from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, load_encounter, write_atomic
-from desktop.cli.errors import CliError
+from desktop.cli.errors import CliError, one_line
+from desktop.document.images import art_of
 from desktop.document.portraits import png_bytes
 from desktop.map.picture import MARGIN_PX, VIEWS, render_encounter
 
@@ -37,6 +39,9 @@ def render_command(file: Path, out: Path, size: str, view: str = "gm") -> int:
     png = png_bytes(render_encounter(encounter, width, height, view))
     if png is None:
         raise CliError(f"cannot encode a {width}×{height} PNG")
+    notes = art_of(encounter).notes()
+    if notes:  # drawn without it: say so, on one line
+        print(f"battlemap: {one_line(notes)}", file=sys.stderr)
     try:  # atomic: a full disk leaves the old file (or none), never a partial one
         write_atomic(out, png)
     except OSError as error:

@@ -11,8 +11,9 @@ from pydantic import ValidationError
 
 from core.io.fileio import describe_validation_error
 from core.io.files import FileReadError, read_image_file
-from core.model.limits import MAX_MAP_CELLS
+from core.model.limits import MAX_IMAGE_PIXELS, MAX_MAP_CELLS
 from core.model.mapmodel import Background, Hazard, HazardEffect, HazardKind
+from desktop.document.images import size_problem
 from desktop.qt import (
     QCheckBox,
     QComboBox,
@@ -21,7 +22,6 @@ from desktop.qt import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
-    QImage,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -183,15 +183,18 @@ class BackgroundDialog(QDialog):
         form.addRow(buttons)
 
     def load_file(self, path: Path) -> bool:
-        """Read an image file; False (and a message) if it is not a PNG, JPEG or WebP."""
+        """Read an image file; False (and a message) if it is not a PNG, JPEG or WebP, or
+        has more pixels than a map image may (read from its header: nothing is decoded)."""
         image_format = IMAGE_FORMATS.get(path.suffix.lower())
         try:
             raw = read_image_file(path)
         except FileReadError as error:
             self.error.setText(f"Cannot read it: {error}")
             return False
-        if image_format is None or QImage.fromData(raw).isNull():
-            self.error.setText(f"{path.name} is not a PNG, JPEG or WebP image")
+        problem = ("it is not a PNG, JPEG or WebP image" if image_format is None
+                   else size_problem(raw, MAX_IMAGE_PIXELS))
+        if problem:
+            self.error.setText(f"Cannot use {path.name}: {problem}")
             return False
         self.data, self.format = base64.b64encode(raw).decode("ascii"), image_format
         self.file_label.setText(path.name)

@@ -26,7 +26,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.io.fileio import encounter_from_data, encounter_to_json, process_alive, write_atomic
+from core.io.fileio import (
+    encounter_from_data,
+    encounter_to_json,
+    process_alive,
+    sweep_orphans,
+    write_atomic,
+)
+from core.io.files import read_regular_file
+from core.io.safejson import parse_json
+from core.model.limits import MAX_FILE_BYTES
 from desktop.document.load_check import CheckStoppedError, LoadCheck, check_command
 from desktop.qt import QApplication, QObject, Qt, QTimer, Signal
 
@@ -40,6 +49,8 @@ QUIET_MS = 1_000  # no edit for this long and no button held: the GM has paused
 MAX_WAIT_MS = 180_000  # however busy the GM, a write that fell due waits no longer
 RECOVERY_FILE = re.compile(r"recovery-(\d+)-(\d+)\.json")
 LEGACY_RECOVERY = "recovery.json"  # one shared file, written before 2026-12
+#: A recovery file is an encounter file and the path it was editing, wrapped in an object.
+MAX_RECOVERY_BYTES = MAX_FILE_BYTES + 2**16
 _window_numbers = itertools.count(1)
 
 
@@ -70,9 +81,11 @@ def _modified(path: Path) -> float:
 
 
 def read_recovery(path: Path) -> tuple[Encounter, Path | None]:
-    """The encounter in a recovery file and the file it was editing (None: never saved)."""
+    """The encounter in a recovery file and the file it was editing (None: never saved),
+    read within the encounter loader's bounds (size, JSON containers, depth, values): it
+    sits in the data folder, where anything may have put it."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = parse_json(read_regular_file(path, MAX_RECOVERY_BYTES))
         encounter = encounter_from_data(data["encounter"], "the recovery file")
         source = data.get("source")
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:
@@ -92,7 +105,9 @@ def _check_and_write(path: Path, source: str, encounter_json: str, check: LoadCh
 
 
 class Autosaver(QObject):
-    """Writes this window's recovery file while there are unsaved changes."""
+    """Writes this window's recovery file while there are unsaved changes. Starting, it
+    removes what autosaves killed mid-write left in the data folder (their temporary files
+    hold the dead process's id, so no later write of the same file would)."""
 
     status = Signal(str)
     _finished = Signal(object, object)  # (the state written, None or the error)
@@ -102,6 +117,7 @@ class Autosaver(QObject):
         super().__init__(parent)
         self.document = document
         self.path = data_dir / f"recovery-{os.getpid()}-{next(_window_numbers)}.json"
+        sweep_orphans(data_dir, RECOVERY_FILE.pattern)
         self.failure = ""
         self.check_command = check_command()
         self._check: LoadCheck | None = None  # the last one submitted

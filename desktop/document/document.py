@@ -9,7 +9,9 @@ a refused command changes nothing, never reaches the history, and is announced o
 After every step that may change what the party sees (tokens, walls, the map, the fog), the
 cells the party now sees for the first time are recorded as explored *into that step*
 (:func:`core.actions.fog.record_party_view`): undoing a move forgets what it showed, and the
-history shows no extra steps.
+history shows no extra steps. The lit cells of a dark map are kept by
+:class:`desktop.document.lighting.LightKeeper`; while it sweeps on its worker, the recording
+waits for them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from core.actions.commands import ChangeSet, Command, CommandRefusedError
 from core.actions.fog import record_party_view
 from core.actions.history import History
+from desktop.document.lighting import LightKeeper
 from desktop.qt import QObject, Signal
 
 if TYPE_CHECKING:
@@ -42,24 +45,39 @@ class EncounterDocument(QObject):
     history_changed = Signal()  # steps were pushed, undone, redone or merged
     refused = Signal(str)  # a command could not be applied: why
 
-    def __init__(self, encounter: Encounter, path: Path | None = None) -> None:
+    def __init__(self, encounter: Encounter, path: Path | None = None, *,
+                 keep_lights: bool = True) -> None:
+        """``keep_lights`` False: a document drawn once (a render), whose lit cells are
+        computed at once, the quicker way, rather than kept light by light."""
         super().__init__()
         self.path = path
-        self.history = self._new_history(encounter)
         self._grouping = 0
         self._group_changes = ChangeSet()  # what the pushes of the open group touched
         self._was_clean = True
+        self.lights = LightKeeper(self) if keep_lights else None
+        if self.lights is not None:
+            self.lights.lit.connect(self._relit)
+        self.history = self._new_history(encounter)
+        self._keep_lights()
 
     def _new_history(self, encounter: Encounter) -> History:
         history = History(encounter)
         history.subscribe(self._on_change)
         return history
 
+    def _keep_lights(self) -> None:
+        """Light the encounter now in the document (its first lighting may come later,
+        from the worker)."""
+        if self.lights is not None:
+            self.lights.keep(self.encounter)
+
     @property
     def encounter(self) -> Encounter:
         return self.history.encounter
 
     def _on_change(self, changes: ChangeSet) -> None:
+        if self.lights is not None and (changes.walls or changes.map_shape or changes.fog):
+            self.lights.catch_up()  # before the views read the lit cells
         self.changed.emit(changes)
         self.history_changed.emit()
         if self.history.is_clean != self._was_clean:
@@ -81,8 +99,21 @@ class EncounterDocument(QObject):
         if self._grouping:
             self._group_changes = self._group_changes | changes
         elif _may_show_more(changes):
-            record_party_view(self.history)
+            self._record()
         return True
+
+    def _record(self) -> None:
+        """Record what the party sees now as explored, unless the lit cells are still
+        being worked out: then when they come (:meth:`_relit`)."""
+        if self.lights is None or self.lights.current:
+            record_party_view(self.history)
+
+    def _relit(self) -> None:
+        """Newer lit cells: the views redraw the party's sight, and what it shows is
+        recorded (into the last step)."""
+        self.changed.emit(ChangeSet(fog=True))
+        if not self._grouping:
+            self._record()
 
     def perform(self, outcome: Outcome[Any]) -> bool:
         """Apply a resolved action (its effects and log lines) as one step."""
@@ -99,7 +130,7 @@ class EncounterDocument(QObject):
             with self.history.group(label):
                 yield
                 if self._grouping == 1 and _may_show_more(self._group_changes):
-                    record_party_view(self.history)
+                    self._record()
         except CommandRefusedError as error:
             self.refused.emit(str(error))
         finally:
@@ -130,6 +161,7 @@ class EncounterDocument(QObject):
         """Switch to another encounter (after a successful open); the history starts
         afresh. ``saved`` False: an import or a restored recovery file, unsaved."""
         self.history = self._new_history(encounter)
+        self._keep_lights()
         if not saved:
             self.history.mark_never_saved()
         self.path = path

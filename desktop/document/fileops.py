@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounter, save_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from desktop.document.autosave import Autosaver, RecoveryError, read_recovery
+from desktop.document.images import art_of
 from desktop.qt import (
     QApplication,
     QEventLoop,
@@ -68,7 +69,15 @@ class FileController(QObject):
         self.autosaver.mark_written()
         self.add_recent(path)
         self.message.emit(f"Opened {path.name}")
+        self.tell_unshown_art()
         return True
+
+    def tell_unshown_art(self) -> None:
+        """Say in the status bar which art of the open encounter is not shown and why (the
+        scenes decoded it when it was opened)."""
+        notes = art_of(self.document.encounter).notes()
+        if notes:
+            self.message.emit(notes[0].upper() + notes[1:])
 
     def import_vtt(self, path: Path) -> bool:
         """Import a Universal VTT map as a new, unsaved encounter. The file is read on a
@@ -90,7 +99,7 @@ class FileController(QObject):
         imported = job.result()
         self.document.replace(imported.encounter, None, saved=False)
         progress.close()
-        notes = "; ".join(imported.warnings)
+        notes = "; ".join(filter(None, [*imported.warnings, art_of(imported.encounter).notes()]))
         self.message.emit(f"Imported {path.name}: {imported.walls} walls, {imported.doors} "
                           f"doors, {imported.windows} windows, {imported.lights} lights"
                           + (f" — {notes}" if notes else ""))

@@ -18,7 +18,8 @@ import tempfile
 import threading
 from typing import IO, TYPE_CHECKING, Any
 
-from core.io.fileio import MAX_FILE_BYTES, EncounterFileError, encounter_from_json
+from core.io.fileio import EncounterFileError, encounter_from_json
+from core.model.limits import MAX_FILE_BYTES
 from desktop.system.resources import app_version, is_frozen
 
 if TYPE_CHECKING:

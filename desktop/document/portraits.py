@@ -1,8 +1,10 @@
-"""Token art: an image file made into an embedded portrait, and portraits made into pixmaps.
+"""Token art: an image file made into an embedded portrait (portraits are decoded for the
+map by :mod:`desktop.document.images`).
 
-Any PNG, JPEG or WebP the GM picks (a 4000-pixel photo too) becomes a 256 × 256 PNG cropped
-to its centre square, so a portrait costs at most ~200 KB in the file and draws fast at any
-zoom. Files are read only through :func:`core.io.files.read_image_file` (regular files,
+Any PNG, JPEG or WebP the GM picks (a 4000-pixel photo too, up to a map image's pixels)
+becomes a 256 × 256 PNG cropped to its centre square, so a portrait costs at most ~200 KB
+in the file and draws fast at any zoom; it is decoded at about that size (a JPEG decodes
+scaled). Files are read only through :func:`core.io.files.read_image_file` (regular files,
 size-capped), so a FIFO or a device never blocks the GUI.
 """
 
@@ -13,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from core.actions.portraits import SetPortrait
 from core.io.files import FileReadError, read_image_file
+from core.model.limits import MAX_IMAGE_PIXELS
 from core.model.portrait import Portrait
+from desktop.document.images import PORTRAIT_PX, ImageRefusedError, art_of, decode_within
 from desktop.qt import (
     QBuffer,
     QFileDialog,
@@ -29,10 +33,8 @@ from desktop.qt import (
 
 if TYPE_CHECKING:
     from core.model.combatant import Combatant
-    from core.model.encounter import Encounter
     from desktop.document.document import EncounterDocument
 
-PORTRAIT_PX = 256
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.webp);;All files (*)"
 
 
@@ -46,9 +48,10 @@ def portrait_from_file(path: Path) -> tuple[str, Portrait]:
         raw = read_image_file(path)
     except FileReadError as error:
         raise PortraitError(str(error)) from None
-    image = QImage.fromData(raw)
-    if image.isNull():
-        raise PortraitError(f"{path.name} is not a PNG, JPEG or WebP image")
+    try:
+        image = decode_within(raw, MAX_IMAGE_PIXELS, fit=PORTRAIT_PX, cover=True)
+    except ImageRefusedError as error:
+        raise PortraitError(f"{path.name} cannot be a portrait: {error}") from None
     png = png_bytes(_square(image))
     if png is None:
         raise PortraitError(f"{path.name} could not be made into a PNG portrait")
@@ -69,42 +72,6 @@ def png_bytes(image: QImage) -> bytes | None:
     if not image.save(buffer, "PNG"):
         return None
     return bytes(buffer.data().data())
-
-
-class PortraitPixmaps:
-    """Decodes each portrait once. Older files name an image path instead (``image``): it
-    is read once too; an unreadable one shows the initials."""
-
-    def __init__(self) -> None:
-        self._pixmaps: dict[str, QPixmap | None] = {}
-
-    def for_combatant(self, encounter: Encounter, combatant: Combatant) -> QPixmap | None:
-        if combatant.portrait is not None and combatant.portrait in encounter.portraits:
-            key = combatant.portrait
-            if key not in self._pixmaps:
-                self._pixmaps[key] = pixmap_of_bytes(encounter.portraits[key].raw())
-            return self._pixmaps[key]
-        if combatant.image:
-            key = f"file:{combatant.image}"
-            if key not in self._pixmaps:
-                self._pixmaps[key] = pixmap_of_file(combatant.image)
-            return self._pixmaps[key]
-        return None
-
-
-def pixmap_of_bytes(raw: bytes) -> QPixmap | None:
-    """The decoded image; None when Qt cannot decode it."""
-    pixmap = QPixmap()
-    pixmap.loadFromData(raw)
-    return None if pixmap.isNull() else pixmap
-
-
-def pixmap_of_file(path: str) -> QPixmap | None:
-    """The image file at ``path``, read safely; None when unreadable or not an image."""
-    try:
-        return pixmap_of_bytes(read_image_file(path))
-    except FileReadError:
-        return None
 
 
 def choose_portrait(document: EncounterDocument, token_id: str, parent: QWidget) -> bool:
@@ -152,7 +119,7 @@ class PortraitRow(QWidget):
     def show_combatant(self, token_id: str | None, combatant: Combatant | None) -> None:
         """The combatant's portrait, or an empty row when there is none to edit."""
         self.token_id = token_id
-        pixmap = (PortraitPixmaps().for_combatant(self.document.encounter, combatant)
+        pixmap = (art_of(self.document.encounter).portrait(self.document.encounter, combatant)
                   if combatant else None)
         self.thumbnail.setPixmap(pixmap.scaled(
             self.THUMB_PX, self.THUMB_PX, Qt.AspectRatioMode.KeepAspectRatio,

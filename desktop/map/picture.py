@@ -31,7 +31,7 @@ def render_encounter(encounter: Encounter, width: int, height: int, view: str = 
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     application()
-    document = EncounterDocument(encounter)
+    document = EncounterDocument(encounter, keep_lights=False)  # drawn once: lit at once
     scene = (PlayerScene(document, PlayerViewModel(document)) if view == "player"
              else MapScene(document))
     return render_scene(scene, width, height, margin)

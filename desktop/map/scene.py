@@ -4,7 +4,6 @@ document's change sets."""
 
 from __future__ import annotations
 
-import base64
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -12,7 +11,7 @@ import numpy as np
 from core.model.grid import Cell
 from core.model.mapmodel import TERRAIN_BY_CODE, Hazard
 from core.spatial.geometry import geometry_of
-from desktop.document.portraits import PortraitPixmaps, pixmap_of_bytes, pixmap_of_file
+from desktop.document.images import art_of
 from desktop.map import style
 from desktop.map.cell_image import image_of
 from desktop.map.dropped import DroppedItems
@@ -92,7 +91,6 @@ class MapScene(QGraphicsScene):
         self._ledges = Ledges(self.renderer)
         self._background: QPixmap | None = None
         self._selection: SelectionModel | None = None
-        self.portraits = PortraitPixmaps()
         self.dropped = DroppedItems(self, self.renderer, self.shows_token)
         document.changed.connect(self.apply_changes)
         document.replaced.connect(self.rebuild)
@@ -111,8 +109,9 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(area.adjusted(-100, -100, 100, 100))
         self.dots.set_bounds(area)
         self.hazard_tint.set_bounds(enc.map.width, enc.map.height)
-        self._background = _load_background(enc)
-        self.portraits = PortraitPixmaps()  # a new encounter: forget the old art
+        # Decoded once for the encounter (within the pixel budget), shared with the other
+        # scene: the players' window draws the same pixmaps.
+        self._background = art_of(enc).background_of(enc)
         self._refresh_cells()
         self.walls.set_walls(enc.map.walls)
         self._refresh_hazards()
@@ -137,7 +136,7 @@ class MapScene(QGraphicsScene):
         if changes.cells:
             self.update(self._refresh_some_cells(changes.cells))
         if changes.walls:
-            self.walls.set_walls(self.encounter.map.walls)
+            self.walls.change(changes.walls_added, changes.walls_removed)
         if changes.hazards:
             self._refresh_hazards()
         for token_id in changes.tokens:
@@ -223,7 +222,7 @@ class MapScene(QGraphicsScene):
             self._stack(token_id, item)
 
     def _portrait(self, token: Token) -> QPixmap | None:
-        return self.portraits.for_combatant(self.encounter, token.combatant)
+        return art_of(self.encounter).portrait(self.encounter, token.combatant)
 
     # --- hazards -------------------------------------------------------------------------
     def _refresh_hazards(self) -> None:
@@ -394,11 +393,3 @@ def _elevation_layer(feet: np.ndarray) -> np.ndarray:
         pixels[mask, 3] = strength[mask]
     return pixels
 
-
-def _load_background(encounter: Encounter) -> QPixmap | None:
-    bg = encounter.map.background
-    if bg is None:
-        return None
-    if bg.data_base64:
-        return pixmap_of_bytes(base64.b64decode(bg.data_base64))
-    return pixmap_of_file(bg.path) if bg.path else None

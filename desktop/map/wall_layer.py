@@ -1,9 +1,11 @@
 """The walls and doors of a map as one graphics item, kept as one path per kind in square
-chunks so a frame strokes only what it exposes."""
+chunks so a frame strokes only what it exposes, and a wall edit (a door opened) strokes
+again only the chunks it touches: all 5,000 walls of a big map took 60-150 ms a toggle."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from core.model.mapmodel import WallKind, WallSegment
@@ -21,7 +23,7 @@ from desktop.qt import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from desktop.map.renderer import MapRenderer
 
@@ -47,27 +49,55 @@ class WallLayer(QGraphicsItem):
         self._fine = _Chunks(renderer.length(self.CHUNK_CELLS))
         self._coarse: _Chunks | None = None
         self._bounds = QRectF()
+        self._walls: dict[tuple[int, int], Counter[WallSegment]] = {}  # by chunk
+        self._pens: dict[tuple[WallKind, bool], QPen] = {}  # shared: merged chunks group by pen
 
     def set_walls(self, walls: list[WallSegment]) -> None:
-        self.prepareGeometryChange()
-        width = self.renderer.length(style.WALL_WIDTH_CELLS)
-        paths: dict[tuple[int, int, WallKind, bool], QPainterPath] = {}
-        for wall in dict.fromkeys(walls):  # a wall drawn twice looks the same: stroke it once
-            chunk = (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
-                     int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
-            path = paths.setdefault((*chunk, wall.kind, wall.open), QPainterPath())
-            path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
-            path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
-        pad = width * 2
-        pens = {(kind, opened): _wall_pen(kind, opened, width)
-                for _, _, kind, opened in paths}  # shared: merged chunks group by pen
+        """Draw these walls (a new or resized map)."""
+        self._walls = {}
+        self._pens = {}
         self._fine = _Chunks(self.renderer.length(self.CHUNK_CELLS))
-        for (x, y, kind, opened), path in paths.items():
-            self._fine.add((x, y), (path.boundingRect().adjusted(-pad, -pad, pad, pad),
-                                    pens[kind, opened], path))
+        self.change(walls, ())
+
+    def change(self, added: Iterable[WallSegment], removed: Iterable[WallSegment]) -> None:
+        """Draw ``added`` and no longer ``removed`` (an edit's change set): only the
+        chunks holding them are stroked again."""
+        touched = set()
+        for wall, delta in [*((w, -1) for w in removed), *((w, 1) for w in added)]:
+            chunk = self._chunk_of(wall)
+            here = self._walls.setdefault(chunk, Counter())
+            here[wall] += delta
+            if here[wall] <= 0:
+                del here[wall]
+            touched.add(chunk)
+        self.prepareGeometryChange()
+        for chunk in touched:
+            self._fine.put(chunk, self._strokes(self._walls[chunk]))
         self._coarse = None
         self._bounds = self._fine.bounds
         self.update()
+
+    def _chunk_of(self, wall: WallSegment) -> tuple[int, int]:
+        return (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
+                int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
+
+    def _strokes(self, walls: Counter[WallSegment]) -> list[WallStroke]:
+        """One path per kind (a wall drawn twice looks the same: it is stroked once)."""
+        width = self.renderer.length(style.WALL_WIDTH_CELLS)
+        paths: dict[tuple[WallKind, bool], QPainterPath] = {}
+        for wall in walls:
+            path = paths.setdefault((wall.kind, wall.open), QPainterPath())
+            path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
+            path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
+        pad = width * 2
+        return [(path.boundingRect().adjusted(-pad, -pad, pad, pad),
+                 self._pen(kind, opened, width), path)
+                for (kind, opened), path in paths.items()]
+
+    def _pen(self, kind: WallKind, opened: bool, width: float) -> QPen:
+        if (kind, opened) not in self._pens:
+            self._pens[kind, opened] = _wall_pen(kind, opened, width)
+        return self._pens[kind, opened]
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -96,6 +126,13 @@ class _Chunks:
         self.strokes: dict[tuple[int, int], list[WallStroke]] = {}
         self.bounds = QRectF()
         self.reach = 0  # chunks a stroke may stick out of its own (a long wall)
+
+    def put(self, chunk: tuple[int, int], strokes: list[WallStroke]) -> None:
+        """The chunk's strokes are now ``strokes`` (the bounds only grow: a wall taken
+        away leaves some empty room in them)."""
+        self.strokes.pop(chunk, None)
+        for stroke in strokes:
+            self.add(chunk, stroke)
 
     def add(self, chunk: tuple[int, int], stroke: WallStroke) -> None:
         self.strokes.setdefault(chunk, []).append(stroke)

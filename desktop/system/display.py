@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
 #: shared library → the Debian/Ubuntu package that provides it.
 XCB_LIBRARIES: dict[str, str] = {
@@ -43,6 +43,19 @@ def uses_xcb(environ: dict[str, str] | os._Environ[str], platform: str = sys.pla
         return chosen.startswith("xcb")
     return platform.startswith("linux") and bool(environ.get("DISPLAY")) and not environ.get(
         "WAYLAND_DISPLAY")
+
+
+def has_display(environ: Mapping[str, str], platform: str = sys.platform) -> bool:
+    """Whether Qt has a screen to open a window on: Windows and macOS always do; elsewhere
+    an X11 or Wayland display must be named, unless a Qt platform was chosen by hand
+    (``QT_QPA_PLATFORM``: offscreen, vnc, eglfs...).
+
+    >>> has_display({}, "linux"), has_display({"WAYLAND_DISPLAY": "wayland-0"}, "linux")
+    (False, True)
+    """
+    if environ.get("QT_QPA_PLATFORM") or platform.startswith(("win", "darwin")):
+        return True
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
 
 
 def missing_packages(loads: Callable[[str], bool] = _loads) -> list[str]:

@@ -107,9 +107,9 @@ FIRST_WINDOW_RULES = frozenset(
     {f"core.rules.{name}" for name in ("conditions", "cover", "damage", "holds", "measure",
                                        "melee", "morale", "ratings", "sleep", "surprise",
                                        "timeline", "turns", "value", "weapons")}
-    | {f"core.actions.{name}" for name in ("base", "commands", "fog", "gm_edits", "history",
-                                           "move", "portraits", "round", "surprise",
-                                           "waking")})
+    | {f"core.actions.{name}" for name in ("base", "bounds", "commands", "fog", "gm_edits",
+                                           "history", "move", "portraits", "round",
+                                           "surprise", "waking")})
 RULES_MODULES = ("import pkgutil, core.rules, core.actions\n"
                  "rules = [m.name for p in (core.rules, core.actions)\n"
                  "         for m in pkgutil.iter_modules(p.__path__, p.__name__ + '.')]\n")

@@ -9,15 +9,21 @@ Every file is a small valid encounter (6×4 map, token ``a`` beside token ``b`` 
 behind it) with one thing wrong, or a Universal VTT file for ``battlemap import``. The
 manifest ``MANIFEST.json`` written beside the files says what Battlemap must do with each:
 ``"refused"`` (exit status 2, one line naming ``field``) or ``"handled"`` (it loads and every
-command works). Each entry's ``issue`` says which line of issue 15 it reproduces.
+command works). Each entry's ``issue`` says which line of issue 15 (or 39: "round two") it
+reproduces. An entry may also name a ``ruling``: a ``battlemap resolve`` command applied to
+the file and saved (``--apply --out``), which must succeed and write a file that loads; a
+``view`` for ``battlemap render`` (``player``: the players' screen, fog and lights); and a
+``peak_mib``: the most resident memory any of its commands may take.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import json
 import os
+import random
 import struct
 import sys
 import zlib
@@ -38,7 +44,10 @@ class Hostile:
     expect: str  # "refused" or "handled"
     field: str  # what the one-line message names (refused), or "" (handled)
     issue: str
-    kind: str = "encounter"  # or "uvtt": run through `battlemap import`
+    kind: str = "encounter"  # or "uvtt": run through `battlemap import`; "recovery": restored
+    ruling: tuple[str, ...] = ()  # `battlemap resolve` ACTION [ARGS]: applied and saved
+    view: str = "gm"  # `battlemap render --view`
+    peak_mib: int = 0  # when not 0: the most resident memory a command may take
 
 
 def base() -> dict[str, Any]:
@@ -205,6 +214,21 @@ SMALL: list[tuple[Hostile, Callable[[], Any]]] = [
      lambda: text_of(base())[:-7]),
     (Hostile("not-an-object.json", "refused", "expected a JSON object", "a JSON list"),
      lambda: [base()]),
+    (Hostile("name-terminal-escapes.json", "refused", "tokens.0.combatant.name",
+             "round two: a name with ANSI escape sequences (they reach the GM's terminal)"),
+     lambda: with_(tokens=[{**base()["tokens"][0], "combatant": {
+         "name": "\x1b]0;pwned\x07\x1b[2J\x1b[31mA", "fr_slots": 3}}, base()["tokens"][1]])),
+    (Hostile("name-line-breaks.json", "refused", "name",
+             "round two: an encounter name with CR/LF (a one-line refusal spans several)"),
+     lambda: with_(name="Crypt\r\nbattlemap: the file is fine")),
+    (Hostile("name-nul.json", "refused", "map.hazards.0.name",
+             "round two: a hazard name with a NUL"),
+     lambda: with_(map={"hazards": [{**hazard("1d6"), "name": "Fire\x00pit"}]})),
+    (Hostile("roll-faces-values-differ.json", "refused", "timeline.entries.0.roll",
+             "round two: a roll whose faces and values differ in length"),
+     lambda: with_(timeline={"round_number": 1, "entries": [entry("a", roll={
+         "purpose": "initiative: A", "expression": "d10", "faces": [10],
+         "values": [3, 4]})]})),
     (Hostile("uvtt-not-base64.dd2vtt", "handled", "", "a Universal VTT image that is a path",
              kind="uvtt"),
      lambda: uvtt("C:/maps/crypt.png")),
@@ -230,6 +254,85 @@ def _walls(count: int) -> bytes:
 def _uvtt_with_image(image_bytes: int) -> bytes:
     header = png_header(4000, 4000)
     return text_of(uvtt(header + bytes(image_bytes - len(header)), size=(100, 100)))
+
+
+def _lights_in_the_dark(count: int, walls: int = 5_000) -> bytes:
+    """A dark 300 × 300 map: ``walls`` grid-snapped walls and doors 1-6 cells long, and
+    ``count`` lights each reaching 10,000 cells (the whole map), at seeded places."""
+    rng = random.Random(39)
+    segments = []
+    for index in range(walls):
+        x, y, length = rng.randrange(300), rng.randrange(300), rng.randint(1, 6)
+        end = (min(x + length, 300), y) if index % 2 else (x, min(y + length, 300))
+        segments.append({**wall(x, y, *end), "kind": "door" if index % 10 == 0 else "wall"})
+    lights = [{"x": round(rng.uniform(0, 300), 2), "y": round(rng.uniform(0, 300), 2),
+               "range_cells": 10_000} for _ in range(count)]
+    return text_of(with_(map={"width": 300, "height": 300, "darkness": "dark",
+                              "walls": segments, "lights": lights}))
+
+
+def _png(width: int, height: int, note: str) -> bytes:
+    """A grey PNG of width × height zero pixels (it compresses ~1000:1), with a text chunk
+    ``note`` making its bytes (so its portrait key) its own."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    squeeze = zlib.compressobj(9)
+    row = bytes(width + 1)  # filter byte 0, then the row's grey values
+    idat = b"".join(squeeze.compress(row) for _ in range(height)) + squeeze.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    text = b"Comment\x00" + note.encode()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tEXt", text)
+            + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def _portrait_bombs(count: int) -> bytes:
+    """``count`` tokens below ``a`` and ``b``, each with its own 8000 × 8000 portrait of
+    ~62 KB."""
+    image = _png(8000, 8000, "n=0")
+    portraits, tokens = {}, []
+    for index in range(count):
+        raw = image.replace(b"n=0", f"{index:03}".encode(), 1)  # same length: CRC redone
+        raw = _with_text_crc(raw)
+        key = hashlib.sha256(raw).hexdigest()[:16]
+        portraits[key] = {"format": "png", "data_base64": base64.b64encode(raw).decode()}
+        tokens.append({"id": f"t{index}", "x": index % 20, "y": 2 + index // 20,
+                       "combatant": {"name": f"T{index}", "portrait": key}})
+    return text_of(with_(map={"width": 20, "height": 3 + count // 20, "walls": []},
+                         tokens=[*base()["tokens"], *tokens], portraits=portraits))
+
+
+def _with_text_crc(raw: bytes) -> bytes:
+    """``raw`` with its tEXt chunk's CRC made right again."""
+    start = raw.index(b"tEXt") - 4
+    length = struct.unpack(">I", raw[start:start + 4])[0]
+    body = raw[start + 4:start + 8 + length]
+    return (raw[:start + 8 + length] + struct.pack(">I", zlib.crc32(body))
+            + raw[start + 12 + length:])
+
+
+def _background_bomb(side: int) -> bytes:
+    raw = _png(side, side, "background")
+    return text_of(with_(map={"background": {"data_base64": base64.b64encode(raw).decode(),
+                                             "format": "png", "px_per_cell": side / 6}}))
+
+
+def _a_long_walk() -> bytes:
+    """A round on a 300 × 3 map in which ``b`` has already walked 9,990 ft (``a``, who
+    has not, still has its attack: the corpus shoves ``b`` with it)."""
+    return text_of(with_(map={"width": 300, "height": 3, "walls": []},
+                         timeline={"round_number": 1, "entries": [
+                             entry("a"), entry("b", moved_ft=9_990)]}))
+
+
+def _answered_triggers(count: int) -> bytes:
+    trigger = {"side": "opposition", "kind": "outnumbered"}
+    return text_of(with_(timeline={"morale_answered": [trigger] * count}))
+
+
+def _recovery_bomb(count: int) -> bytes:
+    return b'{"source": "", "encounter": %b}' % _json_bomb(count)
 
 
 def _fifo(folder: Path) -> Path:
@@ -303,6 +406,35 @@ BIG: list[tuple[Hostile, Callable[[Path], bytes | None]]] = [
              "a Universal VTT image exactly at the cap: imports, and the encounter reopens",
              kind="uvtt"),
      lambda _: _uvtt_with_image(40 * MiB)),
+    (Hostile("lights-2000-walls-5000-dark.json", "handled", "",
+             "round two: 2,000 lights reaching the whole dark map, 5,000 walls: the players' "
+             "screen", view="player"),
+     lambda _: _lights_in_the_dark(2_000)),
+    (Hostile("lights-10000-walls-5000-dark.json", "refused", "map.lights",
+             "round two: 10,000 lights reaching the whole map (render --view player took 91 s)",
+             view="player"),
+     lambda _: _lights_in_the_dark(10_000)),
+    (Hostile("portraits-200-8000px.json", "handled", "",
+             "round two: 200 portraits of 8000 × 8000 pixels, 62 KB each (~51 GB decoded)",
+             peak_mib=1536),
+     lambda _: _portrait_bombs(200)),
+    (Hostile("background-30000px.json", "handled", "",
+             "round two: a 30000 × 30000 pixel background in a 1 MB PNG", peak_mib=1536),
+     lambda _: _background_bomb(30_000)),
+    (Hostile("log-10000.json", "handled", "",
+             "round two: 10,000 log entries (the cap), then a ruling that logs one more",
+             ruling=("shove", "--attacker", "a", "--target", "b")),
+     lambda _: text_of(with_(log=[{"kind": "note", "summary": "x"}] * 10_000))),
+    (Hostile("moved-ft-9990.json", "handled", "",
+             "round two: a token that walked 9,990 ft this round walks 1,400 ft more",
+             ruling=("move", "--move", "b=290,1")),
+     lambda _: _a_long_walk()),
+    (Hostile("morale-answered-10000.json", "refused", "timeline.morale_answered",
+             "round two: 10,000 answered morale triggers (no more than 2,202 differ)"),
+     lambda _: _answered_triggers(10_000)),
+    (Hostile("recovery-3000000-containers.json", "refused", "JSON objects and arrays",
+             "round two: a recovery file that would take 1.5 GB to parse", kind="recovery"),
+     lambda _: _recovery_bomb(3_000_000)),
 ]
 
 

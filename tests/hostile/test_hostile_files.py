@@ -5,8 +5,11 @@ instead of hanging or swapping CI.
 
 A refused file: exit status 2 and one line on stderr that names the field (the loader:
 EncounterFileError saying the same). A handled file: it loads and every command exits 0.
-The small files are committed (``make_corpus.py`` must reproduce them byte for byte); the
-big ones are written by ``make_corpus.py --big`` into a temporary folder once per run.
+A ruling applied to a handled file writes a file that loads again; an entry's ``peak_mib``
+bounds the resident memory of each of its commands (measured, not limited: the address
+space it may take is twice that). The small files are committed (``make_corpus.py`` must
+reproduce them byte for byte); the big ones are written by ``make_corpus.py --big`` into a
+temporary folder once per run.
 The timer is a guard against hangs, not a speed test: the figures are ``benchmarks/hostile.py``.
 """
 
@@ -23,7 +26,16 @@ from typing import Any
 
 import pytest
 
-from benchmarks.hostile import CORPUS, MAKE_CORPUS, Run, commands, make_big, run_limited
+from benchmarks.hostile import (
+    CORPUS,
+    MAKE_CORPUS,
+    Run,
+    commands,
+    make_big,
+    memory_for,
+    ruled,
+    run_limited,
+)
 from core.io.fileio import load_encounter
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,7 +79,8 @@ def run_commands(entry: dict[str, Any], names: tuple[str, ...], folder: Path, sc
     argvs = commands(entry, folder / entry["file"], scratch)
     with ThreadPoolExecutor(max_workers=len(names)) as pool:
         runs = dict(zip(names, pool.map(
-            lambda name: run_limited(argvs[name], REPO, GUARD_S, MEMORY_MIB), names), strict=True))
+            lambda name: run_limited(argvs[name], REPO, GUARD_S, memory_for(entry, MEMORY_MIB)),
+            names), strict=True))
     for name, run in runs.items():
         check(entry, name, run, scratch)
 
@@ -75,16 +88,20 @@ def run_commands(entry: dict[str, Any], names: tuple[str, ...], folder: Path, sc
 def check(entry: dict[str, Any], command: str, run: Run, scratch: Path) -> None:
     where = f"{entry['file']} through {command}"
     assert run.code is not None, f"{where}: killed after {run.seconds:.0f} s (a hang)"
+    if entry.get("peak_mib"):
+        assert run.peak_mib <= entry["peak_mib"], f"{where}: {run.peak_mib:.0f} MiB resident"
     if entry["expect"] == "refused":
         lines = run.stderr.strip().splitlines()
         assert (run.code, len(lines)) == (2, 1), f"{where}: {run.stderr[-2000:]}"
         assert entry["field"] in lines[0], where
-        assert lines[0].startswith("battlemap: " if command not in ("load", "gui-open")
-                                   else ""), where
+        assert lines[0].startswith("battlemap: " if command not in ("load", "gui-open",
+                                                                    "restore") else ""), where
         return
     assert run.code == 0, f"{where}: {run.stderr[-2000:]}"
     if command == "import":  # what the import wrote opens again
         load_encounter(scratch / f"{Path(entry['file']).stem}.json")
+    if command == "ruling":  # the ruling was applied and saved
+        load_encounter(ruled(Path(entry["file"]), scratch))
 
 
 def test_the_committed_corpus_is_what_the_generator_writes(tmp_path: Path) -> None:

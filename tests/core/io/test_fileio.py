@@ -16,6 +16,7 @@ from core.actions.shove import ShoveAction
 from core.io.fileio import (
     EncounterFileError,
     encounter_from_json,
+    encounter_to_bytes,
     encounter_to_json,
     load_encounter,
     save_encounter,
@@ -203,3 +204,45 @@ def test_many_problems_are_summarised(rich: Encounter, tmp_path: Path) -> None:
     target.write_text(json.dumps(data))
     with pytest.raises(EncounterFileError, match=r"and \d+ more problem\(s\)$"):
         load_encounter(target)
+
+
+def minimal(**parts: Any) -> dict[str, Any]:
+    """A small encounter file's data with ``parts`` added at the top."""
+    return {"schema": "battlemap.encounter", "version": 1, "map": {"width": 4, "height": 3},
+            "tokens": [{"id": "a", "x": 0, "y": 0, "combatant": {"name": "A"}}], **parts}
+
+
+@pytest.mark.parametrize(("parts", "where", "character"), [
+    ({"name": "Crypt\r\nbattlemap: all fine"}, "name", "U+000D"),
+    ({"tokens": [{"id": "a", "x": 0, "y": 0, "combatant": {"name": "\x1b[31mA"}}]},
+     "tokens.0.combatant.name", "U+001B"),
+    ({"weapons": [{"name": "Axe\x9b2J", "reach_ft": 5}]}, "weapons.0.name", "U+009B"),
+    ({"log": [{"kind": "note", "summary": "x", "detail": {"who": "\x00"}}]},
+     "log.0.detail.who", "U+0000"),
+    ({"log": [{"kind": "note", "summary": "x", "detail": {"\x07": 1}}]}, "log.0.detail",
+     "a key"),
+    ({"log": [{"kind": "note", "summary": "x", "text": "line\x7f"}]}, "log.0.text", "U+007F"),
+], ids=["cr-lf-in-the-name", "esc-in-a-combatant", "csi-in-a-weapon", "nul-in-log-detail",
+        "bel-in-a-key", "del-in-log-text"])
+def test_text_with_a_control_character_is_refused_in_one_line(
+        parts: dict[str, Any], where: str, character: str) -> None:
+    """An ESC printed by the command line starts an escape sequence in the GM's terminal;
+    CR/LF break a one-line refusal. Names refuse every control character, other text all
+    but line feeds and tabs; the message names the value without printing it."""
+    with pytest.raises(EncounterFileError) as refused:
+        encounter_from_json(json.dumps(minimal(**parts)).encode())
+    message = str(refused.value)
+    assert where in message and character in message, message
+    assert message.isprintable()
+
+
+def test_text_of_several_lines_keeps_its_line_breaks_and_tabs() -> None:
+    data = minimal(log=[{"kind": "note", "summary": "Round 2", "text": "a\n\tb",
+                         "detail": {"text": "c\nd"}}],
+                   map={"width": 4, "height": 3, "hazards": [
+                       {"name": "Oil", "cells": [[1, 1]],
+                        "effect": {"notes": "burns\n\t3 rounds"}}]})
+    encounter = encounter_from_json(json.dumps(data))
+    assert encounter.log[0].text == "a\n\tb"
+    assert encounter.map.hazards[0].effect.notes == "burns\n\t3 rounds"
+    assert encounter_from_json(encounter_to_bytes(encounter)).model_dump() == encounter.model_dump()

@@ -39,6 +39,7 @@ from core.io.uvtt import (
     import_uvtt,
     import_uvtt_file,
 )
+from core.model.limits import MAX_LIGHTS
 from core.model.mapmodel import WallKind, WallSegment
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "uvtt"
@@ -331,7 +332,25 @@ def test_a_file_name_that_is_not_utf8_still_names_a_savable_encounter(tmp_path: 
     assert load_encounter(tmp_path / "crypt.json").name == "crypt\ufffd"
 
 
+def test_a_file_name_with_control_characters_still_names_a_savable_encounter(
+        tmp_path: Path) -> None:
+    path = tmp_path / "crypt\x1b[2J.dd2vtt"
+    path.write_bytes(SMALL)
+    encounter = import_uvtt_file(path).encounter
+    assert encounter.name == "crypt\ufffd[2J"
+    save_encounter(encounter, tmp_path / "crypt.json")
+
+
 def test_a_fifo_is_not_imported(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.dd2vtt")
     with pytest.raises(UvttImportError, match=r"pipe\.dd2vtt is not a regular file \(a FIFO\)"):
         import_uvtt_file(tmp_path / "pipe.dd2vtt")
+
+
+def test_more_lights_than_an_encounter_holds_are_imported_up_to_its_limit() -> None:
+    lights = [{"position": {"x": 1 + i % 4, "y": 1 + i // 1000}, "range": 3}
+              for i in range(MAX_LIGHTS + 5)]
+    result = import_uvtt(_bytes(_file(lights=lights)))
+    assert len(result.encounter.map.lights) == MAX_LIGHTS
+    assert f"the map has {MAX_LIGHTS + 5:,} lights; the first {MAX_LIGHTS:,}" in \
+        " ".join(result.warnings)

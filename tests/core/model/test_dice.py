@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from core.model.dice import (
     DEFAULT_CHAIN,
@@ -212,3 +213,21 @@ def test_the_log_tells_dice_typed_in_from_dice_the_app_rolled() -> None:
     assert RollRecord.model_validate(typed.model_dump()) == typed
     assert not RollRecord.model_validate({k: v for k, v in typed.model_dump().items()
                                           if k != "typed"}).typed  # older files: rolled
+
+
+@pytest.mark.parametrize(("faces", "values", "problem"), [
+    ((10,), (3, 4), "1 die but 2 values"),
+    ((6, 6), (2,), "2 dice but 1 values"),
+    ((6,), (7,), "a 7 on a d6"),
+])
+def test_a_roll_record_has_one_value_per_die_within_it(
+        faces: tuple[int, ...], values: tuple[int, ...], problem: str) -> None:
+    """A file's roll of another shape would raise in describe(), in the middle of a log."""
+    with pytest.raises(ValidationError, match=problem):
+        RollRecord(purpose="x", expression="d10", faces=faces, values=values)
+
+
+def test_every_roll_a_dice_source_makes_has_that_shape() -> None:
+    record = SeededDice(5).roll("3d6+1d4+2", "x")
+    assert len(record.faces) == len(record.values) == 4
+    assert record.describe().endswith(f"= {record.total}")

@@ -25,7 +25,7 @@ from core.model.mapmodel import BattleMap, Darkness, Light, WallKind, WallSegmen
 from core.model.profile import RulesProfile
 from core.spatial.geometry import segments_intersect
 from core.spatial.playerview import party_sight
-from core.spatial.sweep import BoolArray, sight_mask
+from core.spatial.sweep import BoolArray, sight_over
 from core.spatial.vision import dark_sight_cells, lit_cells, party_vision, token_vision
 
 Segment = tuple[float, float, float, float]
@@ -73,7 +73,7 @@ def test_sweep_matches_the_brute_force_oracle(
         case: tuple[list[Segment], tuple[float, float], int, int]) -> None:
     walls, eye, width, height = case
     segments = np.array(walls, dtype=np.float64).reshape(-1, 4)
-    assert (sight_mask(segments, eye, (0, 0, width, height))
+    assert (sight_over(segments, eye, (0, 0, width, height)).cells
             == oracle(walls, eye, width, height)).all()
 
 
@@ -89,21 +89,21 @@ def test_sweep_matches_the_oracle_on_busy_maps_with_angled_walls() -> None:
                                       rng.uniform(0, 30), rng.uniform(0, 30))]))
         eye = (rng.randint(0, 29) + 0.5, rng.randint(0, 29) + 0.5)
         segments = np.array(walls, dtype=np.float64)
-        assert (sight_mask(segments, eye, (0, 0, 30, 30)) == oracle(walls, eye, 30, 30)).all()
+        assert (sight_over(segments, eye, (0, 0, 30, 30)).cells == oracle(walls, eye, 30, 30)).all()
 
 
 def test_crossing_walls_swap_which_is_nearer_between_two_wall_ends() -> None:
     """Between the rays through (8, 1) and (2, 7) the vertical wall is nearer at first, the
     diagonal one after they cross at (3, 6): cell (2, 7) lies behind the diagonal only."""
     walls: list[Segment] = [(3, 0, 3, 9), (2, 7, 8, 1)]
-    seen = sight_mask(np.array(walls, dtype=np.float64), (0.5, 4.5), (0, 0, 10, 10))
+    seen = sight_over(np.array(walls, dtype=np.float64), (0.5, 4.5), (0, 0, 10, 10)).cells
     assert not seen[7, 2]
     assert (seen == oracle(walls, (0.5, 4.5), 10, 10)).all()
 
 
 def test_a_window_onto_the_box_gives_the_box_only() -> None:
     segments = np.array([[3.0, 0.0, 3.0, 4.0]])
-    mask = sight_mask(segments, (0.5, 0.5), (2, 1, 5, 3))
+    mask = sight_over(segments, (0.5, 0.5), (2, 1, 5, 3)).cells
     assert mask.shape == (2, 3)
     assert mask.tolist() == [[True, False, False], [True, False, False]]
 

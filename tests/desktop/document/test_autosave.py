@@ -135,6 +135,25 @@ def crashed_recovery(window: MainWindow, data_dir: Path) -> Path:
     return left
 
 
+def test_a_new_window_sweeps_the_temporary_files_of_autosaves_killed_mid_write(
+        window: MainWindow, tmp_path: Path) -> None:
+    """Each holds the dead process's id in its name, so no later write of the same file
+    ever swept it: 30 crashes left 258 MiB behind. Live processes' files stay."""
+    data_dir = window.files.autosaver.path.parent
+    data_dir.mkdir(parents=True, exist_ok=True)
+    dead, alive = dead_process_id(), os.getpid()
+    stale = data_dir / f".recovery-{dead}-1.json.{dead}.k2j4x9.tmp"
+    in_flight = data_dir / f".recovery-{alive}-1.json.{alive}.p0q1r2.tmp"
+    other = data_dir / f"notes-{dead}.txt"
+    for path in (stale, in_flight, other):
+        path.write_bytes(b"x" * 1000)
+    settings = QSettings(str(tmp_path / "second.ini"), QSettings.Format.IniFormat)
+    second = MainWindow(load_encounter(DEMO), None, data_dir, settings)
+    assert not stale.exists()
+    assert in_flight.exists() and other.exists()
+    second.close()
+
+
 def test_start_up_offers_a_crashed_windows_work(window: MainWindow, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     data_dir = window.files.autosaver.path.parent
@@ -187,6 +206,25 @@ def test_a_broken_recovery_file_is_reported_and_kept(window: MainWindow,
     assert "cannot be restored" in answer_dialogs[-1]
     assert window.document.encounter.model_dump() == before
     assert broken.exists()
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    ("[" * 100 + "]" * 100, "nested"),
+    ('{"source": "", "encounter": {"schema": "battlemap.encounter", "version": 1, '
+     '"name": NaN}}', "not a finite number"),
+    (None, "not a regular file"),
+], ids=["nested-100", "nan", "fifo"])
+def test_a_recovery_file_is_read_within_the_loaders_bounds(tmp_path: Path, content: str | None,
+                                                          problem: str) -> None:
+    """It sits in the data folder, where anything may have put it: read as an encounter
+    file is (a FIFO is never opened, JSON is parsed under the same bounds)."""
+    path = tmp_path / "recovery-1-1.json"
+    if content is None:
+        os.mkfifo(path)
+    else:
+        path.write_text(content)
+    with pytest.raises(autosave.RecoveryError, match=problem):
+        read_recovery(path)
 
 
 def test_a_failed_autosave_is_shown_and_retried(window: MainWindow, qtbot: QtBot) -> None:
