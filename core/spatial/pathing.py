@@ -130,15 +130,20 @@ class MovementGraph:
         self.profile = profile
         self.geometry = geometry_of(encounter)
         self.source = _source(encounter, token)
-        layers = footprint_layers(encounter, self.size)
+        self.layers = footprint_layers(encounter, self.size)
         enemies, allies = self._occupancy()
-        self.passable = layers.interior & ~window_any(enemies, self.size)
+        self.passable = self.layers.interior & ~window_any(enemies, self.size)
         self.ends_ok = self.passable & ~window_any(allies, self.size)
-        self.cost: npt.NDArray[np.int8] = np.where(self.passable, layers.cost, 0).astype(np.int8)
-        self.conditions = layers.steps
+        self.conditions = self.layers.steps
         # One pathfinder per thread (the GUI's and the odds worker's): a search resumes
         # where the last one of its thread stopped, and neither waits for the other.
         self._finders = threading.local()
+
+    @cached_property
+    def cost(self) -> npt.NDArray[np.int8]:
+        """The cost of entering each anchor (the dearest cell under it; 0: blocked). Made
+        when first asked for: a retreat's check of a hemmed-in creature needs none."""
+        return np.where(self.passable, self.layers.cost, 0).astype(np.int8)
 
     def _occupancy(self) -> tuple[BoolArray, BoolArray]:
         """Cells of the other side's creatures, and of this side's but this token."""
@@ -300,6 +305,12 @@ class MovementGraph:
     def range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
         """Feet to reach each anchor within ``budget_ft`` (inf beyond), over a window around
         the token so the cost scales with the budget, not the map."""
+        feet = self.passing_range_ft(budget_ft)
+        feet[~self.ends_ok] = np.inf
+        return feet
+
+    def passing_range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
+        """:meth:`range_ft` with the anchors the token may only pass through (an ally's)."""
         _, _, feet_per_unit = _WEIGHTS[self.rule]
         distance, (y0, x0) = self._flood(self.token.cell, int(budget_ft // self.cell_ft) + 1)
         rows, cols = distance.shape
@@ -310,7 +321,6 @@ class MovementGraph:
         window[distance == UNREACHABLE] = np.inf
         window[window > budget_ft] = np.inf
         feet[y0:y0 + rows, x0:x0 + cols] = window
-        feet[~self.ends_ok] = np.inf
         return feet
 
     def walk_to(self, goal: Cell) -> tuple[Cell, ...] | None:
