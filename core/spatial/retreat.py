@@ -94,33 +94,41 @@ def plan_retreats(encounter: Encounter, token_ids: Sequence[str],
     """The retreat of each token of ``token_ids`` from ``threats`` within ``budget_ft``."""
     tokens = [encounter.token(token_id) for token_id in token_ids]
     enemies = Threats(threats)
-    tokens.sort(key=lambda t: (-_nearest(t.footprint, enemies, encounter),
-                               encounter.order_of(t.id)))
+    nearest = _nearest(tokens, enemies, encounter)
+    tokens.sort(key=lambda t: (-nearest[t.id], encounter.order_of(t.id)))
     plans: dict[str, Retreat] = {}
     places = _Places(encounter, {t.footprint.size for t in tokens})
     for token in tokens:
-        plan = _retreat(encounter, token, enemies, budget_ft, places)
+        plan = _retreat(encounter, token, (enemies, nearest[token.id]), budget_ft, places)
         plans[token.id] = plan
         places.take(Footprint(plan.end.x, plan.end.y, token.footprint.size))
     return {token_id: plans[token_id] for token_id in token_ids}
 
 
-def _nearest(footprint: Footprint, threats: Threats, encounter: Encounter) -> float:
+def _nearest(tokens: Sequence[Token], threats: Threats, encounter: Encounter
+             ) -> dict[str, float]:
+    """The distance from each token to its nearest threat (inf with none), a footprint
+    size at a time."""
     if not threats.footprints:
-        return math.inf
+        return {token.id: math.inf for token in tokens}
     profile = encounter.profile
-    return float(distances_ft(np.array([[footprint.x]]), np.array([[footprint.y]]),
-                              footprint.size, threats, cell_ft=profile.cell_size_ft,
-                              rule=profile.diagonal_rule).min())
+    nearest: dict[str, float] = {}
+    for size in {token.footprint.size for token in tokens}:
+        group = [token for token in tokens if token.footprint.size == size]
+        fields = distances_ft(np.array([[t.x for t in group]]), np.array([[t.y for t in group]]),
+                              size, threats, cell_ft=profile.cell_size_ft,
+                              rule=profile.diagonal_rule)
+        nearest |= zip((t.id for t in group), fields.min(axis=0).ravel().tolist(), strict=True)
+    return nearest
 
 
-def _retreat(encounter: Encounter, token: Token, threats: Threats, budget_ft: float,
-             places: _Places) -> Retreat:
-    """One token's retreat, clear of the places others of the group run to and of the
-    hazards."""
+def _retreat(encounter: Encounter, token: Token, threats_now: tuple[Threats, float],
+             budget_ft: float, places: _Places) -> Retreat:
+    """One token's retreat from the threats (and the distance to the nearest now), clear
+    of the places others of the group run to and of the hazards."""
+    threats, before = threats_now
     size = token.footprint.size
     graph = MovementGraph(encounter, token)
-    before = _nearest(token.footprint, threats, encounter)
     stay = Retreat(token.id, (token.cell,), 0, before, before)
     if not threats.footprints or _hemmed_in(graph, threats, places.hazardous[size]):
         return stay
