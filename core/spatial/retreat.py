@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import compress
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +38,7 @@ from core.spatial.geometry import DIRECTIONS, BoolArray
 from core.spatial.pathing import MovementGraph
 
 FIRST_BOX_RADIUS = 2  # anchors around a runner whose steps are checked first
+NEAR_THREATS = 24  # cells: the threats asked first whether a runner can step at all
 _STEPS = np.array([direction.delta for direction in DIRECTIONS]).T  # dx and dy per direction
 
 FloatArray = npt.NDArray[np.float64]
@@ -70,9 +73,17 @@ class Threats:
         shape = (len(footprints), 1, 1)
         self.x, self.y, self.size = (np.array([f[i] for f in footprints]).reshape(shape)
                                      for i in range(3))
-        count = len(footprints) or 1
-        self.centre = (sum(f.centre[0] for f in footprints) / count,
-                       sum(f.centre[1] for f in footprints) / count)
+
+    @cached_property
+    def centre(self) -> tuple[float, float]:
+        count = len(self.footprints) or 1
+        return (sum(f.centre[0] for f in self.footprints) / count,
+                sum(f.centre[1] for f in self.footprints) / count)
+
+    def near(self, x: int, y: int, reach: int) -> Threats:
+        """The threats whose top-left cell is within ``reach`` cells of (x, y)."""
+        close = (np.abs(self.x - x) <= reach) & (np.abs(self.y - y) <= reach)
+        return Threats(tuple(compress(self.footprints, close.ravel().tolist())))
 
 
 class _Places:
@@ -223,12 +234,15 @@ def _hemmed_in(graph: MovementGraph, threats: Threats, hazardous: BoolArray) -> 
     # The steps the range flood takes: no wall, an anchor it may enter (passable anchors
     # cost 1 or more), and no hazard entered.
     open_steps = walls & graph.passable[ys, xs] & (hazardous[ys, xs] <= hazardous[y, x])
-    if not open_steps.any():
-        return True
-    fields = distances_ft(np.append(xs, x), np.append(ys, y), graph.size, threats,
-                          cell_ft=graph.cell_ft, rule=graph.rule)[:, 0]
-    away = _no_nearer(fields[:, -1:], fields[:, :-1], 2 * graph.cell_ft).all(axis=0)
-    return not bool((open_steps & away).any())
+    # A step is shut when any one threat is nearer after it: the threats close by shut
+    # most, and only when they leave a step open are all of them asked.
+    for asked in (threats.near(x, y, NEAR_THREATS), threats):
+        if not open_steps.any():
+            return True
+        fields = distances_ft(np.append(xs, x), np.append(ys, y), graph.size, asked,
+                              cell_ft=graph.cell_ft, rule=graph.rule)[:, 0]
+        open_steps &= _no_nearer(fields[:, -1:], fields[:, :-1], 2 * graph.cell_ft).all(axis=0)
+    return not open_steps.any()
 
 
 def _steps_away(graph: MovementGraph, box: tuple[slice, slice], threats: Threats,
