@@ -8,6 +8,10 @@ Groups are pluggable: :data:`GROUPS` maps a name to a function ``(seed) -> figur
 group lives in its own module (``benchmarks/<module>.py`` with ``run(seed: int) -> dict``)
 and is imported only when it runs. A group may put ``{"targets": {key: {"met": bool, ...}}}``
 in its figures; missed targets are listed under ``"targets_missed"``.
+
+Each group runs in its own process (``run.py --child GROUP``), so the peak resident memory
+reported with it (``peak_rss_mib``, the child's ``ru_maxrss``) is its own: the windows it
+opened, the files it read, and the processes it waited for.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import importlib.util
 import json
 import os
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +40,7 @@ Figures = dict[str, Any]
 Group = Callable[[int], Figures]
 DEFAULT_SEED = 20240601
 USAGE_ERROR = 2
+MISSING_GROUP = 3  # a child's exit status: the group's module is not there
 
 
 class MissingGroupError(Exception):
@@ -68,6 +74,7 @@ GROUPS: dict[str, Group] = {
     "gui": lazy_group("benchmarks.gui"),
     "table": lazy_group("benchmarks.player_window"),
     "scale": lazy_group("benchmarks.scale_bench"),
+    "scaling": lazy_group("benchmarks.scaling_bench"),
     "gui-scale": lazy_group("benchmarks.gui_scale"),
     "startup": lazy_group("benchmarks.startup"),
     "lights": lazy_group("benchmarks.lights_bench"),
@@ -127,7 +134,7 @@ def run_groups(names: list[str], explicit: bool, seed: int) -> dict[str, Figures
         print(f"running group {name!r} (seed {seed})", file=sys.stderr, flush=True)
         before = load_average()
         try:
-            results[name] = GROUPS[name](seed)
+            results[name] = run_in_child(name, seed)
         except MissingGroupError as error:
             if explicit:
                 raise UsageError(f"group {name!r}: {error}") from None
@@ -135,6 +142,40 @@ def run_groups(names: list[str], explicit: bool, seed: int) -> dict[str, Figures
             continue
         results[name]["load_average"] = {"before": before, "after": load_average()}
     return results
+
+
+def run_in_child(name: str, seed: int) -> Figures:
+    """Run one group in a fresh process: its figures, with the process's peak resident
+    memory (``peak_rss_mib``)."""
+    child = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", name,
+                              "--seed", str(seed)], stdout=subprocess.PIPE, cwd=ROOT)
+    assert child.stdout is not None
+    output = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode == MISSING_GROUP:
+        raise MissingGroupError(output.decode().strip())
+    if child.returncode != 0:
+        raise RuntimeError(f"group {name!r} exited with status {child.returncode}")
+    figures: Figures = json.loads(output)
+    figures["peak_rss_mib"] = round(usage.ru_maxrss / 1024, 1)
+    return figures
+
+
+def child_main(name: str, seed: int) -> int:
+    """``run.py --child GROUP``: run the group here and print its figures as JSON (anything
+    else the group or a library writes to stdout goes to stderr)."""
+    result = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    sys.stdout.flush()
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    with result:
+        try:
+            figures = GROUPS[name](seed)
+        except MissingGroupError as error:
+            result.write(str(error))
+            return MISSING_GROUP
+        result.write(json.dumps(figures))
+    return 0
 
 
 def missed_targets(results: dict[str, Figures]) -> list[str]:
@@ -151,11 +192,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"scenario seed (default {DEFAULT_SEED})")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 1 when any figure misses its target")
+    parser.add_argument("--child", metavar="GROUP", choices=list(GROUPS),
+                        help=argparse.SUPPRESS)  # one group, run by run_in_child
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.child:
+        return child_main(args.child, args.seed)
     started = time.perf_counter()
     try:
         names, explicit = _selected(args.only)

@@ -57,7 +57,7 @@ TARGETS: dict[str, float] = {
     **{f"press_{size.value}_p95_ms": 8 for size in PRESS_SIZES},
     **{f"drag_path_{size.value}_p95_ms": 8 for size in PRESS_SIZES},
     "shove_odds_gargantuan_max_ms": 20, "shove_odds_open_field_max_ms": 20,
-    "astar_scale_total_p95_ms": 20, "astar_serpentine_total_p95_ms": 20,
+    "astar_scale_total_p95_ms": 10, "astar_serpentine_total_p95_ms": 10,
     "brush_step_core_p95_ms": 8,
 }
 

@@ -47,7 +47,8 @@ GARGANTUAN_PAIRS = ((Size.MEDIUM, Size.GARGANTUAN), (Size.LARGE, Size.GARGANTUAN
 @dataclass(frozen=True)
 class Spec:
     """The scenario's dimensions: map side, walls (of which loose and angled), tokens in
-    all, random hazard fields (the shove sites add 8 more), the sizes of the shove pairs."""
+    all, random hazard fields (the shove sites add 8 more), the sizes of the shove pairs and
+    how many shove sites (taken in turn from :data:`CATEGORIES`)."""
 
     size: int = SIZE
     walls: int = 3000
@@ -56,6 +57,7 @@ class Spec:
     tokens: int = TOKENS
     hazard_fields: int = 12
     pair_sizes: tuple[tuple[Size, Size], ...] = PAIR_SIZES
+    pair_sites: int = PAIRS_PER_CATEGORY * len(CATEGORIES)
 
 
 #: The scale scenario of issue 18: 300×300, 10,000 walls, 3,000 tokens (beyond a file's
@@ -459,7 +461,7 @@ def build_scenario(seed: int, tokens: int = TOKENS, spec: Spec | None = None) ->
     b.add_token(Token(id="runner", x=1, y=1,
                       combatant=_combatant(b.rng, "Runner", Size.MEDIUM, Side.PARTY)))
     enclosed = _enclosure(b)
-    for index in range(PAIRS_PER_CATEGORY * len(CATEGORIES)):
+    for index in range(spec.pair_sites):
         _site(b, index)
     _paint_terrain(b)
     _raise_patches(b)

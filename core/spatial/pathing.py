@@ -130,29 +130,28 @@ class MovementGraph:
         self.profile = profile
         self.geometry = geometry_of(encounter)
         self.source = _source(encounter, token)
-        layers = footprint_layers(encounter, self.size)
-        enemies, allies = self._occupancy()
-        self.passable = layers.interior & ~window_any(enemies, self.size)
-        self.ends_ok = self.passable & ~window_any(allies, self.size)
-        self.cost: npt.NDArray[np.int8] = np.where(self.passable, layers.cost, 0).astype(np.int8)
-        self.conditions = layers.steps
+        self.layers = footprint_layers(encounter, self.size)
+        self.passable = passable_layer(encounter, token.combatant.side, self.size)
+        self.conditions = self.layers.steps
         # One pathfinder per thread (the GUI's and the odds worker's): a search resumes
         # where the last one of its thread stopped, and neither waits for the other.
         self._finders = threading.local()
 
-    def _occupancy(self) -> tuple[BoolArray, BoolArray]:
-        """Cells of the other side's creatures, and of this side's but this token."""
+    @cached_property
+    def cost(self) -> npt.NDArray[np.int8]:
+        """The cost of entering each anchor (the dearest cell under it; 0: blocked). Made
+        when first asked for: a retreat's check of a hemmed-in creature needs none."""
+        return np.where(self.passable, self.layers.cost, 0).astype(np.int8)
+
+    @cached_property
+    def ends_ok(self) -> BoolArray:
+        """Anchors the token may end on: passable, and no other creature of its side there."""
         side = self.token.combatant.side
-        shape = (self.encounter.map.height, self.encounter.map.width)
-        enemies = np.zeros(shape, dtype=bool)
-        for other in Side:
-            if other is not side:
-                enemies |= self.encounter.occupancy(other) > 0
         counts = self.encounter.occupancy(side)
-        own = counts > 0
+        allies = counts > 0
         x, y, size = self.token.footprint
-        own[y:y + size, x:x + size] = counts[y:y + size, x:x + size] > 1  # not this token
-        return enemies, own
+        allies[y:y + size, x:x + size] = counts[y:y + size, x:x + size] > 1  # not this token
+        return self.passable & ~window_any(allies, self.size)
 
     def pathfinder(self) -> tcod.path.Pathfinder:
         """This thread's pathfinder rooted at the token's cell (resumed for each new goal).
@@ -300,6 +299,12 @@ class MovementGraph:
     def range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
         """Feet to reach each anchor within ``budget_ft`` (inf beyond), over a window around
         the token so the cost scales with the budget, not the map."""
+        feet = self.passing_range_ft(budget_ft)
+        feet[~self.ends_ok] = np.inf
+        return feet
+
+    def passing_range_ft(self, budget_ft: float) -> npt.NDArray[np.float64]:
+        """:meth:`range_ft` with the anchors the token may only pass through (an ally's)."""
         _, _, feet_per_unit = _WEIGHTS[self.rule]
         distance, (y0, x0) = self._flood(self.token.cell, int(budget_ft // self.cell_ft) + 1)
         rows, cols = distance.shape
@@ -310,7 +315,6 @@ class MovementGraph:
         window[distance == UNREACHABLE] = np.inf
         window[window > budget_ft] = np.inf
         feet[y0:y0 + rows, x0:x0 + cols] = window
-        feet[~self.ends_ok] = np.inf
         return feet
 
     def walk_to(self, goal: Cell) -> tuple[Cell, ...] | None:
@@ -319,6 +323,38 @@ class MovementGraph:
         graph allows only steps away from the enemy: :mod:`core.spatial.retreat`)."""
         anchors = self._trace(goal)
         return None if anchors is None else tuple(Cell(x, y) for x, y in anchors.tolist())
+
+
+class _PassableLayers:
+    """The passable layers built for one state of the tokens and the map, per side and
+    footprint size."""
+
+    def __init__(self, stamp: tuple[object, ...]) -> None:
+        self.stamp = stamp
+        self.by_key: dict[tuple[Side, int], BoolArray] = {}
+
+
+def passable_layer(encounter: Encounter, side: Side, size: int) -> BoolArray:
+    """Anchors a ``size`` footprint of ``side`` may enter: no wall through it, no creature of
+    another side under it (read-only). The same for every creature of the side and size
+    until a token or the map changes, so a side's retreat preview builds it once per size."""
+    geometry = geometry_of(encounter)
+    stamp = (encounter.token_stamp(), id(geometry), geometry.revision)
+    cache = encounter.peek_derived(_PassableLayers)
+    if cache is None or cache.stamp != stamp:
+        encounter.drop_derived(_PassableLayers)
+        cache = encounter.derived(_PassableLayers, lambda: _PassableLayers(stamp))
+    layer = cache.by_key.get((side, size))
+    if layer is None:
+        enemies = np.zeros((encounter.map.height, encounter.map.width), dtype=bool)
+        for other in Side:
+            if other is not side:
+                enemies |= encounter.occupancy(other) > 0
+        layer = footprint_layers(encounter, size).interior & ~window_any(enemies, size)
+        layer.flags.writeable = False
+        if cache.stamp == (encounter.token_stamp(), id(geometry), geometry.revision):
+            cache.by_key[(side, size)] = layer  # kept only if nothing changed meanwhile
+    return layer
 
 
 class _RecentGraphs:
