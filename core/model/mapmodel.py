@@ -150,9 +150,10 @@ class HazardEffect(BaseModel):
 class Hazard(BaseModel):
     """A named region of cells with a kind and an effect; ``gm_only`` keeps it off the
     players' view. A timed hazard (burning oil from a flask) goes at the end of round
-    ``expires_after_round`` (:func:`core.rules.timeline.end_round`)."""
+    ``expires_after_round`` (:func:`core.rules.timeline.end_round`). A fire or a brazier
+    may give light (``light_cells``, :func:`core.spatial.lighting.hazard_lights`)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, allow_inf_nan=False)
 
     name: Name = Field(min_length=1, max_length=60)
     kind: HazardKind = HazardKind.CUSTOM
@@ -160,6 +161,9 @@ class Hazard(BaseModel):
     effect: HazardEffect = HazardEffect()
     gm_only: bool = False
     expires_after_round: int | None = Field(None, ge=0, le=MAX_ROUND)
+    light_cells: float = Field(
+        0, ge=0, le=MAX_COORDINATE,
+        description="How far beyond its own cells it lights the dark (a brazier); 0: no light")
 
     @field_validator("cells")
     @classmethod

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
-from core.model.mapmodel import Light
+from core.model.limits import MAX_COORDINATE
+from core.model.mapmodel import Hazard, Light
 from core.spatial.sweep import (
     CULL_BINS,
     EPS,
@@ -54,6 +55,25 @@ MANY_CHANGES = 256
 
 
 Lamp = tuple[float, float, float]  # what of a light the lit cells depend on: x, y, range
+
+
+def hazard_lights(hazards: list[Hazard]) -> tuple[Light, ...]:
+    """The light the hazards give (a brazier, burning oil): each lights as one light at the
+    middle of its cells, reaching ``light_cells`` beyond the farthest of their centres.
+
+    >>> brazier = Hazard(name="Brazier", cells=((3, 3), (3, 4)), light_cells=4)
+    >>> hazard_lights([brazier])
+    (Light(x=3.5, y=4.0, range_cells=4.5, colour='ffffffff', intensity=1.0),)
+    """
+    return tuple(_middle_light(h) for h in hazards if h.light_cells > 0)
+
+
+def _middle_light(hazard: Hazard) -> Light:
+    centres = np.array([(cell.x + 0.5, cell.y + 0.5) for cell in hazard.cells])
+    x, y = centres.mean(axis=0)
+    spread = float(np.hypot(centres[:, 0] - x, centres[:, 1] - y).max())
+    return Light(x=float(x), y=float(y),
+                 range_cells=min(hazard.light_cells + spread, MAX_COORDINATE))
 
 
 def lamp(light: Light) -> Lamp:

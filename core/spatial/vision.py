@@ -47,7 +47,7 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Footprint
 from core.model.mapmodel import Darkness, Light
 from core.spatial.geometry import geometry_of
-from core.spatial.lighting import Lighting, LitUnion
+from core.spatial.lighting import Lighting, LitUnion, hazard_lights
 from core.spatial.sweep import EPS, BoolArray, Box, FloatArray, Point, Seen, sight_over
 
 
@@ -174,10 +174,11 @@ def _sees(token: Token) -> bool:
 
 def lighting_inputs(encounter: Encounter) -> tuple[FloatArray, tuple[Light, ...],
                                                      tuple[int, int]]:
-    """What the lit cells are computed from: the sight-blocking segments, the lights and
-    the map's (height, width)."""
+    """What the lit cells are computed from: the sight-blocking segments, the lights (the
+    map's and those its hazards give) and the map's (height, width)."""
     battle_map = encounter.map
-    return (geometry_of(encounter).sight_segments(), tuple(battle_map.lights),
+    lights = tuple(battle_map.lights) + hazard_lights(battle_map.hazards)
+    return (geometry_of(encounter).sight_segments(), lights,
             (battle_map.height, battle_map.width))
 
 

@@ -66,6 +66,15 @@ class HazardDialog(QDialog):
         self.save_target.setValue(effect.save_target or 0)
         self.save_halves = QCheckBox("A passed save halves the damage (else negates it)")
         self.save_halves.setChecked(effect.save_halves)
+        self.light_cells = QDoubleSpinBox()
+        self.light_cells.setRange(0, 100)
+        self.light_cells.setDecimals(1)
+        self.light_cells.setSuffix(" cells")
+        self.light_cells.setSpecialValueText("no light")
+        self.light_cells.setValue(hazard.light_cells if hazard else 0)
+        self.light_cells.setToolTip("How far beyond its own cells it lights a dark map "
+                                    "(a brazier: 4 cells); the party sees what it lights")
+        self.expires_after_round = hazard.expires_after_round if hazard else None
         self.notes = QLineEdit(effect.notes)
         self.gm_only = QCheckBox("Hidden from the players (GM only)")
         self.gm_only.setChecked(hazard.gm_only if hazard else False)
@@ -81,7 +90,8 @@ class HazardDialog(QDialog):
                               ("Damage dice", self.damage), ("Damage type", self.damage_type),
                               ("", self.through_armour), ("Fall depth", self.fall_ft),
                               ("Own save (d20 ≥)", self.save_target), ("", self.save_halves),
-                              ("Notes", self.notes), ("", self.gm_only)):
+                              ("Gives light", self.light_cells), ("Notes", self.notes),
+                              ("", self.gm_only)):
             form.addRow(label, widget)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -105,7 +115,9 @@ class HazardDialog(QDialog):
             save_target=self.save_target.value() or None,
             save_halves=self.save_halves.isChecked(), notes=self.notes.text())
         return Hazard(name=self.name.text().strip(), kind=HazardKind(self.kind.currentText()),
-                      cells=self.cells, effect=effect, gm_only=self.gm_only.isChecked())
+                      cells=self.cells, effect=effect, gm_only=self.gm_only.isChecked(),
+                      light_cells=self.light_cells.value(),
+                      expires_after_round=self.expires_after_round)
 
     def _accept(self) -> None:
         try:

@@ -76,7 +76,10 @@ class EncounterDocument(QObject):
         return self.history.encounter
 
     def _on_change(self, changes: ChangeSet) -> None:
-        if self.lights is not None and (changes.walls or changes.map_shape or changes.fog):
+        if self.lights is not None and (changes.walls or changes.map_shape or changes.fog
+                                        or changes.hazards):
+            if changes.hazards and not self.lights.current:  # a fire lit or put out
+                changes = changes | ChangeSet(fog=True)
             self.lights.catch_up()  # before the views read the lit cells
         self.changed.emit(changes)
         self.history_changed.emit()
@@ -193,5 +196,6 @@ class EncounterDocument(QObject):
 
 def _may_show_more(changes: ChangeSet) -> bool:
     """Whether a change may let the party see cells it has not seen (a token moved or was
-    added, a door opened, the map or the light changed)."""
-    return bool(changes.tokens) or changes.walls or changes.map_shape or changes.fog
+    added, a door opened, the map or the light changed, a fire lit)."""
+    return (bool(changes.tokens) or changes.walls or changes.map_shape or changes.fog
+            or changes.hazards)

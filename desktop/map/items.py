@@ -320,7 +320,9 @@ class HazardItem(QGraphicsItem):
         effect = hazard.effect
         details = [f"damage {effect.damage} {effect.damage_type}".strip() if effect.damage
                    else "", f"fall {effect.fall_ft} ft" if effect.fall_ft else "",
-                   f"own save {effect.save_target}" if effect.save_target else "", effect.notes]
+                   f"own save {effect.save_target}" if effect.save_target else "",
+                   f"gives light {hazard.light_cells:g} cells" if hazard.light_cells else "",
+                   effect.notes]
         if hazard.gm_only:
             details.append("<i>Hidden from the players</i>")
             self.setOpacity(GM_ONLY_OPACITY)

@@ -12,10 +12,19 @@ from hypothesis import strategies as st
 
 from core.actions.commands import toggle_door
 from core.actions.history import History
+from core.actions.round import NextRound
 from core.model.combatant import Combatant
 from core.model.encounter import Encounter, Token
-from core.model.mapmodel import BattleMap, Darkness, Light, WallKind, WallSegment
-from core.spatial.lighting import Lighting, changed_rows, lamp, lit_union
+from core.model.mapmodel import (
+    BattleMap,
+    Darkness,
+    Hazard,
+    HazardKind,
+    Light,
+    WallKind,
+    WallSegment,
+)
+from core.spatial.lighting import Lighting, changed_rows, hazard_lights, lamp, lit_union
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import lighting_inputs, lit_cells
 from tests.core.spatial.test_vision import Segment, oracle
@@ -122,3 +131,34 @@ def test_many_walls_and_lights_kept_equal_afresh() -> None:
     kept.follow(segments, lights, (60, 60))
     fewer = segments[5:]
     assert (kept.follow(fewer, lights, (60, 60)) == lit_union(fewer, lights, (60, 60))).all()
+
+
+def brazier(light_cells: float = 2, cells: tuple[tuple[int, int], ...] = ((15, 2),)) -> Hazard:
+    return Hazard(name="Brazier", kind=HazardKind.FIRE, cells=cells, light_cells=light_cells)
+
+
+def test_a_light_giving_hazard_lights_the_dark_around_it_but_not_through_walls() -> None:
+    """The corridor between the rooms is dark until a brazier burns in it by the west
+    room's wall; the room (its light out, its door shut) stays dark."""
+    encounter = rooms()
+    del encounter.map.lights[0]
+    assert not lit_cells(encounter)[2, 11]
+    encounter.map.hazards.append(brazier(light_cells=3, cells=((11, 2),)))
+    lit = lit_cells(encounter)
+    assert lit[2, 11] and lit[2, 14] and lit[5, 11] and not lit[2, 15]  # 3 cells beyond
+    assert not lit[:, :10].any()  # behind the wall, 1 and 2 cells from the brazier
+    assert lit[2, 10]
+
+
+def test_a_hazard_lights_from_its_middle_beyond_its_farthest_cell() -> None:
+    fire = brazier(light_cells=1, cells=((2, 2), (3, 2), (4, 2)))
+    assert hazard_lights([fire, brazier(light_cells=0)]) == (
+        Light(x=3.5, y=2.5, range_cells=2.0),)
+
+
+def test_a_timed_fires_light_goes_out_with_it() -> None:
+    encounter = rooms()
+    encounter.map.hazards.append(brazier().model_copy(update={"expires_after_round": 0}))
+    assert lit_cells(encounter)[2, 15]
+    History(encounter).push(NextRound())  # round 0 ends
+    assert not encounter.map.hazards and not lit_cells(encounter)[2, 15]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from core.actions.commands import SetBackground
 from core.model.grid import Cell
-from core.model.mapmodel import HazardKind
+from core.model.mapmodel import Hazard, HazardKind
 from desktop.cli.render import render_encounter
 from desktop.dialogs.edits import BackgroundDialog, HazardDialog, MapSizeDialog, SurpriseDialog
 from desktop.mainwindow import MainWindow
@@ -64,3 +64,14 @@ def test_a_file_that_is_not_an_image_is_refused(window: MainWindow, tmp_path: Pa
     assert not dialog.load_file(bogus)
     assert "not a PNG, JPEG or WebP" in dialog.error.text()
     assert dialog.build() is None
+
+
+def test_hazard_dialog_sets_the_light_it_gives_and_keeps_a_timed_fires_round(
+        window: MainWindow) -> None:
+    oil = Hazard(name="Burning oil", kind=HazardKind.FIRE, cells=(Cell(4, 4),),
+                 expires_after_round=3)
+    dialog = HazardDialog(oil.cells, oil, parent=window)
+    assert dialog.light_cells.text() == "no light"
+    dialog.light_cells.setValue(2.5)
+    dialog._accept()
+    assert dialog.result_hazard == oil.model_copy(update={"light_cells": 2.5})

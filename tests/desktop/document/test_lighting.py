@@ -9,9 +9,9 @@ import threading
 import pytest
 from pytestqt.qtbot import QtBot
 
-from core.actions.commands import ChangeSet, toggle_door
+from core.actions.commands import ChangeSet, ReplaceHazard, toggle_door
 from core.model.grid import Cell
-from core.model.mapmodel import WallKind, WallSegment
+from core.model.mapmodel import Hazard, HazardKind, WallKind, WallSegment
 from core.spatial.lighting import Lighting, lit_union
 from core.spatial.vision import lighting_inputs, lit_cells
 from desktop.document import lighting
@@ -65,3 +65,23 @@ def test_a_document_drawn_once_keeps_no_lights(qtbot: QtBot) -> None:
     assert document.lights is None
     assert document.encounter.peek_derived(Lighting) is None
     assert lit_cells(document.encounter)[5, 5]
+
+
+def test_a_fire_lit_or_put_out_tells_the_views_and_records_what_it_shows(qtbot: QtBot) -> None:
+    document = EncounterDocument(rooms())
+    document.lights.wait()
+    told: list[ChangeSet] = []
+    document.changed.connect(told.append)
+    fire = Hazard(name="Brazier", kind=HazardKind.FIRE, cells=(Cell(15, 2),), light_cells=2)
+    document.push(ReplaceHazard(None, fire))
+    assert any(c.hazards and c.fog for c in told) and document.lights.current
+    assert lit_cells(document.encounter)[2, 15]
+    explored = document.encounter.fog.cells("explored", 32, 12)
+    assert explored[2, 16] and not explored[2, 18]  # seen by A at (15, 5) in its light
+    told.clear()
+    document.push(ReplaceHazard(fire, fire.model_copy(update={"name": "Cold brazier"})))
+    assert told and not any(c.fog for c in told)  # renamed: its light unchanged
+    document.undo()
+    told.clear()
+    document.undo()
+    assert any(c.fog for c in told) and not lit_cells(document.encounter)[2, 15]
