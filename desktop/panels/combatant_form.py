@@ -15,7 +15,7 @@ from core.io.fileio import in_plain_words
 from core.model.combatant import Combatant, Condition, Side
 from core.model.limits import number_range
 from core.model.tables import ARMOURS, NO_SHIELD, SHIELDS, SIZES
-from desktop.document.portraits import PortraitRow
+from desktop.panels.portraits import PortraitRow
 from desktop.qt import (
     QCheckBox,
     QComboBox,

@@ -16,8 +16,8 @@ from core.model.combatant import Combatant, Condition
 from core.model.dice import ScriptedDice
 from core.model.encounter import Token
 from core.model.tables import SIZES
-from desktop.document.portraits import choose_portrait
 from desktop.panels.combatant_form import CONDITION_LABELS
+from desktop.panels.portraits import choose_portrait
 from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
 
 if TYPE_CHECKING:

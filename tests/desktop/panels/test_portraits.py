@@ -10,9 +10,10 @@ import pytest
 
 from core.actions.commands import UpdateCombatant
 from core.actions.portraits import SetPortrait
-from desktop.document.portraits import PORTRAIT_PX, set_portrait_from_file
+from desktop.document.images import PORTRAIT_PX
 from desktop.mainwindow import MainWindow
 from desktop.panels.context_menus import TokenMenu
+from desktop.panels.portraits import set_portrait_from_file
 from desktop.qt import QColor, QImage, QMenu, QPainter, Qt
 from tests.desktop.qt_fixtures import red_image
 
