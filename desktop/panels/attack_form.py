@@ -22,7 +22,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.widgets.focus import FocusComboBox, FocusSpinBox, narrow
+from desktop.widgets.focus import FocusComboBox, FocusSpinBox, buddy_label, narrow
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
@@ -69,7 +69,7 @@ class AttackForm(QWidget):
         rows = (("Weapon", self.weapon_box), ("Damage", self.damage_dice), ("Grip", self.grip),
                 ("To hit", self.hit_modifier), ("Aim at", self.aim), ("Hero point", self.hero))
         for row, (text, widget) in enumerate(rows):
-            self.labels[widget] = _label(text, widget)
+            self.labels[widget] = buddy_label(text, widget)
             grid.addWidget(self.labels[widget], row, 0)
             grid.addWidget(widget, row, 1)
         grid.addWidget(self.magic, len(rows), 1)
@@ -151,13 +151,6 @@ class AttackForm(QWidget):
             aim=self.aim.currentData() or None,
             hero=HeroUse(self.hero.currentData()) if self.hero.currentData() else None,
             free=self.free.isChecked())
-
-
-def _label(text: str, widget: QWidget) -> QLabel:
-    label = QLabel(text)
-    label.setToolTip(widget.toolTip())
-    label.setBuddy(widget)
-    return label
 
 
 def widening(box: QComboBox) -> QComboBox:

@@ -36,7 +36,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.widgets.focus import FocusComboBox, narrow
+from desktop.widgets.focus import FocusComboBox, buddy_label, narrow
 
 if TYPE_CHECKING:
     from core.model.encounter import Token
@@ -167,12 +167,12 @@ class CombatantForm(QWidget):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a label over its
         # field where the sidebar is too narrow for both side by side
         form.setVerticalSpacing(3)
-        form.addRow(_buddy("Name", name), name)
+        form.addRow(buddy_label("Name", name), name)
         for key in ("side", "size"):
-            form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
+            form.addRow(buddy_label(key.title(), self.combos[key]), self.combos[key])
         for key in ("armour", "shield"):
-            form.addRow(_buddy(key.title(), self.combos[key]), self.combos[key])
-        form.addRow(_buddy("Weapons", self.weapons), self.weapons)
+            form.addRow(buddy_label(key.title(), self.combos[key]), self.combos[key])
+        form.addRow(buddy_label("Weapons", self.weapons), self.weapons)
         form.addRow("Portrait", self.portrait)
         return form
 
@@ -219,7 +219,8 @@ class CombatantForm(QWidget):
         for index, spec in enumerate(fields):
             edit = self._number_edit(spec)
             line, pair = row + 1 + index // COLUMNS, index % COLUMNS
-            grid.addWidget(_buddy(spec.label, edit), line, 2 * pair, Qt.AlignmentFlag.AlignRight)
+            grid.addWidget(buddy_label(spec.label, edit), line, 2 * pair,
+                           Qt.AlignmentFlag.AlignRight)
             grid.addWidget(edit, line, 2 * pair + 1)
         return row + 1 + (len(fields) + COLUMNS - 1) // COLUMNS
 
@@ -512,14 +513,6 @@ def _describe(error: ValidationError) -> str:
 def _one_problem(loc: tuple[int | str, ...], what: str) -> str:
     field = next((FIELD_LABELS[part] for part in reversed(loc) if part in FIELD_LABELS), None)
     return f"{field}: {what}" if field else what
-
-
-def _buddy(text: str, widget: QWidget) -> QLabel:
-    """A field's label, with the field's tooltip (clicking it focuses the field)."""
-    label = QLabel(text)
-    label.setToolTip(widget.toolTip())
-    label.setBuddy(widget)
-    return label
 
 
 def _heading(text: str) -> QLabel:

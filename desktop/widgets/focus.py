@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from desktop.qt import QComboBox, QSpinBox, Qt, QWheelEvent
+from desktop.qt import QComboBox, QLabel, QSpinBox, Qt, QWheelEvent, QWidget
 
 
 class _WheelNeedsFocus:
@@ -45,3 +45,11 @@ def narrow(box: QComboBox, chars: int) -> QComboBox:
     box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     box.setMinimumContentsLength(chars)
     return box
+
+
+def buddy_label(text: str, widget: QWidget) -> QLabel:
+    """A field's label, with the field's tooltip (clicking it focuses the field)."""
+    label = QLabel(text)
+    label.setToolTip(widget.toolTip())
+    label.setBuddy(widget)
+    return label
