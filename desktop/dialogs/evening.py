@@ -26,6 +26,7 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from core.model.bestiary import Template
@@ -177,7 +178,7 @@ class NewEncounterDialog(QDialog):
         layout.addWidget(explain)
         layout.addWidget(self.problem)
         layout.addWidget(buttons)
-        self.resize(620, 480)
+        resize_within_screen(self, 620, 480)
 
     def add(self, name: str, count: int = 1) -> None:
         self.picked.append((self.templates[name], count))

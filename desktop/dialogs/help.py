@@ -13,6 +13,7 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from desktop.widgets.screen_fit import resize_within_screen
 from desktop.widgets.shortcuts import shortcut_text
 
 GESTURES = (
@@ -53,7 +54,8 @@ class ShortcutSheet(QDialog):
         self.tree.expandAll()
         for column in (0, 1):  # every key sequence whole, not "middle or right drag, Sp…"
             self.tree.resizeColumnToContents(column)
-        self.resize(max(620, self.tree.columnWidth(0) + self.tree.columnWidth(1) + 60), 640)
+        resize_within_screen(
+            self, max(620, self.tree.columnWidth(0) + self.tree.columnWidth(1) + 60), 640)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -34,6 +34,7 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from core.actions.history import History
@@ -65,7 +66,7 @@ class ReplayDialog(QDialog):
         self.slider.valueChanged.connect(self.show_step)
         self.slider.setValue(self.replay.current)
         self.show_step(self.replay.current)
-        self.resize(1100, 720)
+        resize_within_screen(self, 1100, 720)
         self.view.fit_map()  # and kept fitted as the dialog is laid out and resized
         self.slider.setFocus()  # the arrow keys step through the fight
 

@@ -35,6 +35,7 @@ from desktop.qt import (
     QWidget,
 )
 from desktop.widgets.focus import FocusComboBox, FocusSpinBox
+from desktop.widgets.screen_fit import resize_within_screen
 
 SHOWN_PROBLEMS = 3
 FIELD_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")  # a model name: snake_case
@@ -55,7 +56,7 @@ class RulesDialog(QDialog):
     def __init__(self, profile: RulesProfile, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rules settings")
-        self.resize(760, 640)
+        resize_within_screen(self, 760, 640)
         self.result_profile: RulesProfile | None = None
         self.editors: dict[str, QWidget] = {}
         self.tabs = QTabWidget()

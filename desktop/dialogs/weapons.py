@@ -32,11 +32,13 @@ from desktop.qt import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 from desktop.widgets.focus import FocusComboBox, FocusSpinBox
+from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -78,9 +80,14 @@ class WeaponsDialog(QDialog):
         buttons.addWidget(add)
         buttons.addWidget(remove)
         left.addLayout(buttons)
+        fields = QWidget()
+        fields.setLayout(self._form())
+        scroll = QScrollArea()  # the form is taller than a laptop's screen at 150 %
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(fields)
         columns = QHBoxLayout()
         columns.addLayout(left)
-        columns.addLayout(self._form(), 1)
+        columns.addWidget(scroll, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(columns)
         layout.addWidget(self.error)
@@ -89,6 +96,8 @@ class WeaponsDialog(QDialog):
         box.accepted.connect(self.apply)
         box.rejected.connect(self.reject)
         layout.addWidget(box)
+        resize_within_screen(self, self.sizeHint().width() + 40, self.sizeHint().height()
+                             + fields.sizeHint().height())
 
     def _form(self) -> QFormLayout:
         form = QFormLayout()

@@ -28,6 +28,7 @@ from desktop.qt import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     Qt,
     QTreeWidget,
@@ -35,6 +36,7 @@ from desktop.qt import (
     QVBoxLayout,
     QWidget,
 )
+from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -89,7 +91,7 @@ class LibraryDialog(QDialog):
         self.tree.itemDoubleClicked.connect(lambda *_: self.add_selected())
         store.changed.connect(self.refill)
         self.refill()
-        self.resize(640, 560)
+        resize_within_screen(self, 640, 560)
         if store.problem:
             self.say(store.problem, error=True)
 
@@ -298,10 +300,14 @@ class TemplateEditor(QDialog):
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        scroll = QScrollArea()  # the form is taller than a laptop's screen at 150 %
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.form)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.form, 1)
+        layout.addWidget(scroll, 1)
         layout.addWidget(self.form.error)
         layout.addWidget(buttons)
+        resize_within_screen(self, self.form.sizeHint().width() + 40, 760)
 
     def accept(self) -> None:
         self.result_template = template_of(self.document.encounter, "template", self._notes)

@@ -16,7 +16,11 @@ PySide6.QtCore.QRect(480, 270, 800, 500)
 
 from __future__ import annotations
 
-from desktop.qt import QGuiApplication, QPoint, QRect, QScreen
+from desktop.qt import QGuiApplication, QPoint, QRect, QScreen, QWidget
+
+#: Room a window manager's frame takes around a dialog (title bar and borders), in logical
+#: pixels: a dialog sized to the whole available area would push its title bar off-screen.
+FRAME_ROOM_PX = QPoint(16, 48)
 
 #: The sidebar's share of the screen's width, and its bounds in logical pixels: narrow
 #: enough that the map keeps 65 % of a 1280 × 800 window, wide enough for a form's labels.
@@ -42,3 +46,13 @@ def screen_at(point: QPoint) -> QScreen:
 def sidebar_width(available_width: int) -> int:
     """The sidebar's first width on a screen ``available_width`` logical pixels wide."""
     return max(SIDEBAR_MIN_PX, min(SIDEBAR_MAX_PX, round(available_width * SIDEBAR_SHARE)))
+
+
+def resize_within_screen(dialog: QWidget, width: int, height: int) -> None:
+    """Give ``dialog`` its preferred size, or as much of it as the screen it opens on holds
+    with its frame (a 1280 × 800 laptop at 150 % is 853 × 533 here)."""
+    parent = dialog.parentWidget()
+    screen = parent.screen() if parent is not None else QGuiApplication.primaryScreen()
+    available = screen.availableGeometry()
+    dialog.resize(min(width, available.width() - FRAME_ROOM_PX.x()),
+                  min(height, available.height() - FRAME_ROOM_PX.y()))

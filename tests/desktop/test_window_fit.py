@@ -91,3 +91,13 @@ def test_table_mode_on_then_off_gives_back_the_window_on_a_real_display(tmp_path
     before, after = seen["before"], seen["after"]
     assert after["state"] == before["state"]
     assert after["frame"] == before["frame"] and after["viewport"] == before["viewport"]
+
+
+def test_every_dialog_opens_within_a_laptop_screen_at_150_percent(tmp_path: Path) -> None:
+    """1280 × 800 at 1.5 is 853 × 533 logical pixels: a dialog asking more is shrunk and
+    scrolls its form (the template editor's form alone is 914 px tall)."""
+    seen = probe("1280x800", 1.5, tmp_path, "--dialogs")
+    available = seen["after"]["available"]
+    outside = {name: frame for name, frame in seen["dialogs"].items()
+               if not within(frame, available)}
+    assert len(seen["dialogs"]) == 8 and not outside, (outside, available)
