@@ -164,3 +164,40 @@ def test_the_page_follows_the_gms_pushed_view(page: Any, share: HeadlessShare) -
     left, top = page.evaluate("toScreen(0, 0)")
     right, _bottom = page.evaluate("toScreen(2, 2)")
     assert right - left <= PHONE["width"] and top >= 0
+
+
+def touch(screen: Any, kind: str, points: list[tuple[float, float]]) -> None:
+    """A touch event of real fingers on the phone's ``screen`` (a DevTools session: Chromium
+    makes the pointer events the page reads from it)."""
+    screen.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+        {"x": x, "y": y, "id": finger} for finger, (x, y) in enumerate(points)]})
+
+
+def map_point_at(page: Any, x: float, y: float) -> tuple[float, float]:
+    """The map point (in cells) drawn at screen point (x, y) of the canvas."""
+    point = page.evaluate(f"[({x} - state.panX) / state.scale, ({y} - state.panY) / state.scale]")
+    return point[0], point[1]
+
+
+def test_two_fingers_pinch_the_map_bigger_about_their_middle_and_one_pans_it(
+        page: Any) -> None:
+    top = page.evaluate("canvas.getBoundingClientRect().top")
+    middle = (195.0, top + 400.0)
+    under = map_point_at(page, middle[0], middle[1] - top)
+    before = page.evaluate("state.scale")
+    screen = page.context.new_cdp_session(page)
+    touch(screen, "touchStart", [(145, middle[1]), (245, middle[1])])
+    for spread in (70, 90, 100):  # the fingers part: 100 px apart, then 200
+        touch(screen, "touchMove", [(195 - spread, middle[1]), (195 + spread, middle[1])])
+    touch(screen, "touchEnd", [])
+    scale = page.evaluate("state.scale")
+    assert scale == pytest.approx(2 * before, rel=0.01)
+    after = map_point_at(page, middle[0], middle[1] - top)
+    assert after == pytest.approx(under, abs=0.05)  # the point under the fingers stays
+    assert page.evaluate("state.following") is False  # the GM's pushed view no longer rules
+    pan = page.evaluate("state.panX")
+    touch(screen, "touchStart", [(300, top + 700)])  # far from the party's tokens
+    touch(screen, "touchMove", [(260, top + 700)])
+    touch(screen, "touchEnd", [])
+    assert page.evaluate("state.panX") == pytest.approx(pan - 40, abs=1)
+    assert page.evaluate("state.scale") == scale
