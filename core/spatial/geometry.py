@@ -22,6 +22,7 @@ so a diagonal across the whole map costs its length, not its bounding box's area
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
@@ -31,7 +32,7 @@ import numpy.typing as npt
 
 from core.model.encounter import Encounter
 from core.model.grid import Cell, Direction, Footprint
-from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallSegment
+from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallKey, WallSegment
 
 BUCKET = 4
 EPS = 1e-9
@@ -113,7 +114,7 @@ class MapGeometry:
         self.blockers = np.zeros((8, self.height, self.width), dtype=np.int32)
         self._index = WallIndex(self.width, self.height)
         self._walls: list[WallSegment | None] = []  # by wall id (None: removed)
-        self._ids_by_wall: dict[WallSegment, list[int]] = {}
+        self._ids_by_wall: dict[WallKey, list[int]] = {}  # copies share a key
         self._sight: FloatArray | None = None
         self._sight_walls: tuple[WallSegment, ...] = ()
         self._add_to_index(battle_map.walls)
@@ -197,7 +198,7 @@ class MapGeometry:
         first = len(self._walls)
         self._walls.extend(walls)
         for wall_id, wall in enumerate(walls, first):
-            self._ids_by_wall.setdefault(wall, []).append(wall_id)
+            self._ids_by_wall.setdefault(wall.key, []).append(wall_id)
         rows, xs, ys = self._wall_buckets(walls)
         self._index.add(rows + first, xs, ys)
 
@@ -210,9 +211,10 @@ class MapGeometry:
         self._count_blocks([wall for wall in walls if wall.blocks_movement], -1)
 
     def _forget(self, wall: WallSegment) -> int:
-        wall_id = self._ids_by_wall[wall].pop()
-        if not self._ids_by_wall[wall]:
-            del self._ids_by_wall[wall]
+        ids = self._ids_by_wall[wall.key]
+        wall_id = ids.pop()
+        if not ids:
+            del self._ids_by_wall[wall.key]
         self._walls[wall_id] = None
         self._sight = None
         return wall_id
@@ -244,8 +246,9 @@ class MapGeometry:
         go in batches of about :data:`BATCH_PIECES` pieces, so the candidate arrays stay a
         few MiB whatever the file holds."""
         if walls:
-            points = np.array([w.points for w in walls], dtype=np.float64)
-            segments, times = np.unique(points, axis=0, return_counts=True)
+            copies = Counter(wall.key for wall in walls)
+            segments = np.array([key[:4] for key in copies], dtype=np.float64)
+            times = np.fromiter(copies.values(), dtype=np.int64, count=len(copies))
             for batch in _batches(segments, self.width, self.height):
                 self._count_batch(segments[batch], times[batch] * delta)
         self.revision += 1  # last: a cache built while this ran is not kept
@@ -315,8 +318,7 @@ class MapGeometry:
         the rows: 100,000 copies took the party's sight 3 s and 1.4 GiB); a new array after
         each wall edit (so vision caches can key on its identity)."""
         if self._sight is None:
-            distinct = {(*w.points, w.kind, w.open): w for w in self._walls
-                        if w is not None and w.blocks_sight}
+            distinct = {w.key: w for w in self._walls if w is not None and w.blocks_sight}
             self._sight_walls = tuple(distinct.values())
             points = [key[:4] for key in distinct]
             self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)

@@ -8,7 +8,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from core.model.mapmodel import WallKind, WallSegment
+from core.model.mapmodel import WallKey, WallKind, WallSegment
 from desktop.map import style
 from desktop.map.items import Z_WALL
 from desktop.qt import (
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from desktop.map.renderer import MapRenderer
 
 WallStroke = tuple[QRectF, QPen, QPainterPath]  # bounds, pen, the walls of one kind
-WallFields = tuple[float, float, float, float, WallKind, bool]  # a wall's, as a plain key
 
 
 class WallLayer(QGraphicsItem):
@@ -50,7 +49,7 @@ class WallLayer(QGraphicsItem):
         self._fine = _Chunks(renderer.length(self.CHUNK_CELLS))
         self._coarse: _Chunks | None = None
         self._bounds = QRectF()
-        self._walls: dict[tuple[int, int], Counter[WallFields]] = {}  # by chunk
+        self._walls: dict[tuple[int, int], Counter[WallKey]] = {}  # by chunk
         self._pens: dict[tuple[WallKind, bool], QPen] = {}  # shared: merged chunks group by pen
 
     def set_walls(self, walls: list[WallSegment]) -> None:
@@ -65,8 +64,8 @@ class WallLayer(QGraphicsItem):
         chunks holding them are stroked again. Walls are counted by their fields, copies
         together: a file may stack 100,000 copies of one wall (hashing and comparing that
         many models took 0.4 s a scene)."""
-        delta = Counter(map(_fields, added))
-        delta.subtract(map(_fields, removed))
+        delta = Counter(wall.key for wall in added)
+        delta.subtract(wall.key for wall in removed)
         touched = set()
         for wall, count in delta.items():
             chunk = self._chunk_of(wall)
@@ -82,11 +81,11 @@ class WallLayer(QGraphicsItem):
         self._bounds = self._fine.bounds
         self.update()
 
-    def _chunk_of(self, wall: WallFields) -> tuple[int, int]:
+    def _chunk_of(self, wall: WallKey) -> tuple[int, int]:
         x1, y1, x2, y2 = wall[:4]
         return (int((x1 + x2) / 2 // self.CHUNK_CELLS), int((y1 + y2) / 2 // self.CHUNK_CELLS))
 
-    def _strokes(self, walls: Counter[WallFields]) -> list[WallStroke]:
+    def _strokes(self, walls: Counter[WallKey]) -> list[WallStroke]:
         """One path per kind (a wall drawn twice looks the same: it is stroked once)."""
         width = self.renderer.length(style.WALL_WIDTH_CELLS)
         paths: dict[tuple[WallKind, bool], QPainterPath] = {}
@@ -176,10 +175,6 @@ class _Chunks:
         for (x, y, _), stroke in paths.items():
             coarse.add((x, y), stroke)
         return coarse
-
-
-def _fields(wall: WallSegment) -> WallFields:
-    return wall.x1, wall.y1, wall.x2, wall.y2, wall.kind, wall.open
 
 
 def _wall_pen(kind: WallKind, opened: bool, width: float) -> QPen:
