@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -118,7 +118,8 @@ class MapGeometry:
         self._sight: FloatArray | None = None
         self._sight_walls: tuple[WallSegment, ...] = ()
         self._add_to_index(battle_map.walls)
-        self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
+        self._count_copies({key: len(ids) for key, ids in self._ids_by_wall.items()
+                            if self._first(key).blocks_movement}, +1)
         self.refresh_cells()
 
     # --- cell arrays -----------------------------------------------------------------
@@ -245,8 +246,11 @@ class MapGeometry:
         wall meets. Walls drawn more than once are counted once, times how often; the rest
         go in batches of about :data:`BATCH_PIECES` pieces, so the candidate arrays stay a
         few MiB whatever the file holds."""
-        if walls:
-            copies = Counter(wall.key for wall in walls)
+        self._count_copies(Counter(wall.key for wall in walls), delta)
+
+    def _count_copies(self, copies: Mapping[WallKey, int], delta: int) -> None:
+        """:meth:`_count_blocks` of walls given by key, with how many copies of each."""
+        if copies:
             segments = np.array([key[:4] for key in copies], dtype=np.float64)
             times = np.fromiter(copies.values(), dtype=np.int64, count=len(copies))
             for batch in _batches(segments, self.width, self.height):
@@ -318,11 +322,18 @@ class MapGeometry:
         the rows: 100,000 copies took the party's sight 3 s and 1.4 GiB); a new array after
         each wall edit (so vision caches can key on its identity)."""
         if self._sight is None:
-            distinct = {w.key: w for w in self._walls if w is not None and w.blocks_sight}
-            self._sight_walls = tuple(distinct.values())
-            points = [key[:4] for key in distinct]
+            keys = [key for key in self._ids_by_wall if self._first(key).blocks_sight]
+            self._sight_walls = tuple(self._first(key) for key in keys)
+            points = [key[:4] for key in keys]
             self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)
         return self._sight
+
+    def _first(self, key: WallKey) -> WallSegment:
+        """The first copy of the wall with this key (walls are in id order, and so are the
+        keys: a key is made with its first copy and goes when its last does)."""
+        wall = self._walls[self._ids_by_wall[key][0]]
+        assert wall is not None  # removed walls leave the key's ids
+        return wall
 
     def sight_walls(self) -> tuple[WallSegment, ...]:
         """The walls of :meth:`sight_segments`, row for row (what each row is: a wall, a
