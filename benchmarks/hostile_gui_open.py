@@ -1,15 +1,18 @@
 """Open one file the way the GUI does (File > Open, or an import for Universal VTT maps) in
 a real main window on the demo, with the player window open, then paint both. A refusal's
 dialog text goes to stderr and the exit code is 2; 3 if a refused file changed the open
-encounter anyway.
+encounter anyway. The seconds from the open's start to both windows painted go to stdout
+(one line of JSON: ``{"open_s": ...}``).
 
     QT_QPA_PLATFORM=offscreen python benchmarks/hostile_gui_open.py FILE
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from core.io.fileio import load_encounter
@@ -40,10 +43,12 @@ def main(path: Path) -> int:
         window.show()
         window.table.show_player_window()
         before = window.document.encounter.model_dump()
+        start = time.perf_counter()
         opened = window.files.open_path(path)
         window.grab()  # paint whatever is open now, in both windows
         assert window.table.player_window is not None
         window.table.player_window.grab()
+        print(json.dumps({"open_s": time.perf_counter() - start}), flush=True)
         window.files.shutdown()
     if opened:
         return 0

@@ -22,7 +22,8 @@ so a diagonal across the whole map costs its length, not its bounding box's area
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -31,7 +32,7 @@ import numpy.typing as npt
 
 from core.model.encounter import Encounter
 from core.model.grid import Cell, Direction, Footprint
-from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallSegment
+from core.model.mapmodel import TERRAIN_BY_CODE, BattleMap, Hazard, WallKey, WallSegment
 
 BUCKET = 4
 EPS = 1e-9
@@ -113,11 +114,12 @@ class MapGeometry:
         self.blockers = np.zeros((8, self.height, self.width), dtype=np.int32)
         self._index = WallIndex(self.width, self.height)
         self._walls: list[WallSegment | None] = []  # by wall id (None: removed)
-        self._ids_by_wall: dict[WallSegment, list[int]] = {}
+        self._ids_by_wall: dict[WallKey, list[int]] = {}  # copies share a key
         self._sight: FloatArray | None = None
         self._sight_walls: tuple[WallSegment, ...] = ()
         self._add_to_index(battle_map.walls)
-        self._count_blocks([w for w in battle_map.walls if w.blocks_movement], +1)
+        self._count_copies({key: len(ids) for key, ids in self._ids_by_wall.items()
+                            if self._first(key).blocks_movement}, +1)
         self.refresh_cells()
 
     # --- cell arrays -----------------------------------------------------------------
@@ -197,7 +199,7 @@ class MapGeometry:
         first = len(self._walls)
         self._walls.extend(walls)
         for wall_id, wall in enumerate(walls, first):
-            self._ids_by_wall.setdefault(wall, []).append(wall_id)
+            self._ids_by_wall.setdefault(wall.key, []).append(wall_id)
         rows, xs, ys = self._wall_buckets(walls)
         self._index.add(rows + first, xs, ys)
 
@@ -210,9 +212,10 @@ class MapGeometry:
         self._count_blocks([wall for wall in walls if wall.blocks_movement], -1)
 
     def _forget(self, wall: WallSegment) -> int:
-        wall_id = self._ids_by_wall[wall].pop()
-        if not self._ids_by_wall[wall]:
-            del self._ids_by_wall[wall]
+        ids = self._ids_by_wall[wall.key]
+        wall_id = ids.pop()
+        if not ids:
+            del self._ids_by_wall[wall.key]
         self._walls[wall_id] = None
         self._sight = None
         return wall_id
@@ -243,9 +246,13 @@ class MapGeometry:
         wall meets. Walls drawn more than once are counted once, times how often; the rest
         go in batches of about :data:`BATCH_PIECES` pieces, so the candidate arrays stay a
         few MiB whatever the file holds."""
-        if walls:
-            points = np.array([w.points for w in walls], dtype=np.float64)
-            segments, times = np.unique(points, axis=0, return_counts=True)
+        self._count_copies(Counter(wall.key for wall in walls), delta)
+
+    def _count_copies(self, copies: Mapping[WallKey, int], delta: int) -> None:
+        """:meth:`_count_blocks` of walls given by key, with how many copies of each."""
+        if copies:
+            segments = np.array([key[:4] for key in copies], dtype=np.float64)
+            times = np.fromiter(copies.values(), dtype=np.int64, count=len(copies))
             for batch in _batches(segments, self.width, self.height):
                 self._count_batch(segments[batch], times[batch] * delta)
         self.revision += 1  # last: a cache built while this ran is not kept
@@ -310,13 +317,23 @@ class MapGeometry:
         return None
 
     def sight_segments(self) -> FloatArray:
-        """(N, 4): x1, y1, x2, y2 of every sight-blocking wall; a new array after each wall
-        edit (so vision caches can key on its identity)."""
+        """(N, 4): x1, y1, x2, y2 of each distinct sight-blocking wall, once (a wall stacked
+        100,000 times on itself hides no more than one, and every sweep's cost grows with
+        the rows: 100,000 copies took the party's sight 3 s and 1.4 GiB); a new array after
+        each wall edit (so vision caches can key on its identity)."""
         if self._sight is None:
-            self._sight_walls = tuple(w for w in self._walls if w is not None and w.blocks_sight)
-            points = [wall.points for wall in self._sight_walls]
+            keys = [key for key in self._ids_by_wall if self._first(key).blocks_sight]
+            self._sight_walls = tuple(self._first(key) for key in keys)
+            points = [key[:4] for key in keys]
             self._sight = np.array(points, dtype=np.float64).reshape(-1, 4)
         return self._sight
+
+    def _first(self, key: WallKey) -> WallSegment:
+        """The first copy of the wall with this key (walls are in id order, and so are the
+        keys: a key is made with its first copy and goes when its last does)."""
+        wall = self._walls[self._ids_by_wall[key][0]]
+        assert wall is not None  # removed walls leave the key's ids
+        return wall
 
     def sight_walls(self) -> tuple[WallSegment, ...]:
         """The walls of :meth:`sight_segments`, row for row (what each row is: a wall, a

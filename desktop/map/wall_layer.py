@@ -8,7 +8,7 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from core.model.mapmodel import WallKind, WallSegment
+from core.model.mapmodel import WallKey, WallKind, WallSegment
 from desktop.map import style
 from desktop.map.items import Z_WALL
 from desktop.qt import (
@@ -49,7 +49,7 @@ class WallLayer(QGraphicsItem):
         self._fine = _Chunks(renderer.length(self.CHUNK_CELLS))
         self._coarse: _Chunks | None = None
         self._bounds = QRectF()
-        self._walls: dict[tuple[int, int], Counter[WallSegment]] = {}  # by chunk
+        self._walls: dict[tuple[int, int], Counter[WallKey]] = {}  # by chunk
         self._pens: dict[tuple[WallKind, bool], QPen] = {}  # shared: merged chunks group by pen
 
     def set_walls(self, walls: list[WallSegment]) -> None:
@@ -61,12 +61,16 @@ class WallLayer(QGraphicsItem):
 
     def change(self, added: Iterable[WallSegment], removed: Iterable[WallSegment]) -> None:
         """Draw ``added`` and no longer ``removed`` (an edit's change set): only the
-        chunks holding them are stroked again."""
+        chunks holding them are stroked again. Walls are counted by their fields, copies
+        together: a file may stack 100,000 copies of one wall (hashing and comparing that
+        many models took 0.4 s a scene)."""
+        delta = Counter(wall.key for wall in added)
+        delta.subtract(wall.key for wall in removed)
         touched = set()
-        for wall, delta in [*((w, -1) for w in removed), *((w, 1) for w in added)]:
+        for wall, count in delta.items():
             chunk = self._chunk_of(wall)
             here = self._walls.setdefault(chunk, Counter())
-            here[wall] += delta
+            here[wall] += count
             if here[wall] <= 0:
                 del here[wall]
             touched.add(chunk)
@@ -77,18 +81,18 @@ class WallLayer(QGraphicsItem):
         self._bounds = self._fine.bounds
         self.update()
 
-    def _chunk_of(self, wall: WallSegment) -> tuple[int, int]:
-        return (int((wall.x1 + wall.x2) / 2 // self.CHUNK_CELLS),
-                int((wall.y1 + wall.y2) / 2 // self.CHUNK_CELLS))
+    def _chunk_of(self, wall: WallKey) -> tuple[int, int]:
+        x1, y1, x2, y2 = wall[:4]
+        return (int((x1 + x2) / 2 // self.CHUNK_CELLS), int((y1 + y2) / 2 // self.CHUNK_CELLS))
 
-    def _strokes(self, walls: Counter[WallSegment]) -> list[WallStroke]:
+    def _strokes(self, walls: Counter[WallKey]) -> list[WallStroke]:
         """One path per kind (a wall drawn twice looks the same: it is stroked once)."""
         width = self.renderer.length(style.WALL_WIDTH_CELLS)
         paths: dict[tuple[WallKind, bool], QPainterPath] = {}
-        for wall in walls:
-            path = paths.setdefault((wall.kind, wall.open), QPainterPath())
-            path.moveTo(self.renderer.to_scene(wall.x1, wall.y1))
-            path.lineTo(self.renderer.to_scene(wall.x2, wall.y2))
+        for x1, y1, x2, y2, kind, opened in walls:
+            path = paths.setdefault((kind, opened), QPainterPath())
+            path.moveTo(self.renderer.to_scene(x1, y1))
+            path.lineTo(self.renderer.to_scene(x2, y2))
         pad = width * 2
         return [(path.boundingRect().adjusted(-pad, -pad, pad, pad),
                  self._pen(kind, opened, width), path)

@@ -23,7 +23,6 @@ from desktop.qt import (
     Signal,
 )
 from desktop.share.address import default_address
-from desktop.share.table import ShareSettings, ShareTable
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem
 
 if TYPE_CHECKING:
@@ -38,6 +37,7 @@ if TYPE_CHECKING:
     from desktop.panels.resolve import ResolvePanel
     from desktop.share.protocol import ClientMessage
     from desktop.share.server import ShareServer
+    from desktop.share.table import ShareSettings, ShareTable
     from desktop.table.controller import TableController
     from desktop.table.share_panel import SharePanel
 
@@ -168,6 +168,8 @@ class ShareController(QObject):
 
     def share_settings(self) -> ShareSettings:
         """The GM's remembered choices (a value that is not one of them: the default)."""
+        from desktop.share.table import ShareSettings  # with the table: not before sharing
+
         def saved(key: str) -> str:
             return str(self.settings.value(f"share/{key}", ""))
 
@@ -190,6 +192,7 @@ class ShareController(QObject):
     def start(self, host: str, port: int) -> str | None:
         """Serve on ``host``:``port`` (0: a free one); why not, or None."""
         from desktop.share.server import ShareServer  # aiohttp: not before the GM shares
+        from desktop.share.table import ShareTable  # its protocol's models: ~10 ms of a start
 
         self.stop()
         server = ShareServer(self.bridge)

@@ -98,8 +98,10 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 # a tenth of it (the warm-up loads it off the GUI thread afterwards); numpy.ma, 8 ms,
 # imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
 # for the autosave's check process (desktop.document.load_check); tomllib, 3 ms, for the version of
-# a bare checkout.
-NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib")
+# a bare checkout; sharing's table and protocol (their pydantic models), aiohttp and segno, until
+# the GM shares.
+NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib", "desktop.share.table",
+                "desktop.share.protocol", "aiohttp", "segno")
 # The only modules of core.rules and core.actions the first window imports: what its docks
 # show (the timeline, ratings, holds, morale triggers) and the commands its tools push. The
 # resolvers, their odds and their actions (37 ms) wait for the warm-up (desktop/__init__).

@@ -264,6 +264,17 @@ def test_wall_index_finds_every_wall_a_float_line_meets(wall_list: list[WallSegm
             assert wall in near
 
 
+def test_copies_of_a_wall_are_one_sight_row_until_the_last_goes() -> None:
+    wall, door = seg(2, 0, 2, 3), seg(2, 0, 2, 3, kind=WallKind.DOOR)
+    geometry = geometry_of(4, 4, *[wall] * 1000, door, seg(0, 1, 1, 1), wall)
+    assert geometry.sight_walls() == (wall, door, seg(0, 1, 1, 1))
+    assert geometry.sight_segments().tolist() == [[2, 0, 2, 3], [2, 0, 2, 3], [0, 1, 1, 1]]
+    geometry.remove_walls([wall] * 1000)
+    assert not geometry.line_of_sight((0.5, 0.5), (3.5, 0.5)) and wall in geometry.sight_walls()
+    geometry.remove_walls([wall, door])
+    assert geometry.sight_walls() == (seg(0, 1, 1, 1),)
+
+
 def test_touching_a_sight_line_counts_as_blocking() -> None:
     # the wall ends exactly on the sight line
     g = geometry_of(10, 10, seg(5, 0, 5, 5))

@@ -31,3 +31,18 @@ def test_an_edit_strokes_only_its_chunks_and_ends_as_drawn_afresh(qtbot: QtBot) 
     layer.change([], [opened, walls[0]])
     afresh.set_walls(walls[1:])
     assert strokes(layer) == strokes(afresh)
+
+
+def test_copies_of_a_wall_are_stroked_once_and_stay_until_the_last_goes(qtbot: QtBot) -> None:
+    wall = WallSegment(x1=2, y1=0, x2=2, y2=3)
+    door = WallSegment(x1=2, y1=0, x2=2, y2=3, kind=WallKind.DOOR)
+    single = WallLayer(MapRenderer())
+    single.set_walls([wall, door])
+    stacked = WallLayer(MapRenderer())
+    stacked.set_walls([wall] * 500 + [door])
+    assert strokes(stacked) == strokes(single)
+    stacked.change([], [wall] * 499)
+    assert strokes(stacked) == strokes(single)
+    stacked.change([], [wall])
+    single.set_walls([door])
+    assert strokes(stacked) == strokes(single)
