@@ -15,6 +15,7 @@ from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounte
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from desktop.document.autosave import Autosaver, RecoveryError, read_recovery
 from desktop.document.images import art_of
+from desktop.system.resources import DEMO
 from desktop.qt import (
     QApplication,
     QEventLoop,
@@ -65,7 +66,8 @@ class FileController(QObject):
             QMessageBox.warning(self.window, "Cannot open encounter",
                                 f"{error}\n\nThe open encounter was left as it was.")
             return False
-        self.document.replace(encounter, path)
+        # The bundled demo opens as an untitled copy: Save never overwrites the shipped file.
+        self.document.replace(encounter, None if path.resolve() == DEMO.resolve() else path)
         self.autosaver.mark_written()
         self.add_recent(path)
         self.message.emit(f"Opened {path.name}")
@@ -119,8 +121,10 @@ class FileController(QObject):
                                               str(self.start_dir()), UVTT_FILTER)
         return bool(name) and self.import_vtt(Path(name))
 
-    def new(self, encounter: Encounter) -> None:
-        self.document.replace(encounter, None)
+    def new(self, encounter: Encounter, saved: bool = True) -> None:
+        """Start ``encounter`` untitled; ``saved`` False when it holds the GM's work (an
+        encounter built in the dialog), so leaving it asks to save it."""
+        self.document.replace(encounter, None, saved)
 
     # --- save ----------------------------------------------------------------------------
     def save(self) -> bool:

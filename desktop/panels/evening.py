@@ -204,7 +204,7 @@ class EveningController(QObject):
                                            *self.store.bundled.templates], self.window)
         if not dialog.exec() or dialog.result_encounter is None:
             return False
-        self.files.new(dialog.result_encounter)
+        self.files.new(dialog.result_encounter, saved=False)
         return True
 
     # --- export and replay -----------------------------------------------------------------

@@ -16,6 +16,7 @@ from core.model.grid import Cell
 from desktop.cli.render import MARGIN_PX, render_encounter
 from desktop.mainwindow import MainWindow
 from desktop.qt import QColor, QImage
+from desktop.system.resources import DEMO
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "uvtt"
 SAMPLE = FIXTURES / "dd02_cropped_window_sampleMap.dd2vtt"
@@ -101,3 +102,16 @@ def test_saved_file_loads_in_core(window: MainWindow, tmp_path: Path) -> None:
     target = tmp_path / "e.json"
     save_encounter(window.document.encounter, target)
     assert load_encounter(target).model_dump() == window.document.encounter.model_dump()
+
+
+def test_the_bundled_demo_opens_untitled_so_save_never_overwrites_it(
+        window: MainWindow) -> None:
+    assert window.files.open_path(DEMO)
+    assert window.document.path is None and not window.document.modified
+
+
+def test_an_encounter_built_in_the_window_asks_to_be_saved(window: MainWindow) -> None:
+    window.files.new(load_encounter(DEMO), saved=False)
+    assert window.document.path is None and window.document.modified
+    window.files.new(load_encounter(DEMO))  # a blank start: nothing to lose
+    assert not window.document.modified
