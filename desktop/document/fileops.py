@@ -15,7 +15,6 @@ from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounte
 from core.io.uvtt import UvttImportError, import_uvtt_file
 from desktop.document.autosave import Autosaver, RecoveryError, read_recovery
 from desktop.document.images import art_of
-from desktop.system.resources import DEMO
 from desktop.qt import (
     QApplication,
     QEventLoop,
@@ -28,6 +27,7 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
+from desktop.system.resources import DEMO
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
