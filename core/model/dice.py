@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Annotated, ClassVar, NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -284,7 +284,7 @@ class DiceSource(ABC):
     """Where die values come from. Every roll is recorded in :attr:`rolls`."""
 
     #: Whether its values are dice rolled at the table and typed in (the log says so).
-    typed: ClassVar[bool] = False
+    typed: bool = False
 
     def __init__(self) -> None:
         self.rolls: list[RollRecord] = []
@@ -344,3 +344,18 @@ class ScriptedDice(DiceSource):
             )
         self._position += 1
         return value
+
+
+class ReplayedDice(ScriptedDice):
+    """The dice of earlier rolls given again, as they were rolled: a step made anew with
+    the same dice (a critical effect declined) is typed in only if its dice were.
+
+    >>> seeded = SeededDice(3).roll("d30", "critical event")
+    >>> ReplayedDice([seeded]).roll("d30", "critical event") == seeded
+    True
+    """
+
+    def __init__(self, rolls: Iterable[RollRecord]) -> None:
+        rolls = tuple(rolls)
+        super().__init__(value for roll in rolls for value in roll.values)
+        self.typed = any(roll.typed for roll in rolls)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from core.actions.base import Outcome, plan
-from core.model.dice import ScriptedDice
+from core.model.dice import ReplayedDice
 from desktop.qt import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget, Signal
 
 if TYPE_CHECKING:
@@ -67,10 +67,9 @@ class DeclineBox(QWidget):
         if not history.is_done(outcome.command) or history.index != index:
             self.message.setText("Too late to decline: it is no longer the last step")
             return
-        values = [value for roll in outcome.rolls for value in roll.values]
         self._busy = True  # our own undo and push: the offer stays until replaced
         try:
-            again = self._replace(outcome, number, values)
+            again = self._replace(outcome, number)
         except (ValueError, LookupError) as error:
             self.message.setText(str(error.args[0]) if error.args else str(error))
             return
@@ -79,12 +78,11 @@ class DeclineBox(QWidget):
         self.declined.emit(again)
         self.offer(again)
 
-    def _replace(self, outcome: Outcome[Any], number: int, values: list[int]
-                 ) -> Outcome[Any]:
+    def _replace(self, outcome: Outcome[Any], number: int) -> Outcome[Any]:
         self.document.undo()
         try:
             again = plan(outcome.action.declining(frozenset({number})),
-                         self.document.encounter, ScriptedDice(values))
+                         self.document.encounter, ReplayedDice(outcome.rolls))
         except (ValueError, LookupError):
             self.document.redo()
             raise

@@ -225,3 +225,22 @@ def test_a_pummel_meets_an_armed_defenders_first_strike(qtbot: QtBot, window: Ma
     summaries = [entry.summary for entry in window.document.encounter.log[-2:]]
     assert summaries[0].startswith("First strike (002 Brawling): Mira attacks Ogre")
     assert summaries[1].startswith("Ogre attacks Mira")
+
+
+def test_a_declined_event_of_rolled_dice_is_not_logged_as_typed_in(window: MainWindow
+                                                                    ) -> None:
+    """"Roll for me": the step made anew without the event keeps the dice as rolled (the
+    log said "typed in" of dice the app had rolled)."""
+    panel, document = window.resolve_panel, window.document
+    panel.roll_mode.setChecked(True)
+    for seed in range(300):  # the first seed whose roll ties and offers a decline
+        panel.seed.setValue(seed)
+        window.timeline_panel.roll()
+        if panel.declines.isVisible():
+            break
+        document.undo()
+    assert panel.declines.isVisible()
+    decline = next(b for b in panel.declines.findChildren(QPushButton) if b.isVisible())
+    decline.click()
+    assert any(e.text.endswith("— declined by the GM") for e in document.encounter.log)
+    assert not any("typed in" in entry.text for entry in document.encounter.log)
