@@ -162,6 +162,7 @@ class TableController(QObject):
         players.view.turn_to(int(str(self.settings.value("player/turns", 0))))
         players.following = self._flag("player/follow", True)
         players.closed.connect(lambda: self.actions["Player window"].setChecked(False))
+        players.addAction(self.actions["Player window"])  # its key closes it from there too
         players.following_changed.connect(self._following_changed)
         return players
 
