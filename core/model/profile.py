@@ -244,6 +244,18 @@ class RulesProfile(BaseModel):
     alertness: tuple[AlertnessLevel, ...] = Field(DEFAULT_ALERTNESS, max_length=20)
     surprise_hit_bonus: Bonus = 2
     surprise_damage_per_level: Bonus = 1
+    # RD "Shielding the surprised": an unsurprised creature engaging the ambusher first
+    # cancels its later free attacks
+    surprise_shielding: bool = True
+
+    # Spoiling (002 "Spoiling attacks": "If you are not concentrating then a perception roll
+    # must be made to notice the movements of the caster. For each segment that the action
+    # is performed the perception roll difficulty reduces by one"; the seed gives no base:
+    # 002's "standard (12)" Spot save)
+    spoiling_needs_notice: bool = True
+    spoil_perception_target: int = Field(12, ge=2, le=40)
+    spoil_perception_per_segment: int = Field(1, ge=0, le=20)
+    spoil_perception_die: str = "d20"
 
     # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
     dim_sight_ft: int = Field(30, ge=0, le=1000)
@@ -265,6 +277,10 @@ class RulesProfile(BaseModel):
     overrun_per_size_category: int = Field(4, ge=0, le=20)
     overrun_braced: int = Field(3, ge=0, le=20)
     knee_high_size: Size = Size.TINY
+    # 002 Overruns: "In the case of many smaller creatures the mass of half the group is
+    # used"; RD "Group overrun": + ⌊log2⌊N/2⌋⌋ size categories (mass doubles per category)
+    group_overrun_share: int = Field(2, ge=1, le=20)
+    group_overrun_mass_per_category: int = Field(2, ge=2, le=20)
     evade_target: int = Field(12, ge=2, le=40)
     stun_check_base: int = Field(10, ge=0, le=40)
     throw_figure: int = Field(3, ge=0, le=20)
@@ -366,7 +382,8 @@ class RulesProfile(BaseModel):
             raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
         return percents
 
-    @field_validator("scatter_die", "hit_location_die", "fumble_save_die", "critical_side_die",
+    @field_validator("scatter_die", "hit_location_die", "spoil_perception_die",
+                     "fumble_save_die", "critical_side_die",
                      "shift_direction_die", "lucky_break_die", "lucky_opening_die",
                      "really_lucky_opening_die", "shift_distance_die")
     @classmethod

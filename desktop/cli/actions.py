@@ -15,6 +15,7 @@ from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
+from core.actions.group_overrun import GroupOverrunAction
 from core.actions.initiative import InitiativeAction, JoinRoundAction, NextRoundAction
 from core.actions.missile import MissileAction
 from core.actions.morale import MoraleAction, PassMoraleAction
@@ -271,6 +272,9 @@ RESOLVE: dict[str, CliAction] = {
                         melee.add_charge, melee.charge),
     "overrun": CliAction(OverrunAction, "run through a foe (it may stay standing)",
                          melee.add_overrun, melee.overrun),
+    "group-overrun": CliAction(GroupOverrunAction, "run through a foe together: the mass of "
+                               "half the group (002 Overruns); a knee-high pack swarms past a "
+                               "braced foe", melee.add_group_overrun, melee.group_overrun),
     "evade": CliAction(EvadeAction, "move one token past its enemies, a check for each",
                        melee.add_evade, melee.evade),
     "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "

@@ -2,7 +2,8 @@
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
     battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
-                                          move, force-back, charge, overrun, evade, grapple,
+                                          move, force-back, charge, overrun, group-overrun,
+                                          evade, grapple,
                                           morale, wake
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
