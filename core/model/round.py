@@ -131,7 +131,7 @@ class Waiting(PopUp):
     """A creature waiting for a foe to pop up at ``spot`` (see :class:`PopUp`)."""
 
 
-class FreeAttack(BaseModel):
+class ScheduledAttack(BaseModel):
     """A surprise free attack scheduled on the timeline (002 "Surprise"; RD "Shielding the
     surprised"): ``ambusher`` strikes ``target`` at ``segment`` with its bonuses. ``lost``:
     past the round's last attack segment. Made: ``made``; cancelled by an unsurprised
@@ -202,7 +202,7 @@ class RoundState(BaseModel):
         default_factory=list)
     waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
         default_factory=list)
-    free_attacks: Annotated[list[FreeAttack], at_most(MAX_FREE_ATTACKS, "free attacks")] = \
+    free_attacks: Annotated[list[ScheduledAttack], at_most(MAX_FREE_ATTACKS, "free attacks")] = \
         Field(default_factory=list, description="Surprise free attacks scheduled this round")
     watches: Annotated[list[Watch], at_most(MAX_WATCHES, "watches")] = Field(
         default_factory=list, description="Concentrating on, or perception rolls against, "
