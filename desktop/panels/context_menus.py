@@ -18,6 +18,7 @@ from core.model.encounter import Token
 from core.model.tables import SIZES
 from desktop.document.portraits import choose_portrait
 from desktop.panels.combatant_form import CONDITION_LABELS
+from desktop.panels.round_rules_menu import add_round_rules
 from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class TokenMenu(QMenu):
         combatant = self._combatant()
         if in_round or combatant.out_of_hand:
             self._this_round(self.addMenu("This round"), in_round)
+        add_round_rules(self, document, token_id)  # surprise attacks, long actions
         if combatant.shield_damage or combatant.armour_dents:
             self.addAction("Repair shield and armour", self.repair)
         if document.encounter.profile.hit_location:
