@@ -244,6 +244,8 @@ class RulesProfile(BaseModel):
     alertness: tuple[AlertnessLevel, ...] = Field(DEFAULT_ALERTNESS, max_length=20)
     surprise_hit_bonus: Bonus = 2
     surprise_damage_per_level: Bonus = 1
+    # RD "Shielding the surprised": "+2 × (L − k + 1) to hit" (off: +2 on every attack)
+    surprise_hit_per_level: bool = True
     # RD "Shielding the surprised": an unsurprised creature engaging the ambusher first
     # cancels its later free attacks
     surprise_shielding: bool = True

@@ -398,4 +398,8 @@ FIELD_DOCS: dict[str, FieldDoc] = {
     "group_overrun_mass_per_category": FieldDoc(
         MELEE, "Group overrun: mass ratio per size category",
         "RD Group overrun: + ⌊log2⌊N/2⌋⌋ size categories (each category doubles the mass)"),
+    "surprise_hit_per_level": FieldDoc(
+        SURPRISE, "Free attacks: the to-hit bonus is per failure level left",
+        "002 Surprise: 'Attacks are +2 to hit and +1 damage per failure level'; RD Shielding "
+        "the surprised: '+2 × (L − k + 1) to hit and +(L − k + 1) damage'"),
 }

@@ -144,8 +144,8 @@ class ScheduledAttack(BaseModel):
     target: str = Field(max_length=60)
     number: int = Field(ge=1, le=MAX_SEGMENT)
     segment: Segment
-    hit_bonus: Bonus = 0
-    damage_bonus: Bonus = 0
+    hit_bonus: int = Field(0, ge=-MAX_TERM, le=MAX_TERM)  # a profile's bonus × up to 20 levels
+    damage_bonus: int = Field(0, ge=-MAX_TERM, le=MAX_TERM)
     lost: bool = False
     made: bool = False
     cancelled_by: str | None = Field(None, max_length=60)

@@ -9,8 +9,10 @@ level by 1 place"; "ambushers gain an iniative of 1 plus distance moved".
 
 Interpretation (profile fields): the save is d20 + alertness bonus − ambushers' stealth
 bonus ≥ ``surprise_spot_target``; the failure level is named by the profile's failure
-levels; each free attack gets ``surprise_hit_bonus`` to hit and
-``surprise_damage_per_level`` × the failure level left when it is made.
+levels; each free attack gets ``surprise_hit_bonus`` × the failure level left to hit
+(rules-decisions "Shielding the surprised": "+2 × (L − k + 1)"; ``surprise_hit_per_level``
+off: a flat ``surprise_hit_bonus``) and ``surprise_damage_per_level`` × the failure level
+left to damage.
 
 >>> from core.model.profile import AlertnessLevel, RulesProfile
 >>> ambusher_initiative(15, RulesProfile())
@@ -121,7 +123,9 @@ def _free_attacks(level: str | None, profile: RulesProfile, first_segment: int
     if level is None:
         return ()
     rank = [lvl.name for lvl in profile.failure_levels].index(level) + 1
-    return tuple(FreeAttack(number=n + 1, hit_bonus=profile.surprise_hit_bonus,
+    per_level = profile.surprise_hit_per_level  # RD: "+2 × (L − k + 1) to hit"
+    return tuple(FreeAttack(number=n + 1, hit_bonus=profile.surprise_hit_bonus * (
+                                rank - n if per_level else 1),
                             damage_bonus=profile.surprise_damage_per_level * (rank - n),
                             segment=first_segment + n,
                             lost=first_segment + n > profile.last_attack_segment)

@@ -37,7 +37,8 @@ def test_each_character_rolls_and_failure_levels_give_free_attacks() -> None:
     # Ann: 16 - 2 - 1 = 13 >= 12: not surprised. Bo: 6 - 2 - 1 = 3, fails by 9: Dreadful
     assert not ann.surprised and ann.total.value == 13
     assert bo.failure_level == "Dreadful" and len(bo.free_attacks) == 3
-    assert [(a.hit_bonus, a.damage_bonus) for a in bo.free_attacks] == [(2, 3), (2, 2), (2, 1)]
+    # RD Shielding the surprised: '+2 × (L − k + 1) to hit and +(L − k + 1) damage'
+    assert [(a.hit_bonus, a.damage_bonus) for a in bo.free_attacks] == [(6, 3), (4, 2), (2, 1)]
     assert len(saves) == 2  # the opposition does not roll
 
 
@@ -72,7 +73,8 @@ def ambush() -> Encounter:
 
 def surprised_ann(history: History) -> None:
     """Ann 6 − 2 = 4, fails by 8: Dreadful, three free attacks from segment 1 + 2 (10 ft
-    moved) = 3: segments 3, 4, 5 at +2 hit and +3, +2, +1 damage. Bo 16 − 2 = 14: fine."""
+    moved) = 3: segments 3, 4, 5 at +6, +4, +2 to hit and +3, +2, +1 damage. Bo 16 − 2 = 14:
+    fine."""
     perform(SurpriseAction("Normal travel", 0, 10), history, ScriptedDice([6, 16]))
 
 
@@ -81,7 +83,7 @@ def test_the_surprise_check_schedules_the_free_attacks_on_the_round() -> None:
     surprised_ann(history)
     scheduled = history.encounter.timeline.free_attacks
     assert [(a.ambusher, a.target, a.segment, a.hit_bonus, a.damage_bonus)
-            for a in scheduled] == [("o", "a", 3, 2, 3), ("o", "a", 4, 2, 2),
+            for a in scheduled] == [("o", "a", 3, 6, 3), ("o", "a", 4, 4, 2),
                                     ("o", "a", 5, 2, 1)]
     assert "Ann's free attacks: by Orc" in history.encounter.log[-1].text
     # the round's roll keeps them; the round's end drops them
@@ -95,9 +97,9 @@ def test_a_surprise_attack_takes_its_bonuses_and_is_free() -> None:
     history = History(ambush())
     surprised_ann(history)
     outcome = perform(AttackAction("o", "a", AttackOptions(damage="d6", surprise=True)),
-                      history, ScriptedDice([9, 4]))
+                      history, ScriptedDice([5, 4]))
     result = outcome.result
-    assert "Surprise attack #1 +2" in result.to_hit.describe()  # 9 + 2 = 11 ≥ AC 11
+    assert "Surprise attack #1 +6" in result.to_hit.describe()  # 5 + 6 = 11 ≥ AC 11
     assert result.hit and result.damage_taken == 4 + 3
     assert [a.made for a in history.encounter.timeline.free_attacks] == [True, False, False]
 
@@ -127,6 +129,13 @@ def test_bo_engaging_the_orc_first_cancels_its_later_free_attacks() -> None:
     history.undo()
     history.undo()
     assert all(a.cancelled_by is None for a in history.encounter.timeline.free_attacks)
+
+
+def test_a_flat_to_hit_bonus_is_a_profile_switch() -> None:
+    profile = RulesProfile(surprise_hit_per_level=False)
+    encounter = party().model_copy(update={"profile": profile})
+    bo = spot_saves(encounter, "Normal travel", 1, ScriptedDice([16, 6]))[1]
+    assert [a.hit_bonus for a in bo.free_attacks] == [2, 2, 2]
 
 
 def test_shielding_is_a_profile_switch_and_a_surprised_creature_shields_no_one() -> None:

@@ -45,7 +45,7 @@ def test_surprise_then_a_shield_cancels_the_later_free_attacks(
     assert log[1]["summary"] == "Bo engages Orc at segment 2: 1 free attack(s) cancelled"
     code, out, err = cli("resolve", "attack", str(shielded), "--attacker", "Orc", "--target",
                          "Ann", "--surprise", "--dice", "10,4")
-    assert code == 0 and "Surprise attack #1 +2" in out
+    assert code == 0 and "Surprise attack #1 +6" in out
     for _ in range(2):  # #1 and #2 made; #3 is cancelled
         cli("resolve", "attack", str(shielded), "--attacker", "Orc", "--target", "Ann",
             "--surprise", "--dice", "1", "--apply", "--out", str(shielded))
