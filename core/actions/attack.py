@@ -9,8 +9,8 @@ from typing import Any
 
 from core.actions.base import Action, round_of
 from core.actions.commands import Command
-from core.actions.round import EditRound
 from core.actions.injury import fumble_entries, strike_effects
+from core.actions.round import EditRound
 from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
@@ -18,8 +18,8 @@ from core.model.round import RoundState, ScheduledAttack
 from core.rules.attack import AttackOptions, AttackResult, attack_on_map, prepare_attack
 from core.rules.brawl import first_strike, stopped_attack, stops
 from core.rules.report import format_attack, injury_totals
-from core.rules.surprise import next_surprise_attack, shielding
 from core.rules.spoiling import spoil_entry
+from core.rules.surprise import next_surprise_attack, shielding
 from core.rules.unarmed import is_pummel
 
 

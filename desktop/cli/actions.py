@@ -286,12 +286,11 @@ RESOLVE: dict[str, CliAction] = {
                           lambda args: SurpriseAction(args.alertness, args.stealth,
                                                       args.moved, tuple(args.ambusher))),
     "concentrate": CliAction(ConcentrateAction, "concentrate on a creature, waiting for it "
-                             "to start something: a hit during its long action spoils it "
-                             "(002 Spoiling attacks)", _add_watch,
+                             "to start something: a hit during its long action spoils it",
+                             _add_watch,
                              lambda args: ConcentrateAction(args.token, args.target)),
     "perceive": CliAction(PerceptionAction, "a perception roll to notice a creature's long "
-                          "action, a point easier each segment it has lasted (002 Spoiling "
-                          "attacks)", _add_watch,
+                          "action, a point easier each segment it has lasted", _add_watch,
                           lambda args: PerceptionAction(args.token, args.target)),
     "dice": CliAction(DiceRollAction, "roll any dice expression and log it", _add_dice,
                       lambda args: DiceRollAction(args.expression, args.purpose)),
@@ -305,8 +304,8 @@ RESOLVE: dict[str, CliAction] = {
     "overrun": CliAction(OverrunAction, "run through a foe (it may stay standing)",
                          melee.add_overrun, melee.overrun),
     "group-overrun": CliAction(GroupOverrunAction, "run through a foe together: the mass of "
-                               "half the group (002 Overruns); a knee-high pack swarms past a "
-                               "braced foe", melee.add_group_overrun, melee.group_overrun),
+                               "half the group counts; a knee-high pack swarms past a braced "
+                               "foe", melee.add_group_overrun, melee.group_overrun),
     "evade": CliAction(EvadeAction, "move one token past its enemies, a check for each",
                        melee.add_evade, melee.evade),
     "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "

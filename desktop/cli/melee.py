@@ -1,6 +1,6 @@
 """The arguments of the melee manoeuvres on the command line (``battlemap resolve
-force-back|charge|overrun|group-overrun|evade|grapple``) and the actions they make; the entries are in
-:data:`desktop.cli.actions.RESOLVE`. No rules here, and no Qt."""
+force-back|charge|overrun|group-overrun|evade|grapple``) and the actions they make; the
+entries are in :data:`desktop.cli.actions.RESOLVE`. No rules here, and no Qt."""
 
 from __future__ import annotations
 
