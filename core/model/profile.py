@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Name, Segment
-from core.model.tables import ARMOURS, Size
+from core.model.tables import ARMOURS, SIZES, Size
 from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
@@ -137,6 +137,11 @@ DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
 METAL_ARMOURS: tuple[str, ...] = ("scale", "chain_mail", "banded", "plate_mail", "suit_armor",
                                   "elven_chain", "dwarven_plate")
 
+#: RD "Sizes": 'Footprint on a 5 ft grid: Tiny, Small, Medium = 1 cell; Large 2×2; Huge
+#: 3×3; Gargantuan 4×4' — cells across, smallest size first (000's table order).
+DEFAULT_FOOTPRINTS: tuple[int, ...] = tuple(SIZES[size].footprint for size in Size)
+MAX_FOOTPRINT = 10  # cells across: a 50 ft creature on a 5 ft grid
+
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
     FailureLevel(name="Bad", min_margin=4),
@@ -181,9 +186,11 @@ class RulesProfile(BaseModel):
     reach_required: bool = True
     defensive_stance_fd_per_mastery: Steps = 1
 
-    # Grid (rules-decisions "Shove" 9)
+    # Grid (rules-decisions "Shove" 9, "Sizes")
     cell_size_ft: int = Field(5, ge=1, le=100)
     diagonal_rule: DiagonalRule = DiagonalRule.FIVE_TEN_FIVE
+    size_footprints: tuple[Annotated[int, Field(ge=1, le=MAX_FOOTPRINT)], ...] = Field(
+        DEFAULT_FOOTPRINTS, min_length=len(Size), max_length=len(Size))
 
     # Attack and damage
     penetration_points: Steps = 1
@@ -445,6 +452,19 @@ class RulesProfile(BaseModel):
             raise ValueError(f"sprint_over_ft {self.sprint_over_ft} is below run_over_ft "
                              f"{self.run_over_ft}")
         return self
+
+    @field_validator("size_footprints")
+    @classmethod
+    def _footprints_grow(cls, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """A larger size never holds fewer cells than a smaller one."""
+        if list(cells) != sorted(cells):
+            raise ValueError(f"size_footprints must not shrink from one size to the next "
+                             f"(got {list(cells)}, Tiny first)")
+        return cells
+
+    def footprint(self, size: Size) -> int:
+        """Cells across a creature of ``size`` takes on the grid (RD "Sizes")."""
+        return self.size_footprints[size.rank]
 
     @model_validator(mode="after")
     def _segments_ordered(self) -> RulesProfile:

@@ -402,4 +402,9 @@ FIELD_DOCS: dict[str, FieldDoc] = {
         SURPRISE, "Free attacks: the to-hit bonus is per failure level left",
         "002 Surprise: 'Attacks are +2 to hit and +1 damage per failure level'; RD Shielding "
         "the surprised: '+2 × (L − k + 1) to hit and +(L − k + 1) damage'"),
+    "size_footprints": FieldDoc(
+        GRID, "Footprint of each size in cells across (Tiny, Small, Medium, Large, Huge, "
+              "Gargantuan)",
+        "RD Sizes: 'Footprint on a 5 ft grid: Tiny, Small, Medium = 1 cell; Large 2×2; Huge "
+        "3×3; Gargantuan 4×4'"),
 }

@@ -15,7 +15,6 @@ from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.dice import ScriptedDice
 from core.model.encounter import Token
-from core.model.tables import SIZES
 from desktop.document.portraits import choose_portrait
 from desktop.panels.combatant_form import CONDITION_LABELS
 from desktop.panels.round_rules_menu import add_round_rules
@@ -207,7 +206,7 @@ def add_combatant(document: EncounterDocument, template: Combatant, near: Cell) 
     numbered ("Skeleton 1", "Skeleton 2"). The new token's id, or None (and why, on the
     document's ``refused``) when the map has no room."""
     encounter = document.encounter
-    size = SIZES[template.size].footprint
+    size = encounter.footprint_cells(template.size)
     cell = encounter.free_spot(size, near)
     if cell is None:
         document.refused.emit(f"No free {size}×{size} space on the map for {template.name}")
