@@ -10,13 +10,16 @@ from typing import Any
 from core.actions.base import Action, round_of
 from core.actions.commands import Command
 from core.actions.injury import fumble_entries, strike_effects
+from core.actions.round import EditRound
 from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
+from core.model.round import RoundState, ScheduledAttack
 from core.rules.attack import AttackOptions, AttackResult, attack_on_map, prepare_attack
 from core.rules.brawl import first_strike, stopped_attack, stops
 from core.rules.report import format_attack, injury_totals
-from core.rules.timeline import spoil_note
+from core.rules.spoiling import spoil_entry
+from core.rules.surprise import next_surprise_attack, shielding
 from core.rules.unarmed import is_pummel
 
 
@@ -59,7 +62,9 @@ class AttackAction(Action[AttackResult]):
     def effects(self, encounter: Encounter, result: AttackResult) -> list[Command]:
         attacker = encounter.token(self.attacker).id
         target = encounter.token(self.target).id
-        counted = [] if self.options.free else spend_action(encounter, attacker)
+        counted = ([] if self.options.free or self.options.surprise
+                   else spend_action(encounter, attacker))
+        counted += surprise_effects(encounter, attacker, target, self.options.surprise)
         first = ([] if result.first_strike is None else strike_effects(
             encounter, target, attacker, result.first_strike, "First strike"))
         if result.stopped:
@@ -69,13 +74,16 @@ class AttackAction(Action[AttackResult]):
     def entries(self, encounter: Encounter, result: AttackResult) -> list[LogEntry]:
         first = [] if result.first_strike is None else [first_strike_entry(
             encounter, result.first_strike)]
+        shield = shield_entries(encounter, encounter.token(self.attacker).id,
+                                encounter.token(self.target).id, self.options.surprise)
         if result.stopped:
             return [*first, LogEntry(kind="attack", summary=result.summary(),
-                                     round=round_of(encounter))]
+                                     round=round_of(encounter)), *shield]
         entry = LogEntry(kind="attack", summary=result.summary(), text=format_attack(result),
                          detail=result.model_dump(mode="json"), round=round_of(encounter))
-        spoiled = spoil_note(encounter, encounter.token(self.target).id) if result.hit else None
-        return (first + [entry] + ([spoiled] if spoiled else [])
+        spoiled = (spoil_entry(encounter, encounter.token(self.target).id,
+                               encounter.token(self.attacker).id) if result.hit else None)
+        return (first + [entry] + shield + ([spoiled] if spoiled else [])
                 + fumble_entries(result, round_of(encounter)))
 
     def totals(self, result: AttackResult) -> dict[str, Any]:
@@ -87,6 +95,45 @@ class AttackAction(Action[AttackResult]):
                        "total": result.damage_taken},
             **injury_totals(result),
         }
+
+
+def surprise_effects(encounter: Encounter, attacker: str, target: str, surprise: bool
+                     ) -> list[Command]:
+    """A surprise free attack made (002 "Surprise"), or the free attacks an unsurprised
+    attacker's engagement cancels (RD "Shielding the surprised"), on the round's schedule."""
+    if surprise:
+        made = next_surprise_attack(encounter, attacker, target)
+        return [EditRound(lambda state: _replace_attack(state, made, {"made": True}),
+                          "Surprise attack made", frozenset({attacker, target}))]
+    shield = shielding(encounter, attacker, target)
+    if shield is None:
+        return []
+
+    def cancel(state: RoundState) -> RoundState:
+        for attack in shield.cancelled:
+            state = _replace_attack(state, attack, {"cancelled_by": shield.shield_id,
+                                                    "cancelled_at": shield.segment})
+        return state
+
+    return [EditRound(cancel, "Free attacks cancelled", frozenset({attacker, target}))]
+
+
+def _replace_attack(state: RoundState, attack: ScheduledAttack, update: dict[str, Any]
+                    ) -> RoundState:
+    state.free_attacks = [a.model_copy(update=update) if a == attack else a
+                          for a in state.free_attacks]
+    return state
+
+
+def shield_entries(encounter: Encounter, attacker: str, target: str, surprise: bool
+                   ) -> list[LogEntry]:
+    """The log line of an engagement that shields the surprised."""
+    shield = None if surprise else shielding(encounter, attacker, target)
+    if shield is None:
+        return []
+    names = {t.id: t.name for t in encounter.tokens}
+    return [LogEntry(kind="shield", summary=shield.summary(), text=shield.text(names),
+                     detail=shield.model_dump(mode="json"), round=round_of(encounter))]
 
 
 def first_strike_entry(encounter: Encounter, strike: AttackResult) -> LogEntry:

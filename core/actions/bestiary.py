@@ -35,7 +35,6 @@ from core.model.bestiary import Template
 from core.model.combatant import Combatant, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
-from core.model.tables import SIZES
 from core.rules.conditions import down
 
 MAX_COPIES = 50  # at one drop; an encounter holds at most 1,000 tokens
@@ -106,7 +105,7 @@ def _one_creature(scratch: Encounter, template: Template, combatant: Combatant, 
                   ) -> list[Command]:
     """One more creature on the scratch encounter: the renames that tell the same-named
     apart, the token, its portrait."""
-    size = SIZES[combatant.size].footprint
+    size = scratch.footprint_cells(combatant.size)
     cell = scratch.free_spot(size, near)
     if cell is None:
         raise ValueError(f"no free {size}×{size} space on the map for {template.name}")

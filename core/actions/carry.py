@@ -42,7 +42,6 @@ from core.model.grid import Cell
 from core.model.limits import MAX_PORTRAITS, MAX_ROUND
 from core.model.mapmodel import BattleMap
 from core.model.round import ConditionTimer, RoundState
-from core.model.tables import SIZES
 from core.rules.conditions import gets_up
 from core.rules.timeline import end_round, with_default_timers
 
@@ -245,7 +244,7 @@ def _stand_ins(new: Encounter, travellers: list[Token]) -> dict[str, Token]:
 
 
 def _place(encounter: Encounter, combatant: Combatant, near: Cell) -> Cell:
-    size = SIZES[combatant.size].footprint
+    size = encounter.footprint_cells(combatant.size)
     cell = encounter.free_spot(size, near)
     if cell is None:
         raise ValueError(f"no free {size}×{size} space on the new map for {combatant.name}")

@@ -143,11 +143,11 @@ class UpdateCombatant(Command):
     def problem(encounter: Encounter, token_id: str, combatant: Combatant) -> str | None:
         """Why ``combatant`` cannot replace the token's (its size no longer fits), if so."""
         token = encounter.token(token_id)
-        resized = Footprint(token.x, token.y, SIZES[combatant.size].footprint)
+        resized = Footprint(token.x, token.y, encounter.footprint_cells(combatant.size))
         if not encounter.can_place(resized, ignore=token.id):
-            size = SIZES[combatant.size]
+            size, across = SIZES[combatant.size], resized.size
             return (f"{combatant.name} does not fit where it stands as {size.label} "
-                    f"({size.footprint}×{size.footprint}); move it first")
+                    f"({across}×{across}); move it first")
         return None
 
     def apply(self, encounter: Encounter) -> ChangeSet:
@@ -538,12 +538,17 @@ class SetProfile(Command):
                 message = error.errors()[0]["msg"].removeprefix("Value error, ")
                 raise CommandRefusedError(f"{token.name} does not fit these rules: "
                                           f"{message}") from None
-        self.before, encounter.profile = encounter.profile, self.after
+        before = encounter.profile
+        try:
+            encounter.set_profile(self.after)  # new footprints must still fit (RD "Sizes")
+        except ValueError as error:
+            raise CommandRefusedError(f"these rules do not fit the map: {error}") from None
+        self.before = before
         return _everything(encounter)
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         assert self.before is not None
-        encounter.profile = self.before
+        encounter.set_profile(self.before)
         return _everything(encounter)
 
 

@@ -10,11 +10,13 @@ from core.actions.charge import ChargeAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
+from core.actions.group_overrun import GroupOverrunAction
 from core.actions.overrun import OverrunAction
 from core.rules.charge import ChargeRequest
 from core.rules.evade import EvadeRequest
 from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleRequest
+from core.rules.group_overrun import GroupOverrunRequest
 from core.rules.manoeuvres import Request
 from core.rules.overrun import OverrunRequest
 
@@ -32,3 +34,5 @@ def action_for(request: Request) -> Action[Any]:
             return GrappleAction(request)
         case EvadeRequest():
             return EvadeAction(request)
+        case GroupOverrunRequest():
+            return GroupOverrunAction(request)

@@ -23,7 +23,7 @@ from core.model.weapons import MissileKind
 from core.rules.missile import MissileRequest, MissileResult, resolve_missile
 from core.rules.missile_report import format_missile
 from core.rules.report import injury_totals
-from core.rules.timeline import spoil_note
+from core.rules.spoiling import spoil_entry
 from core.rules.weapons import missile_weapons
 
 
@@ -73,8 +73,12 @@ class MissileAction(Action[MissileResult]):
         if result.friend_hit is not None:
             struck.append(result.friend_hit.token_id)
         flight = result.range.flight_segments
+        # The shooter must be ready to spoil its target's action (002 Spoiling attacks); a
+        # near miss on a friend is no reaction, it spoils as it lands.
         spoiled = [note for token_id in struck
-                   if (note := spoil_note(encounter, token_id, flight)) is not None]
+                   if (note := spoil_entry(encounter, token_id, result.attacker_id
+                                           if token_id == result.target_id else None,
+                                           flight)) is not None]
         return [entry, *spoiled, *fumble_entries(result.attack, round_of(encounter))]
 
     def totals(self, result: MissileResult) -> dict[str, Any]:

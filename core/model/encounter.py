@@ -39,9 +39,9 @@ from core.model.limits import (
 )
 from core.model.mapmodel import BattleMap
 from core.model.portrait import PORTRAIT_KEY, Portrait
-from core.model.profile import RulesProfile
+from core.model.profile import DEFAULT_FOOTPRINTS, RulesProfile
 from core.model.round import RoundState
-from core.model.tables import SIZES
+from core.model.tables import SIZES, Size
 from core.model.weapons import DEFAULT_WEAPONS, Weapon
 
 D = TypeVar("D")
@@ -79,9 +79,17 @@ class Token(BaseModel):
     y: int = Field(ge=0, lt=MAX_MAP_CELLS)
     gm_only: bool = False
 
+    # The footprints of the encounter the token stands in when its rules profile changes
+    # them (``size_footprints``): set by the encounter as the token enters it, kept by
+    # copies; None for the default (RD "Sizes", ``tables.SIZES``). Not saved.
+    _footprints: tuple[int, ...] | None = PrivateAttr(None)
+
     @property
     def footprint(self) -> Footprint:
-        return Footprint(self.x, self.y, SIZES[self.combatant.size].footprint)
+        table = self._footprints
+        size = (table[self.combatant.size.rank] if table is not None
+                else SIZES[self.combatant.size].footprint)
+        return Footprint(self.x, self.y, size)
 
     @property
     def cell(self) -> Cell:
@@ -147,6 +155,7 @@ class Encounter(BaseModel):
         """Ids unique, footprints on the map and apart (a cell → token grid, not all pairs)."""
         seen: set[str] = set()
         owner: dict[Cell, Token] = {}
+        self._stamp(self.tokens)
         for token in self.tokens:
             if token.id in seen:
                 raise ValueError(f"two tokens have the id {token.id!r}")
@@ -231,6 +240,7 @@ class Encounter(BaseModel):
         """Id → token and cell → token, built once and kept up to date by the methods that
         add, put and remove tokens (the only ways tokens change)."""
         if self._index is None:
+            self._stamp(self.tokens)
             self._index = _TokenIndex(self.tokens)
         return self._index
 
@@ -294,8 +304,54 @@ class Encounter(BaseModel):
         self._tokens().add(token)
         self._tokens().number(self.tokens, position)
 
+    def footprint_cells(self, size: Size) -> int:
+        """Cells across a creature of ``size`` takes here (the profile's
+        ``size_footprints``, RD "Sizes")."""
+        return self.profile.footprint(size)
+
+    def _stamp(self, tokens: list[Token]) -> None:
+        """Give ``tokens`` this encounter's footprints (nothing for the default ones)."""
+        table = self.profile.size_footprints
+        stamp = None if table == DEFAULT_FOOTPRINTS else table
+        for token in tokens:
+            if token._footprints != stamp:
+                token._footprints = stamp
+
+    def footprint_problem(self, profile: RulesProfile) -> str | None:
+        """Why the tokens would not all fit with ``profile``'s footprints (off the map, on
+        each other), or None."""
+        if profile.size_footprints == self.profile.size_footprints:
+            return None
+        owner: dict[Cell, Token] = {}
+        for token in self.tokens:
+            across = profile.footprint(token.combatant.size)
+            footprint = Footprint(token.x, token.y, across)
+            if not self.map.contains_footprint(footprint):
+                return (f"{token.name} at ({token.x}, {token.y}) would not fit on the "
+                        f"{self.map.width}×{self.map.height} map as {across}×{across}")
+            for cell in footprint.cells():
+                other = owner.setdefault(cell, token)
+                if other is not token:
+                    return (f"{token.name} as {across}×{across} would overlap {other.name} "
+                            f"at ({cell.x}, {cell.y})")
+        return None
+
+    def set_profile(self, profile: RulesProfile) -> None:
+        """Replace the rules profile; ValueError (and nothing changed) when its footprints
+        would leave a token off the map or on another. The token index and the derived
+        caches are rebuilt when the footprints change."""
+        problem = self.footprint_problem(profile)
+        if problem:
+            raise ValueError(problem)
+        resized = profile.size_footprints != self.profile.size_footprints
+        self.profile = profile
+        if resized:
+            self._stamp(self.tokens)
+            self._index, self._derived = None, {}
+
     def check_placement(self, token: Token) -> None:
         """ValueError unless ``token`` fits on the map clear of every other token."""
+        self._stamp([token])
         self._check_on_map(token)
         others = self.tokens_overlapping(token.footprint, ignore=token.id)
         if others:
@@ -330,6 +386,7 @@ class Encounter(BaseModel):
         the map, on a token that stays, on each other), or None."""
         moving = {t.id for t in tokens}
         taken: dict[Cell, Token] = {}
+        self._stamp(tokens)
         for token in tokens:
             if not self.has_token(token.id):
                 return f"no token with id {token.id!r}"

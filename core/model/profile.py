@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from core.model.dice import DEFAULT_CHAIN, EXACT_OUTCOMES, DiceExpression
 from core.model.injury import DEFAULT_HIT_LOCATIONS, HitLocation
 from core.model.limits import MAX_BONUS, MAX_FEET, Bonus, Name, Segment
-from core.model.tables import ARMOURS, Size
+from core.model.tables import ARMOURS, SIZES, Size
 from core.model.weapons import DamageType
 
 #: A count, a step or a distance in the rules: 0 or more, far beyond any table.
@@ -137,6 +137,11 @@ DEFAULT_MORALE_RESULTS: tuple[MoraleRow, ...] = (
 METAL_ARMOURS: tuple[str, ...] = ("scale", "chain_mail", "banded", "plate_mail", "suit_armor",
                                   "elven_chain", "dwarven_plate")
 
+#: RD "Sizes": 'Footprint on a 5 ft grid: Tiny, Small, Medium = 1 cell; Large 2×2; Huge
+#: 3×3; Gargantuan 4×4' — cells across, smallest size first (000's table order).
+DEFAULT_FOOTPRINTS: tuple[int, ...] = tuple(SIZES[size].footprint for size in Size)
+MAX_FOOTPRINT = 10  # cells across: a 50 ft creature on a 5 ft grid
+
 DEFAULT_FAILURE_LEVELS: tuple[FailureLevel, ...] = (
     FailureLevel(name="Unlucky", min_margin=1),
     FailureLevel(name="Bad", min_margin=4),
@@ -181,9 +186,11 @@ class RulesProfile(BaseModel):
     reach_required: bool = True
     defensive_stance_fd_per_mastery: Steps = 1
 
-    # Grid (rules-decisions "Shove" 9)
+    # Grid (rules-decisions "Shove" 9, "Sizes")
     cell_size_ft: int = Field(5, ge=1, le=100)
     diagonal_rule: DiagonalRule = DiagonalRule.FIVE_TEN_FIVE
+    size_footprints: tuple[Annotated[int, Field(ge=1, le=MAX_FOOTPRINT)], ...] = Field(
+        DEFAULT_FOOTPRINTS, min_length=len(Size), max_length=len(Size))
 
     # Attack and damage
     penetration_points: Steps = 1
@@ -244,6 +251,20 @@ class RulesProfile(BaseModel):
     alertness: tuple[AlertnessLevel, ...] = Field(DEFAULT_ALERTNESS, max_length=20)
     surprise_hit_bonus: Bonus = 2
     surprise_damage_per_level: Bonus = 1
+    # RD "Shielding the surprised": "+2 × (L − k + 1) to hit" (off: +2 on every attack)
+    surprise_hit_per_level: bool = True
+    # RD "Shielding the surprised": an unsurprised creature engaging the ambusher first
+    # cancels its later free attacks
+    surprise_shielding: bool = True
+
+    # Spoiling (002 "Spoiling attacks": "If you are not concentrating then a perception roll
+    # must be made to notice the movements of the caster. For each segment that the action
+    # is performed the perception roll difficulty reduces by one"; the seed gives no base:
+    # 002's "standard (12)" Spot save)
+    spoiling_needs_notice: bool = True
+    spoil_perception_target: int = Field(12, ge=2, le=40)
+    spoil_perception_per_segment: int = Field(1, ge=0, le=20)
+    spoil_perception_die: str = "d20"
 
     # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
     dim_sight_ft: int = Field(30, ge=0, le=1000)
@@ -265,6 +286,10 @@ class RulesProfile(BaseModel):
     overrun_per_size_category: int = Field(4, ge=0, le=20)
     overrun_braced: int = Field(3, ge=0, le=20)
     knee_high_size: Size = Size.TINY
+    # 002 Overruns: "In the case of many smaller creatures the mass of half the group is
+    # used"; RD "Group overrun": + ⌊log2⌊N/2⌋⌋ size categories (mass doubles per category)
+    group_overrun_share: int = Field(2, ge=1, le=20)
+    group_overrun_mass_per_category: int = Field(2, ge=2, le=20)
     evade_target: int = Field(12, ge=2, le=40)
     stun_check_base: int = Field(10, ge=0, le=40)
     throw_figure: int = Field(3, ge=0, le=20)
@@ -366,7 +391,8 @@ class RulesProfile(BaseModel):
             raise ValueError(f"casualty_percents must rise, each once (got {list(percents)})")
         return percents
 
-    @field_validator("scatter_die", "hit_location_die", "fumble_save_die", "critical_side_die",
+    @field_validator("scatter_die", "hit_location_die", "spoil_perception_die",
+                     "fumble_save_die", "critical_side_die",
                      "shift_direction_die", "lucky_break_die", "lucky_opening_die",
                      "really_lucky_opening_die", "shift_distance_die")
     @classmethod
@@ -426,6 +452,19 @@ class RulesProfile(BaseModel):
             raise ValueError(f"sprint_over_ft {self.sprint_over_ft} is below run_over_ft "
                              f"{self.run_over_ft}")
         return self
+
+    @field_validator("size_footprints")
+    @classmethod
+    def _footprints_grow(cls, cells: tuple[int, ...]) -> tuple[int, ...]:
+        """A larger size never holds fewer cells than a smaller one."""
+        if list(cells) != sorted(cells):
+            raise ValueError(f"size_footprints must not shrink from one size to the next "
+                             f"(got {list(cells)}, Tiny first)")
+        return cells
+
+    def footprint(self, size: Size) -> int:
+        """Cells across a creature of ``size`` takes on the grid (RD "Sizes")."""
+        return self.size_footprints[size.rank]
 
     @model_validator(mode="after")
     def _segments_ordered(self) -> RulesProfile:

@@ -372,4 +372,39 @@ FIELD_DOCS: dict[str, FieldDoc] = {
     "martial_arts_levels_per_die": FieldDoc(UNARMED, "Levels per martial arts die step",
                                             "Interp. of 002 Pummelling: a step every 3 levels "
                                             "(d2 at 1-2, d4 at 3-5 …)"),
+    "surprise_shielding": FieldDoc(
+        SURPRISE, "An unsurprised creature engaging the ambusher cancels its later free "
+                  "attacks",
+        "002 Surprise: 'the unsuprised character may engage the enemy preventing them from "
+        "getting the free attack on the surprised one'; RD Shielding the surprised"),
+    "spoiling_needs_notice": FieldDoc(
+        ROUND, "Spoiling needs the attacker concentrating on the action or noticing it",
+        "002 Spoiling attacks: 'If you are not concentrating then a perception roll must be "
+        "made to notice the movements of the caster'"),
+    "spoil_perception_target": FieldDoc(
+        ROUND, "Spoiling: perception difficulty at the action's first segment",
+        "002 Spoiling attacks gives no base; Interp.: 002 Surprise's 'standard (12)' Spot "
+        "save"),
+    "spoil_perception_per_segment": FieldDoc(
+        ROUND, "Spoiling: perception difficulty less per segment performed",
+        "002 Spoiling attacks: 'For each segment that the action is performed the perception "
+        "roll difficulty reduces by one'"),
+    "spoil_perception_die": FieldDoc(ROUND, "Spoiling: perception die",
+                                     "Interp.: a d20 like every save (000 Hit Roll)"),
+    "group_overrun_share": FieldDoc(
+        MELEE, "Group overrun: the mass of 1/N of the group",
+        "002 Overruns: 'In the case of many smaller creatures the mass of half the group is "
+        "used'"),
+    "group_overrun_mass_per_category": FieldDoc(
+        MELEE, "Group overrun: mass ratio per size category",
+        "RD Group overrun: + ⌊log2⌊N/2⌋⌋ size categories (each category doubles the mass)"),
+    "surprise_hit_per_level": FieldDoc(
+        SURPRISE, "Free attacks: the to-hit bonus is per failure level left",
+        "002 Surprise: 'Attacks are +2 to hit and +1 damage per failure level'; RD Shielding "
+        "the surprised: '+2 × (L − k + 1) to hit and +(L − k + 1) damage'"),
+    "size_footprints": FieldDoc(
+        GRID, "Footprint of each size in cells across (Tiny, Small, Medium, Large, Huge, "
+              "Gargantuan)",
+        "RD Sizes: 'Footprint on a 5 ft grid: Tiny, Small, Medium = 1 cell; Large 2×2; Huge "
+        "3×3; Gargantuan 4×4'"),
 }

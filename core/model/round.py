@@ -6,6 +6,7 @@ The rules that fill it in are :mod:`core.rules.timeline`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from enum import StrEnum
 from typing import Annotated, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -33,6 +34,8 @@ MAX_PATH_CELLS = 10_000
 MAX_ACTIONS = 20  # actions one creature takes in a round
 MAX_EXTRA_ATTACKS = 9  # declared beyond the first (002 "Multiple Attacks")
 MAX_HOLDS = MAX_TOKENS
+MAX_FREE_ATTACKS = 20 * MAX_TOKENS  # one per failure level (at most 20) per character
+MAX_WATCHES = 10 * MAX_TOKENS
 T = TypeVar("T")
 
 
@@ -128,6 +131,53 @@ class Waiting(PopUp):
     """A creature waiting for a foe to pop up at ``spot`` (see :class:`PopUp`)."""
 
 
+class ScheduledAttack(BaseModel):
+    """A surprise free attack scheduled on the timeline (002 "Surprise"; RD "Shielding the
+    surprised"): ``ambusher`` strikes ``target`` at ``segment`` with its bonuses. ``lost``:
+    past the round's last attack segment. Made: ``made``; cancelled by an unsurprised
+    creature engaging the ambusher first: ``cancelled_by`` (its token id) at
+    ``cancelled_at`` (the segment of its attack)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ambusher: str = Field(max_length=60)
+    target: str = Field(max_length=60)
+    number: int = Field(ge=1, le=MAX_SEGMENT)
+    segment: Segment
+    hit_bonus: int = Field(0, ge=-MAX_TERM, le=MAX_TERM)  # a profile's bonus × up to 20 levels
+    damage_bonus: int = Field(0, ge=-MAX_TERM, le=MAX_TERM)
+    lost: bool = False
+    made: bool = False
+    cancelled_by: str | None = Field(None, max_length=60)
+    cancelled_at: Segment | None = None
+
+    @property
+    def pending(self) -> bool:
+        """Still to be made: not lost, made or cancelled."""
+        return not (self.lost or self.made or self.cancelled_by)
+
+
+class WatchKind(StrEnum):
+    """How a creature follows another's long action (002 "Spoiling attacks")."""
+
+    CONCENTRATING = "concentrating"  # declared: "concentrating upon and waiting for"
+    NOTICED = "noticed"  # a perception roll that succeeded
+    MISSED = "missed"  # a perception roll that failed (one roll a segment)
+
+
+class Watch(BaseModel):
+    """``token_id`` concentrates on, noticed or failed to notice ``target`` at ``segment``
+    this round (002 "Spoiling attacks": "If you are not concentrating then a perception roll
+    must be made to notice the movements of the caster")."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    token_id: str = Field(max_length=60)
+    target: str = Field(max_length=60)
+    segment: Segment
+    kind: WatchKind
+
+
 class RoundState(BaseModel):
     """Where the fight is: round, segment, everyone's initiative, running timers."""
 
@@ -152,6 +202,11 @@ class RoundState(BaseModel):
         default_factory=list)
     waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
         default_factory=list)
+    free_attacks: Annotated[list[ScheduledAttack], at_most(MAX_FREE_ATTACKS, "free attacks")] = \
+        Field(default_factory=list, description="Surprise free attacks scheduled this round")
+    watches: Annotated[list[Watch], at_most(MAX_WATCHES, "watches")] = Field(
+        default_factory=list, description="Concentrating on, or perception rolls against, "
+                                          "long actions this round")
 
     # What the round keeps one of is kept once: the actions add no twin, so these lists'
     # caps are never reached in play (at most 2,202 triggers differ, 7,000 timers, two
@@ -162,6 +217,11 @@ class RoundState(BaseModel):
         lambda items: _once(items, lambda t: (t.token_id, t.condition), "timer"))
     _marks_once = field_validator("pop_ups", "waiting")(
         lambda items: _once(items, lambda m: (m.token_id, m.round_number), "mark"))
+    _free_attacks_once = field_validator("free_attacks")(
+        lambda items: _once(items, lambda a: (a.ambusher, a.target, a.number), "free attack"))
+    _watches_once = field_validator("watches")(
+        lambda items: _once(items, lambda w: (w.token_id, w.target, w.segment, w.kind),
+                            "watch"))
 
     @field_validator("ac_penalties")
     @classmethod
@@ -191,6 +251,13 @@ class RoundState(BaseModel):
                   for i, trigger in enumerate(self.morale_answered) if trigger.leader]
         named += [(f"timeline.{kind}.{i}.token_id", mark.token_id)
                   for kind in ("pop_ups", "waiting") for i, mark in enumerate(getattr(self, kind))]
+        named += [(f"timeline.free_attacks.{i}.{role}", token_id)
+                  for i, attack in enumerate(self.free_attacks)
+                  for role, token_id in (("ambusher", attack.ambusher),
+                                         ("target", attack.target),
+                                         ("cancelled_by", attack.cancelled_by)) if token_id]
+        named += [(f"timeline.watches.{i}.{role}", getattr(watch, role))
+                  for i, watch in enumerate(self.watches) for role in ("token_id", "target")]
         for where, token_id in named:
             if token_id not in token_ids:
                 return f"{where}: no token has the id {token_id[:60]!r}"
@@ -198,7 +265,8 @@ class RoundState(BaseModel):
 
     def without_token(self, token_id: str) -> RoundState:
         """A copy that no longer mentions ``token_id``: its initiative, timers, aim, holds,
-        lowered guard, its fall as a leader, pop-up and waiting."""
+        lowered guard, its fall as a leader, pop-up and waiting, the surprise free attacks and
+        the watches it takes part in."""
         return self.model_copy(update={
             "entries": [e for e in self.entries if e.token_id != token_id],
             "timers": [t for t in self.timers if t.token_id != token_id],
@@ -207,7 +275,10 @@ class RoundState(BaseModel):
             "ac_penalties": [p for p in self.ac_penalties if p.token_id != token_id],
             "morale_answered": [t for t in self.morale_answered if t.leader != token_id],
             "pop_ups": [p for p in self.pop_ups if p.token_id != token_id],
-            "waiting": [w for w in self.waiting if w.token_id != token_id]})
+            "waiting": [w for w in self.waiting if w.token_id != token_id],
+            "free_attacks": [a for a in self.free_attacks
+                             if token_id not in (a.ambusher, a.target, a.cancelled_by)],
+            "watches": [w for w in self.watches if token_id not in (w.token_id, w.target)]})
 
     def entry(self, token_id: str) -> InitiativeEntry:
         for entry in self.entries:

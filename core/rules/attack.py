@@ -51,6 +51,7 @@ from core.rules.locations import (
 )
 from core.rules.ratings import armour_class, armour_value, hit_rating
 from core.rules.stun import StunCheck, stun_check
+from core.rules.surprise import next_surprise_attack, surprise_terms
 from core.rules.turns import require_turn
 from core.rules.unarmed import is_pummel, pummel_die, pummel_refusal
 from core.rules.value import RulesValue
@@ -86,6 +87,9 @@ class AttackOptions(RulesValue):
     grip: Grip | None = Field(None, description="How the weapon is held (None: its usual grip)")
     free: bool = Field(False, description="A free attack a rule grants (surprise, a failed "
                                           "evade): not the creature's action this round")
+    surprise: bool = Field(False, description="The attacker's next surprise free attack on "
+                                              "the target scheduled this round (002 "
+                                              "Surprise): free, with its bonuses")
 
     @field_validator("damage")
     @classmethod
@@ -292,7 +296,13 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     attacker, defender = encounter.token(attacker_key), encounter.token(defender_key)
     if attacker.id == defender.id:
         raise IllegalAttackError(f"{attacker.name} cannot attack itself")
-    require_turn(encounter, attacker.id, free=action.free)
+    require_turn(encounter, attacker.id, free=action.free or action.surprise)
+    surprise: tuple[Term, ...] = ()
+    if action.surprise:  # 002 Surprise: '+2 to hit and +1 damage per failure level'
+        scheduled = next_surprise_attack(encounter, attacker.id, defender.id)
+        surprise = (surprise_terms(scheduled),)
+        action = action.model_copy(update={
+            "damage_bonus": action.damage_bonus + scheduled.damage_bonus})
     weapon = encounter.weapon(action.weapon) if action.weapon else None
     if weapon is not None and (gone := out_of_hand(attacker.combatant, weapon.name)):
         raise IllegalAttackError(gone)
@@ -307,7 +317,7 @@ def prepare_attack(encounter: Encounter, attacker_key: str, defender_key: str,
     grip, grip_die = grip_terms(weapon, action.grip, encounter.profile)
     options = _with_weapon(action, weapon, attacker.combatant, encounter.profile, grip_die)
     return MeleeSetup(attacker, defender, options,
-                      ((*hit, *grip, *on_map[0]), (*defence, *on_map[1])),
+                      ((*hit, *grip, *on_map[0], *surprise), (*defence, *on_map[1])),
                       melee_defence(encounter, defender))
 
 

@@ -28,11 +28,13 @@ from core.rules.grapple import (
     grapple_odds,
     partner_of,
 )
+from core.rules.group_overrun import GroupOverrunRequest, group_overrun_odds, pack_of
 from core.rules.melee import IllegalManoeuvreError, enemies, engaged
 from core.rules.overrun import OverrunRequest, overrun_line, overrun_odds
 from core.rules.value import RulesValue
 
-Request = ForceBackRequest | ChargeRequest | OverrunRequest | GrappleRequest | EvadeRequest
+Request = (ForceBackRequest | ChargeRequest | OverrunRequest | GrappleRequest | EvadeRequest
+           | GroupOverrunRequest)
 T = TypeVar("T")
 
 
@@ -96,7 +98,29 @@ def _against(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
                 else f"Overrun {name} — knocked over {pct(1 - ov.stands)}")
         found.append(Offer(manoeuvre="overrun", target=d, chance=1 - ov.stands, request=run,
                            text=text))
+    found += _group(encounter, actor, other)
     return found + _grapples(encounter, actor, other)
+
+
+def _group(encounter: Encounter, actor: Token, other: Token) -> list[Offer]:
+    """An overrun by the actor and the allies that can join it (002 "Overruns": "In the case
+    of many smaller creatures the mass of half the group is used")."""
+    if not enemies(actor.combatant, other.combatant):
+        return []
+    pack = pack_of(encounter, actor.id, other.id)
+    if not pack:
+        return []
+    request = GroupOverrunRequest(movers=pack, defender=other.id)
+    odds = _try(lambda: group_overrun_odds(encounter, request))
+    if odds is None:
+        return []
+    if odds.swarm:
+        text = f"Swarm past {other.name} with the pack ({odds.count}; braced; no roll)"
+    else:
+        text = (f"Overrun {other.name} with the pack ({odds.count}) — knocked over "
+                f"{pct(1 - odds.stands)}")
+    return [Offer(manoeuvre="group-overrun", target=other.id, chance=1 - odds.stands,
+                  request=request, text=text)]
 
 
 ATTEMPT_TEXT = {GrappleAttempt.HOLD: "Grapple {name}: hold", GrappleAttempt.THROW:

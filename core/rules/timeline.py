@@ -110,7 +110,8 @@ def roll_initiative(encounter: Encounter, dice: DiceSource) -> RoundState:
                       aimed_last_round=list(previous.aimed_last_round),
                       declaration_seconds=profile.declaration_seconds,
                       holds=list(previous.holds), ac_penalties=list(previous.ac_penalties),
-                      morale_answered=list(previous.morale_answered))
+                      morale_answered=list(previous.morale_answered),
+                      free_attacks=list(previous.free_attacks))
 
 
 class LateJoinError(ValueError):

@@ -35,7 +35,6 @@ import numpy.typing as npt
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import Hazard
-from core.model.tables import SIZES
 from core.spatial.lighting import MANY_CHANGES, changed_rows, reached
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import (
@@ -211,7 +210,7 @@ def _footprints_seen(mask: BoolArray, tokens: list[Token]) -> list[bool]:
     count = len(tokens)
     xs = np.fromiter((t.x for t in tokens), np.intp, count)
     ys = np.fromiter((t.y for t in tokens), np.intp, count)
-    sizes = np.fromiter((SIZES[t.combatant.size].footprint for t in tokens), np.intp, count)
+    sizes = np.fromiter((t.footprint.size for t in tokens), np.intp, count)
     seen: list[bool] = boxes_touch(mask, xs, ys, xs + sizes, ys + sizes).tolist()
     return seen
 

@@ -15,6 +15,7 @@ from core.actions.dice import DiceRollAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
+from core.actions.group_overrun import GroupOverrunAction
 from core.actions.initiative import InitiativeAction, JoinRoundAction, NextRoundAction
 from core.actions.missile import MissileAction
 from core.actions.morale import MoraleAction, PassMoraleAction
@@ -24,6 +25,7 @@ from core.actions.popup import PopUpAction, WaitAction
 from core.actions.recover import RecoverAction
 from core.actions.shove import ShoveAction
 from core.actions.sleep import WakeAction
+from core.actions.spoiling import ConcentrateAction, PerceptionAction
 from core.actions.surprise import SurpriseAction
 from core.model.combatant import Side
 from core.model.grid import Cell, Direction
@@ -88,6 +90,10 @@ def _add_attack(parser: Parser) -> None:
     parser.add_argument("--free", action="store_true",
                         help="a free attack a rule grants (surprise, a failed evade): not "
                              "the attacker's action this round")
+    parser.add_argument("--surprise", action="store_true",
+                        help="the attacker's next surprise free attack on the target, as "
+                             "the surprise check scheduled it (002 Surprise: +2 to hit, +1 "
+                             "damage per failure level left; free)")
     add_injury(parser)
 
 
@@ -105,7 +111,8 @@ def _attack(args: argparse.Namespace) -> Action[Any]:
     options = AttackOptions(weapon=args.weapon, damage=args.damage, modifier=args.modifier,
                             damage_bonus=args.damage_bonus, kind=kind, aim=args.aim,
                             hero=HeroUse(args.hero) if args.hero else None,
-                            grip=Grip(args.grip) if args.grip else None, free=args.free)
+                            grip=Grip(args.grip) if args.grip else None, free=args.free,
+                            surprise=args.surprise)
     return AttackAction(args.attacker, args.target, options)
 
 
@@ -152,6 +159,12 @@ def _add_declare(parser: Parser) -> None:
                            "attacking)")
 
 
+def _add_watch(parser: Parser) -> None:
+    parser.add_argument("--token", required=True, help="the watching creature's name or id")
+    parser.add_argument("--target", required=True,
+                        help="the creature whose long action (spell, prayer) it watches")
+
+
 def _add_critical(parser: Parser) -> None:
     parser.add_argument("--party", required=True, help="the party character's name or id")
     parser.add_argument("--foe", required=True, help="the opposition creature's name or id")
@@ -179,6 +192,17 @@ def _add_surprise(parser: Parser) -> None:
     parser.add_argument("--moved", type=float, default=0, metavar="FT",
                         help="feet the ambushers move to strike (each 5 ft delays the first "
                              "free attack a segment)")
+    parser.add_argument("--ambusher", type=_ambusher, action="append", default=[],
+                        metavar="SURPRISED=AMBUSHER",
+                        help="who makes a surprised character's free attacks (default: the "
+                             "nearest opposition creature); repeat for each")
+
+
+def _ambusher(text: str) -> tuple[str, str]:
+    surprised, _, ambusher = text.partition("=")
+    if not surprised.strip() or not ambusher.strip():
+        raise argparse.ArgumentTypeError(f"--ambusher wants SURPRISED=AMBUSHER, got {text!r}")
+    return surprised.strip(), ambusher.strip()
 
 
 def _move_pair(text: str) -> tuple[str, Cell]:
@@ -256,10 +280,18 @@ RESOLVE: dict[str, CliAction] = {
     "recover": CliAction(RecoverAction, "take back a weapon or shield a critical event took "
                          "out of hand (the creature's action)", _add_recover,
                          lambda args: RecoverAction(args.token, args.item)),
-    "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush",
+    "surprise": CliAction(SurpriseAction, "roll the party's Spot saves against an ambush and "
+                          "schedule the free attacks on the round",
                           _add_surprise,
                           lambda args: SurpriseAction(args.alertness, args.stealth,
-                                                      args.moved)),
+                                                      args.moved, tuple(args.ambusher))),
+    "concentrate": CliAction(ConcentrateAction, "concentrate on a creature, waiting for it "
+                             "to start something: a hit during its long action spoils it",
+                             _add_watch,
+                             lambda args: ConcentrateAction(args.token, args.target)),
+    "perceive": CliAction(PerceptionAction, "a perception roll to notice a creature's long "
+                          "action, a point easier each segment it has lasted", _add_watch,
+                          lambda args: PerceptionAction(args.token, args.target)),
     "dice": CliAction(DiceRollAction, "roll any dice expression and log it", _add_dice,
                       lambda args: DiceRollAction(args.expression, args.purpose)),
     "move": CliAction(MoveAction, "move tokens along legal paths (or place them: --free)",
@@ -271,6 +303,9 @@ RESOLVE: dict[str, CliAction] = {
                         melee.add_charge, melee.charge),
     "overrun": CliAction(OverrunAction, "run through a foe (it may stay standing)",
                          melee.add_overrun, melee.overrun),
+    "group-overrun": CliAction(GroupOverrunAction, "run through a foe together: the mass of "
+                               "half the group counts; a knee-high pack swarms past a braced "
+                               "foe", melee.add_group_overrun, melee.group_overrun),
     "evade": CliAction(EvadeAction, "move one token past its enemies, a check for each",
                        melee.add_evade, melee.evade),
     "grapple": CliAction(GrappleAction, "grapple: hold, throw, takedown, lock, improve a "

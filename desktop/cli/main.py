@@ -2,8 +2,9 @@
 
     battlemap [FILE]                      open the map window (the demo encounter if no FILE)
     battlemap resolve ACTION FILE ...     shove, attack, missile, initiative, critical, surprise,
-                                          move, force-back, charge, overrun, evade, grapple,
-                                          morale, wake
+                                          move, force-back, charge, overrun, group-overrun,
+                                          evade, grapple, morale, wake, concentrate,
+                                          perceive
                                           [--dice 14,3 | --seed N] [--json]
                                           [--apply --out NEW.json]
     battlemap odds shove FILE --attacker A --target B [--direction D] [--json]

@@ -1,6 +1,6 @@
 """The arguments of the melee manoeuvres on the command line (``battlemap resolve
-force-back|charge|overrun|evade|grapple``) and the actions they make; the entries are in
-:data:`desktop.cli.actions.RESOLVE`. No rules here, and no Qt."""
+force-back|charge|overrun|group-overrun|evade|grapple``) and the actions they make; the
+entries are in :data:`desktop.cli.actions.RESOLVE`. No rules here, and no Qt."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from core.actions.charge import ChargeAction
 from core.actions.evade import EvadeAction
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
+from core.actions.group_overrun import GroupOverrunAction
 from core.actions.overrun import OverrunAction
 from core.model.grid import Cell, Direction
 from core.rules.charge import ChargeRequest
 from core.rules.evade import EvadeRequest
 from core.rules.force_back import ForceBackRequest
 from core.rules.grapple import GrappleAttempt, GrappleRequest
+from core.rules.group_overrun import GroupOverrunRequest
 from core.rules.overrun import OverrunRequest
 
 Parser = argparse.ArgumentParser
@@ -78,6 +80,21 @@ def add_overrun(parser: Parser) -> None:
 def overrun(args: argparse.Namespace) -> OverrunAction:
     return OverrunAction(OverrunRequest(
         mover=args.mover, defender=args.target, approach=args.approach,
+        direction=Direction(args.direction) if args.direction else None))
+
+
+def add_group_overrun(parser: Parser) -> None:
+    parser.add_argument("--mover", action="append", required=True,
+                        help="a mover's name or token id; repeat for each of the group (two "
+                             "or more: each engaged with the target or lined up behind "
+                             "another mover)")
+    parser.add_argument("--target", required=True, help="target's name or token id")
+    _direction(parser, "--direction", "the way through (default: each straight through)")
+
+
+def group_overrun(args: argparse.Namespace) -> GroupOverrunAction:
+    return GroupOverrunAction(GroupOverrunRequest(
+        movers=tuple(args.mover), defender=args.target,
         direction=Direction(args.direction) if args.direction else None))
 
 

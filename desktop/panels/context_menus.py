@@ -15,9 +15,9 @@ from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
 from core.model.dice import ScriptedDice
 from core.model.encounter import Token
-from core.model.tables import SIZES
 from desktop.panels.combatant_form import CONDITION_LABELS
 from desktop.panels.portraits import choose_portrait
+from desktop.panels.round_rules_menu import add_round_rules
 from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
 
 if TYPE_CHECKING:
@@ -41,6 +41,7 @@ class TokenMenu(QMenu):
         combatant = self._combatant()
         if in_round or combatant.out_of_hand:
             self._this_round(self.addMenu("This round"), in_round)
+        add_round_rules(self, document, token_id)  # surprise attacks, long actions
         if combatant.shield_damage or combatant.armour_dents:
             self.addAction("Repair shield and armour", self.repair)
         if document.encounter.profile.hit_location:
@@ -205,7 +206,7 @@ def add_combatant(document: EncounterDocument, template: Combatant, near: Cell) 
     numbered ("Skeleton 1", "Skeleton 2"). The new token's id, or None (and why, on the
     document's ``refused``) when the map has no room."""
     encounter = document.encounter
-    size = SIZES[template.size].footprint
+    size = encounter.footprint_cells(template.size)
     cell = encounter.free_spot(size, near)
     if cell is None:
         document.refused.emit(f"No free {size}×{size} space on the map for {template.name}")

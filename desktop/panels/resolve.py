@@ -252,6 +252,8 @@ class ResolvePanel(QWidget):
         if _is_attack(action):
             self._base_card = self.card.text()
             self.weapon.show_for(self.document.encounter, action.attacker)
+            self.weapon.free.setChecked(action.options.surprise)  # a surprise attack is free
+            self.weapon.free.setEnabled(not action.options.surprise)
         self.title.setText(f"<b>{action.title(self.document.encounter)}</b> — roll or type "
                            "the dice, then Resolve")
         self.message.clear()
@@ -275,8 +277,16 @@ class ResolvePanel(QWidget):
         """The pending action with what the attack form says now."""
         assert self.pending is not None
         if _is_attack(self.pending):
-            return dataclasses.replace(self.pending, options=self.weapon.options())
+            return dataclasses.replace(self.pending, options=self._form_options(self.pending))
         return self.pending
+
+    def _form_options(self, action: AttackAction) -> Any:
+        """The attack form's options, still the surprise free attack the action was begun as
+        (002 "Surprise": the token menu's "Surprise attack on …")."""
+        options = self.weapon.options()
+        if action.options.surprise:
+            options = options.model_copy(update={"surprise": True, "free": True})
+        return options
 
     def _attack_changed(self) -> None:
         """The attack's exact odds under the tool's card, as the form now stands (or why
@@ -289,7 +299,7 @@ class ResolvePanel(QWidget):
 
         try:
             odds = attack_odds(self.document.encounter, action.attacker, action.target,
-                               self.weapon.options())
+                               self._form_options(action))
         except (ValueError, LookupError) as error:
             reason = str(error.args[0]) if error.args else str(error)
             self.card.setText(f"{self._base_card}<br><span style='{ERROR_STYLE}'>"

@@ -362,6 +362,12 @@ class TimelinePanel(QWidget):
         token, entry = encounter.token(token_id), encounter.timeline.entry(token_id)
         chip = chip_for(entry, token.name, token.combatant.side,
                         entry_timing(entry, token.combatant, encounter.profile))
+        if encounter.timeline.free_attacks:  # 002 Surprise: the free attacks it makes or takes
+            from core.rules.surprise import round_notes  # see desktop/__init__
+
+            notes = round_notes(encounter, token_id)
+            if notes:
+                chip.setToolTip("\n".join([chip.toolTip(), *notes]))
         chip.menu_entries = lambda: self._declarations(token_id)
         chip.pick = lambda chosen: self.highlight([chosen])
         return chip

@@ -11,6 +11,7 @@ from core.rules.charge import ChargeRequest, charge_odds
 from core.rules.evade import EvadeRequest, evade_odds
 from core.rules.force_back import ForceBackRequest, force_back_odds
 from core.rules.grapple import GrappleBand, GrappleRequest, grapple_odds
+from core.rules.group_overrun import GroupOverrunRequest, group_overrun_odds
 from core.rules.manoeuvres import moved
 from core.rules.overrun import OverrunRequest, overrun_odds
 from desktop.map.shove_overlay import percent
@@ -47,6 +48,8 @@ def card(encounter: Encounter, request: Request) -> str:
             return _grapple(encounter, request)
         case EvadeRequest():
             return _evade(encounter, request)
+        case GroupOverrunRequest():
+            return _group_overrun(encounter, request)
 
 
 def _force_back(encounter: Encounter, request: ForceBackRequest) -> str:
@@ -102,3 +105,17 @@ def _evade(encounter: Encounter, request: EvadeRequest) -> str:
                          f"{c.bonus.value:+d} ≥ {c.target}: <b>{percent(c.chance)}</b>"
                          for c in odds.checks)
     return f"{checks}<br>Stops: {_cells(encounter, request.mover, odds.landing)}"
+
+
+def _group_overrun(encounter: Encounter, request: GroupOverrunRequest) -> str:
+    odds = group_overrun_odds(encounter, request)
+    names = escape(", ".join(encounter.token(m).name for m in request.movers))
+    if odds.swarm:
+        return (f"{names}: too small to overrun a braced defender, they <b>swarm past</b>, "
+                f"no roll, no evade check (002 Overruns); {odds.passing} of {odds.count} "
+                "find a free place beyond")
+    return (f"{names} together ({odds.count}: the mass of half the group, 002 Overruns) · "
+            f"slowest run <b>{odds.run_ft:g} ft</b> · knocked over "
+            f"<b>{percent(1 - odds.stands)}</b> (it stays standing on d20 "
+            f"{odds.stand_bonus:+d} ≥ {odds.target})<br>On a fail {odds.passing} of "
+            f"{odds.count} pass beyond it, lead first")

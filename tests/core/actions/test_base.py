@@ -24,7 +24,7 @@ from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import Hazard, HazardEffect, HazardKind
-from core.model.round import InitiativeEntry
+from core.model.round import InitiativeEntry, Watch, WatchKind
 from core.rules.attack import AttackOptions
 from core.rules.critical import resolve_critical
 from core.rules.shove import IllegalShoveError, ShoveRequest
@@ -98,6 +98,13 @@ def test_an_attack_during_a_long_action_logs_it_spoiled_in_the_same_step(
     history = History(room)
     perform(AttackAction("A", "B", AttackOptions(damage="d6")), history, ScriptedDice([1]))
     assert [e.kind for e in room.log] == ["attack"]         # a miss spoils nothing
+    perform(AttackAction("A", "B", AttackOptions(damage="d6")), history, ScriptedDice([20, 3]))
+    # A neither concentrated on B nor noticed it (002 Spoiling: 'a perception roll must be
+    # made'): the hit does not spoil
+    assert [e.kind for e in room.log] == ["attack", "attack", "not-spoiled"]
+    history.undo()
+    room.timeline.watches = [Watch(token_id="A", target="B", segment=2,
+                                   kind=WatchKind.CONCENTRATING)]
     perform(AttackAction("A", "B", AttackOptions(damage="d6")), history, ScriptedDice([20, 3]))
     assert [e.kind for e in room.log] == ["attack", "attack", "spoiled"]
     history.undo()

@@ -19,7 +19,7 @@ from core.model.encounter import Encounter
 from core.model.grid import Cell
 from core.model.mapmodel import HazardKind
 from core.model.melee import AcPenalty, Hold, HoldKind
-from core.model.round import InitiativeEntry, RoundState
+from core.model.round import InitiativeEntry, RoundState, Watch, WatchKind
 from core.rules.missile import (
     IllegalMissileError,
     MissileRequest,
@@ -273,7 +273,8 @@ def test_flight_time_decides_whether_a_hit_spoils(make_encounter: Make) -> None:
     encounter = make_encounter(picture, {"A": BOWMAN, "T": ORC})
     history = History(encounter)
     history.push(StartRound(RoundState(round_number=1, current_segment=4, entries=[
-        InitiativeEntry(token_id="T", side=Side.OPPOSITION, segment=3)])))
+        InitiativeEntry(token_id="T", side=Side.OPPOSITION, segment=3)], watches=[
+        Watch(token_id="A", target="T", segment=0, kind=WatchKind.CONCENTRATING)])))
     history.push(SetActionLength("T", 2))  # segments 3-4; the arrow lands on 5
     perform(MissileAction(shot()), history, ScriptedDice([20, 8]))
     assert [e.kind for e in encounter.log] == ["missile"]

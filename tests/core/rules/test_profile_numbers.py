@@ -1,7 +1,8 @@
 """Numbers that were constants and are now rules-profile fields (issue 37, point 9), each
 worked by hand with its default and with another value: the critical events' side die, the
 battlefield shift and the retreat; knee height for overruns; the declaration time a GM may
-add; and a failed overrun's mover passing to the first free cell beyond (RD "Overrun")."""
+add; a failed overrun's mover passing to the first free cell beyond (RD "Overrun"); and the
+size footprints (RD "Sizes")."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from collections.abc import Callable
 import pytest
 
 from core.actions.base import perform
+from core.actions.commands import CommandRefusedError, SetProfile
 from core.actions.critical import CriticalEventAction
 from core.actions.history import History
 from core.actions.overrun import OverrunAction
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
-from core.model.encounter import Encounter
+from core.model.encounter import Encounter, Token
+from core.model.mapmodel import BattleMap
 from core.model.grid import Cell, Direction
 from core.model.profile import RulesProfile
 from core.model.tables import Size
@@ -106,3 +109,42 @@ def test_declaration_time_is_capped_per_creature(make_encounter: Make, foes: int
     picture = "A " + " ".join(".FGHI"[1:foes + 1]) if foes else "A"
     encounter = make_encounter(picture, {k: foe(k) for k in "FGHI"[:foes]})
     assert more_declaration_time(encounter, added) == step
+
+
+# --- size footprints (RD "Sizes": Tiny, Small, Medium 1 cell; Large 2×2; Huge 3×3; Gargantuan
+# 4×4) -------------------------------------------------------------------------------------
+def test_the_size_footprints_are_a_profile_field() -> None:
+    """A Large ogre takes 2×2 by default and 3×3 when the profile says so; a change that
+    would put it on another creature or off the map is refused, and nothing changes."""
+    encounter = Encounter(map=BattleMap(width=6, height=4), tokens=[
+        Token(id="ogre", combatant=Combatant(name="Ogre", size=Size.LARGE), x=0, y=0),
+        Token(id="rat", combatant=Combatant(name="Rat", size=Size.TINY), x=4, y=0)])
+    assert encounter.token("ogre").footprint.size == 2
+    assert encounter.token_at(Cell(2, 2)) is None
+    bigger = RulesProfile(size_footprints=(1, 1, 1, 3, 4, 5))
+    history = History(encounter)
+    assert history.push(SetProfile(bigger))
+    assert encounter.token("ogre").footprint.size == 3
+    assert encounter.token_at(Cell(2, 2)).id == "ogre"  # the index follows
+    assert encounter.footprint_cells(Size.HUGE) == 4
+    history.undo()
+    assert encounter.token_at(Cell(2, 2)) is None
+    encounter.put_token(encounter.token("rat").at(Cell(2, 1)))
+    with pytest.raises(CommandRefusedError, match="Rat as 1×1 would overlap Ogre"):
+        SetProfile(bigger).apply(encounter)
+    assert encounter.profile == RulesProfile() and encounter.token("ogre").footprint.size == 2
+
+
+def test_a_file_with_other_footprints_loads_with_them() -> None:
+    profile = RulesProfile(size_footprints=(1, 1, 2, 2, 3, 4))
+    encounter = Encounter.model_validate({
+        "profile": profile.model_dump(mode="json"), "map": {"width": 4, "height": 4},
+        "tokens": [{"id": "m", "combatant": {"name": "Mira"}, "x": 0, "y": 0}]})
+    assert encounter.token("m").footprint.size == 2  # a Medium creature takes 2×2 here
+    with pytest.raises(ValueError, match="overlaps"):
+        Encounter.model_validate({
+            "profile": profile.model_dump(mode="json"), "map": {"width": 4, "height": 4},
+            "tokens": [{"id": "m", "combatant": {"name": "Mira"}, "x": 0, "y": 0},
+                       {"id": "b", "combatant": {"name": "Bo"}, "x": 1, "y": 1}]})
+    with pytest.raises(ValueError, match="must not shrink"):
+        RulesProfile(size_footprints=(1, 1, 2, 1, 3, 4))

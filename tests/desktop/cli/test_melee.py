@@ -102,3 +102,28 @@ def test_overrun_and_evade(room: Path, cli: Cli) -> None:
     # The cheapest walk (15 ft) steps east first, beside Dusk, whose check fails.
     assert code == 0 and [c["enemy"] for c in totals["checks"]] == ["Dusk"]
     assert totals["final_cell"] == [1, 2] and totals["damage"]["total"] == 2
+
+
+def test_group_overrun_by_a_pack_of_dogs(make_encounter: Make, tmp_path: Path,
+                                         cli: Cli) -> None:
+    """Four Small dogs in a corridor at a Medium orc: Small − Medium + ⌊log2 2⌋ = 0 categories
+    larger: it stands on d20 ≥ 10; a 3 knocks it Prone and the dogs pour past, lead first."""
+    encounter = make_encounter("A B C D X . . . .", {
+        **{k: Combatant(name=f"Dog {k}", size="small") for k in "ABCD"},
+        "X": Combatant(name="Orc", side=Side.OPPOSITION)})
+    path, out_file = tmp_path / "corridor.json", tmp_path / "after.json"
+    save_encounter(encounter, path)
+    code, out, err = cli("resolve", "group-overrun", str(path), "--mover", "Dog A",
+                         "--mover", "Dog B", "--mover", "Dog C", "--mover", "Dog D",
+                         "--target", "Orc", "--dice", "3", "--json", "--apply",
+                         "--out", str(out_file))
+    assert (code, err) == (0, "")
+    totals = json.loads(out)["totals"]
+    assert (totals["stand_total"], totals["target_number"], totals["defender_prone"]) == (
+        3, 10, True)
+    assert totals["final_cells"] == {"D": [5, 0], "C": [6, 0], "B": [7, 0], "A": [8, 0]}
+    after = load_encounter(out_file)
+    assert Condition.PRONE in after.token("Orc").combatant.conditions
+    code, out, err = cli("resolve", "group-overrun", str(path), "--mover", "Dog A",
+                         "--target", "Orc", "--dice", "3")
+    assert code != 0 and "two or more" in err

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from core.actions.attack import AttackAction
+from core.actions.base import plan
 from core.actions.commands import MoveToken, UpdateCombatant
 from core.actions.round import SetSegmentOverride
+from core.actions.spoiling import ConcentrateAction
 from core.model.combatant import Combatant, Condition
-from core.model.dice import SeededDice
+from core.model.dice import ScriptedDice, SeededDice
 from core.model.grid import Cell
 from core.rules.timeline import (
     acting_order,
@@ -207,6 +209,9 @@ def test_a_hit_during_a_long_action_spoils_it(qtbot: QtBot, window: MainWindow) 
     window.timeline_panel.declare_action("brannoc", 3)
     encounter = window.document.encounter
     assert encounter.timeline.entry("brannoc").action_segments == 3
+    # the orc waits for Brannoc to start something (002 Spoiling: no perception roll then)
+    assert window.document.perform(plan(ConcentrateAction("orc", "brannoc"), encounter,
+                                        ScriptedDice([])))
     panel = window.resolve_panel
     panel.typed_mode.setChecked(True)
     panel.begin(AttackAction("orc", "brannoc"))
