@@ -18,8 +18,8 @@ from core.actions.overrun import OverrunAction
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
-from core.model.mapmodel import BattleMap
 from core.model.grid import Cell, Direction
+from core.model.mapmodel import BattleMap
 from core.model.profile import RulesProfile
 from core.model.tables import Size
 from core.rules.critical import AffectedSide
