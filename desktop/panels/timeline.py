@@ -128,10 +128,16 @@ class TimelinePanel(QWidget):
             column = SegmentColumn(segment, self.override)
             self.columns.append(column)
             row.addWidget(column)
+        # The twelve columns scroll sideways where the window is narrower than they are
+        # (1280 x 800 at 150 %): their width once pushed the window past the screen.
+        self.segments_area = QScrollArea()
+        self.segments_area.setWidget(self.segments)
+        self.segments_area.setWidgetResizable(True)
+        self.segments_area.setFrameShape(QFrame.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addLayout(top)
-        layout.addWidget(self.segments)
+        layout.addWidget(self.segments_area)
         self.set_expanded(False)
 
     @property
@@ -145,7 +151,7 @@ class TimelinePanel(QWidget):
         self.fold.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.fold.setToolTip("Fold the timeline to one row (Ctrl+J)" if on else
                              "Show a column per segment, to drag chips between (Ctrl+J)")
-        self.segments.setVisible(on)
+        self.segments_area.setVisible(on)
         self.strip_area.setVisible(not on)
         self._fit_height()
         self.expanded_changed.emit(on)

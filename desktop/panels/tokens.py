@@ -235,6 +235,11 @@ class TokenPanel(QWidget):
             splitter.addWidget(widget)
             splitter.setStretchFactor(index, stretch)
         splitter.setChildrenCollapsible(False)
+        # A few lines each at least, not a scroll area's default: on a short screen (1280 x
+        # 800 at 150 %) the defaults' sum pushed the window below the screen's edge.
+        line = self.fontMetrics().height()
+        self.list.setMinimumHeight(3 * line)
+        self.ratings.setMinimumHeight(2 * line)
         splitter.setSizes([320, 420, 230])  # about a dozen rows before the list scrolls
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 4, 2, 4)

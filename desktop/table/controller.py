@@ -22,6 +22,7 @@ from desktop.qt import (
     QWidget,
 )
 from desktop.table.mode import SCALES, TableMode, as_bool
+from desktop.widgets.screen_fit import FRAME_ROOM_PX
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items
 
 if TYPE_CHECKING:
@@ -124,7 +125,9 @@ class TableController(QObject):
         if on:
             self.memory.keep_before_table()
         self.mode.set_enabled(on)
-        if not on:  # the normal text's sizes laid out first, then the layout they had
+        if on:
+            self._fit_screen()
+        else:  # the normal text's sizes laid out first, then the layout they had
             QTimer.singleShot(0, self._give_back_layout)
 
     def _give_back_layout(self) -> None:
@@ -136,6 +139,23 @@ class TableController(QObject):
         if not self.mode.enabled:
             self.memory.keep_before_table()
         self.mode.set_percent(percent)
+        self._fit_screen()
+
+    def _fit_screen(self) -> None:
+        """Table mode's text only as large as the window's screen holds, saying so."""
+        self.mode.fit_screen(self._fits_screen)
+        shown = round(self.mode.scale * 100)
+        if shown < self.mode.percent:
+            self.window.statusBar().showMessage(
+                f"Table mode at {shown} %: {self.mode.percent} % does not fit this screen",
+                8000)
+
+    def _fits_screen(self) -> bool:
+        lay_out_now()
+        least = self.window.minimumSizeHint()
+        room = self.window.screen().availableGeometry()
+        return (least.width() <= room.width() - FRAME_ROOM_PX.x()
+                and least.height() <= room.height() - FRAME_ROOM_PX.y())
 
     def _show_map_settings(self) -> None:
         if "Fog of war on" in self.actions:

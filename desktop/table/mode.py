@@ -79,11 +79,23 @@ class TableMode(QObject):
         self.percent = _scale_setting(settings.value("table/scale_percent", DEFAULT_SCALE))
         self._base_font = QFont(QApplication.font())
         self._applied = 1.0  # the scale the window's pixel sizes are set for
+        self.ceiling = SCALES[-1]  # the most this screen holds (:meth:`fit_screen`)
 
     @property
     def scale(self) -> float:
         """The UI scale in force (1.0 when table mode is off)."""
-        return self.percent / 100 if self.enabled else 1.0
+        return min(self.percent, self.ceiling) / 100 if self.enabled else 1.0
+
+    def fit_screen(self, fits: Callable[[], bool]) -> None:
+        """Step the scale in force down the menu's scales until the window ``fits`` its
+        screen (200 % on a 1280 x 800 laptop put the round's buttons below it); the GM's
+        chosen scale is kept for a larger screen."""
+        self.ceiling = SCALES[-1]
+        self.apply()
+        smaller = [p for p in SCALES if p < min(self.percent, self.ceiling)]
+        while self.enabled and smaller and not fits():
+            self.ceiling = smaller.pop()
+            self.apply()
 
     def target_px(self) -> int:
         """The touch target size on the window's screen at the scale in force."""

@@ -93,6 +93,16 @@ def test_table_mode_on_then_off_gives_back_the_window_on_a_real_display(tmp_path
     assert after["frame"] == before["frame"] and after["viewport"] == before["viewport"]
 
 
+@pytest.mark.parametrize(("scale", "ui_scale"), [(1, 2.0), (1.5, 1.0)])
+def test_table_mode_keeps_the_window_within_a_laptop_screen(
+        tmp_path: Path, scale: float, ui_scale: float) -> None:
+    """Table mode's 200 % on a 1280 × 800 laptop: the window stays on the screen, the text
+    only as large as it holds (at 150 % the screen holds none larger)."""
+    seen = probe("1280x800", scale, tmp_path, "--round", "5", "--table-mode")["table"]
+    assert within(seen["frame"], seen["available"]), seen
+    assert seen["ui_scale"] == ui_scale
+
+
 def test_every_dialog_opens_within_a_laptop_screen_at_150_percent(tmp_path: Path) -> None:
     """1280 × 800 at 1.5 is 853 × 533 logical pixels: a dialog asking more is shrunk and
     scrolls its form (the template editor's form alone is 914 px tall)."""

@@ -124,6 +124,8 @@ def main() -> int:
         app.quit()
 
     def table_off() -> None:
+        report["table"] = measures(window)
+        report["table"]["ui_scale"] = window.table.mode.scale
         window.table.set_table_mode(False)
         QTimer.singleShot(args.settle_ms, finish)
 
