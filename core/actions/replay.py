@@ -2,8 +2,9 @@
 on a copy (:meth:`core.actions.history.History.replica`), so the live encounter, its
 history and its undo stack are never touched.
 
-Frame ``n`` is the encounter after the first ``n`` steps (frame 0: before any of them);
-its log lines are those step ``n`` wrote (none for an edit that logs nothing).
+Frame ``n`` is the encounter after the first ``n`` steps (frame 0: before any of them), up
+to the step the live history stands at (steps undone are not part of the fight); its log
+lines are those step ``n`` wrote (none for an edit that logs nothing).
 
 >>> from core.actions.commands import AppendLog, MoveToken
 >>> from core.model.combatant import Combatant
@@ -45,8 +46,9 @@ class Replay:
 
     def __init__(self, history: History) -> None:
         self._history = history.replica()
-        self.labels = self._history.labels()
-        self.current = history.index  # where the live history stands
+        # What happened: the steps undone (and not redone) are not part of the fight.
+        self.labels = self._history.labels()[:history.index]
+        self.current = history.index  # where the live history stands: the last frame
         self._log_sizes = self._measure_log()
 
     def __len__(self) -> int:
@@ -56,7 +58,7 @@ class Replay:
     def _measure_log(self) -> list[int]:
         """The log's length at every frame (walked once: then each seek is one step)."""
         sizes = [0] * len(self)
-        for index in (*range(self.current, -1, -1), *range(self.current + 1, len(self))):
+        for index in range(self.current, -1, -1):
             self._history.set_index(index)
             sizes[index] = len(self._history.encounter.log)
         return sizes
