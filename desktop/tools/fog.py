@@ -125,7 +125,11 @@ class FogTool(CellPaintTool):
 
     def set_darkness(self, darkness: Darkness) -> None:
         if darkness is not self.document.encounter.map.darkness:
-            self.document.push(SetDarkness(darkness))
+            if self.document.push(SetDarkness(darkness)) and darkness is not Darkness.DAYLIGHT:
+                # The GM's map shows everything, dark or not: say where the dark shows.
+                self.reported.emit(f"The map is {darkness.value}: the players see lit cells "
+                                   "and their darkvision — Shift+O tints what they cannot "
+                                   "see here")
 
     def follow(self, changes: ChangeSet) -> None:
         if changes.fog or changes.map_shape:

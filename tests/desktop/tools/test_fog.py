@@ -73,6 +73,7 @@ def test_the_bar_turns_fog_off_clears_hand_edits_and_sets_darkness(
     assert isinstance(darkness, QComboBox)
     darkness.setCurrentText("dark")
     assert document.encounter.map.darkness is Darkness.DARK
+    assert "Shift+O tints what they cannot see" in window.statusBar().currentMessage()
     assert document.history.labels()[-3:] == ["Fog of war off",
                                               "Clear revealed and hidden areas",
                                               "Darkness: dark"]
