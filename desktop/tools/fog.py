@@ -124,12 +124,13 @@ class FogTool(CellPaintTool):
             self.document.push(SetFogEnabled(on))
 
     def set_darkness(self, darkness: Darkness) -> None:
-        if darkness is not self.document.encounter.map.darkness:
-            if self.document.push(SetDarkness(darkness)) and darkness is not Darkness.DAYLIGHT:
-                # The GM's map shows everything, dark or not: say where the dark shows.
-                self.reported.emit(f"The map is {darkness.value}: the players see lit cells "
-                                   "and their darkvision — Shift+O tints what they cannot "
-                                   "see here")
+        if darkness is self.document.encounter.map.darkness:
+            return
+        if self.document.push(SetDarkness(darkness)) and darkness is not Darkness.DAYLIGHT:
+            # The GM's map shows everything, dark or not: say where the dark shows.
+            self.reported.emit(f"The map is {darkness.value}: the players see lit cells "
+                               "and their darkvision — Shift+O tints what they cannot "
+                               "see here")
 
     def follow(self, changes: ChangeSet) -> None:
         if changes.fog or changes.map_shape:
