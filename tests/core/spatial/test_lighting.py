@@ -24,7 +24,14 @@ from core.model.mapmodel import (
     WallKind,
     WallSegment,
 )
-from core.spatial.lighting import Lighting, changed_rows, hazard_lights, lamp, lit_union
+from core.spatial.lighting import (
+    Lighting,
+    LitUnion,
+    changed_rows,
+    hazard_lights,
+    lamp,
+    lit_union,
+)
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import lighting_inputs, lit_cells
 from tests.core.spatial.test_vision import Segment, oracle
@@ -162,3 +169,25 @@ def test_a_timed_fires_light_goes_out_with_it() -> None:
     assert lit_cells(encounter)[2, 15]
     History(encounter).push(NextRound())  # round 0 ends
     assert not encounter.map.hazards and not lit_cells(encounter)[2, 15]
+
+
+def test_lit_cells_worked_out_where_asked_equal_those_worked_out_at_once() -> None:
+    """Each light tests only the cells of its range's box still dark, against the walls
+    near that box: asked for in parts (as the party's sight asks), from lights inside and
+    on the map's edges, the lit cells are those of every light's full sweep."""
+    rng = random.Random(11)
+    walls = []
+    for _ in range(400):
+        x, y, run = rng.randint(0, 40), rng.randint(0, 30), rng.randint(-4, 4)
+        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
+    segments = np.array(walls, dtype=np.float64)
+    lights = tuple(Light(x=rng.choice([0.0, rng.uniform(0, 40), 40.0]),
+                         y=rng.choice([0.0, rng.uniform(0, 30), 30.0]),
+                         range_cells=rng.choice([0.0, 1.0, 2.5, 6.0, 50.0]))
+                   for _ in range(30))
+    shape = (30, 40)
+    union = LitUnion(segments, lights, shape)
+    ys, xs = np.mgrid[0:30, 0:40]
+    for part in (xs < 13, (ys + xs) % 3 == 0, None):
+        union.within(part)
+    assert (union.within(None) == Lighting().follow(segments, lights, shape)).all()
