@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ from core.model.mapmodel import (
     WallKind,
     WallSegment,
 )
+from core.spatial import lighting
 from core.spatial.lighting import (
     Lighting,
     LitUnion,
@@ -171,10 +173,17 @@ def test_a_timed_fires_light_goes_out_with_it() -> None:
     assert not encounter.map.hazards and not lit_cells(encounter)[2, 15]
 
 
-def test_lit_cells_worked_out_where_asked_equal_those_worked_out_at_once() -> None:
+@pytest.mark.parametrize(("ray_pairs", "batch_pairs"), [(0, 1), (10**9, 1), (10**9, 10**9),
+                                                       (300, 2000)])
+def test_lit_cells_worked_out_where_asked_equal_those_worked_out_at_once(
+        monkeypatch: pytest.MonkeyPatch, ray_pairs: int, batch_pairs: int) -> None:
     """Each light tests only the cells of its range's box still dark, against the walls
-    near that box: asked for in parts (as the party's sight asks), from lights inside and
-    on the map's edges, the lit cells are those of every light's full sweep."""
+    near that box, swept or as rays in batches (every light swept; every light's rays,
+    tested light by light or all at once; a mix): asked for in parts (as the party's
+    sight asks), from lights inside and on the map's edges, the lit cells are those of
+    every light's full sweep."""
+    monkeypatch.setattr(lighting, "RAY_PAIRS", ray_pairs)
+    monkeypatch.setattr(lighting, "BATCH_PAIRS", batch_pairs)
     rng = random.Random(11)
     walls = []
     for _ in range(400):
