@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -126,14 +127,22 @@ def test_a_patient_lighting_stands_until_its_keeper_brings_it_up_to_date() -> No
     assert lit_cells(encounter)[5, 5] and lit_cells(encounter) is kept.lit
 
 
+def random_walls(rng: random.Random, count: int, size: tuple[int, int], longest: int
+                 ) -> npt.NDArray[np.float64]:
+    """``count`` seeded walls along grid lines, up to ``longest`` cells, on a map of
+    ``size`` (width, height)."""
+    walls = []
+    for _ in range(count):
+        x, y, run = rng.randint(0, size[0]), rng.randint(0, size[1]), rng.randint(
+            -longest, longest)
+        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
+    return np.array(walls, dtype=np.float64)
+
+
 def test_many_walls_and_lights_kept_equal_afresh() -> None:
     """The pre-cull (over 256 segments in reach) and far lights on a busy map."""
     rng = random.Random(3)
-    walls = []
-    for _ in range(900):
-        x, y, run = rng.randint(0, 60), rng.randint(0, 60), rng.randint(-5, 5)
-        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
-    segments = np.array(walls, dtype=np.float64)
+    segments = random_walls(rng, 900, (60, 60), 5)
     lights = tuple(Light(x=rng.uniform(0, 60), y=rng.uniform(0, 60),
                          range_cells=rng.choice([3.0, 10.0, 1000.0])) for _ in range(40))
     kept = Lighting()
@@ -185,11 +194,7 @@ def test_lit_cells_worked_out_where_asked_equal_those_worked_out_at_once(
     monkeypatch.setattr(lighting, "RAY_PAIRS", ray_pairs)
     monkeypatch.setattr(lighting, "BATCH_PAIRS", batch_pairs)
     rng = random.Random(11)
-    walls = []
-    for _ in range(400):
-        x, y, run = rng.randint(0, 40), rng.randint(0, 30), rng.randint(-4, 4)
-        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
-    segments = np.array(walls, dtype=np.float64)
+    segments = random_walls(rng, 400, (40, 30), 4)
     lights = tuple(Light(x=rng.choice([0.0, rng.uniform(0, 40), 40.0]),
                          y=rng.choice([0.0, rng.uniform(0, 30), 30.0]),
                          range_cells=rng.choice([0.0, 1.0, 2.5, 6.0, 50.0]))
