@@ -319,14 +319,14 @@ class LitUnion:
 
     def _light(self, todo: BoolArray) -> None:
         """Light the cells of ``todo``, light after light, each light testing only the cells
-        in its range's box not lit before it (on 2,000 lights reaching the whole of a map
-        with 5,000 walls the cells still dark soon are a few pockets no light sees) against
-        the walls near that box. A light with few cells and walls to test goes into a
-        batch of rays tested all at once (:class:`RayBatch`); the others are swept."""
-        dark = todo.copy()
+        in its range not lit before it (on 2,000 lights reaching the whole of a map with
+        5,000 walls the cells still dark soon are a few pockets no light sees) against the
+        walls near it. A light with few cells and walls to test goes into a batch of rays
+        tested all at once (:class:`RayBatch`); the others are swept."""
+        dark = DarkCells(todo.copy())
         batch = RayBatch(self._lit)
         for light in dict.fromkeys(self.lights):
-            wanted = _wanted(light, dark)
+            wanted = dark.wanted(light)
             if wanted is None:
                 continue
             rows, columns, dx, dy = wanted
@@ -337,31 +337,51 @@ class LitUnion:
                 continue
             seen = Sweep.around(walls, (light.x, light.y), far).sees(dx, dy)
             self._lit[rows[seen], columns[seen]] = True
-            dark[rows[seen], columns[seen]] = False
+            dark.mask[rows[seen], columns[seen]] = False
         batch.flush()
 
 
 Cells = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], FloatArray, FloatArray]
 
 
-def _wanted(light: Light, dark: BoolArray) -> Cells | None:
-    """The cells of ``dark`` whose centres lie within the light's range: rows, columns and
-    the centres' offsets from the light (None: there are none)."""
-    height, width = dark.shape
-    radius = light.range_cells
-    x0, y0 = max(math.floor(light.x - radius), 0), max(math.floor(light.y - radius), 0)
-    x1 = min(math.ceil(light.x + radius) + 1, width)
-    y1 = min(math.ceil(light.y + radius) + 1, height)
-    if x0 >= x1 or y0 >= y1:
-        return None
-    rows, columns = np.nonzero(dark[y0:y1, x0:x1])
-    # (cell + 0.5) - light: the very floats the sweep and the oracle measure
-    dx = np.asarray(columns + (x0 + 0.5) - light.x, dtype=np.float64)
-    dy = np.asarray(rows + (y0 + 0.5) - light.y, dtype=np.float64)
-    inside = np.flatnonzero(dx * dx + dy * dy <= radius ** 2 * (1 + EPS))
-    if inside.size == 0:
-        return None
-    return rows[inside] + y0, columns[inside] + x0, dx[inside], dy[inside]
+class DarkCells:
+    """The cells still to light, as a mask, and for the lights reaching a good part of the
+    map as the list of those cells (shorter than a scan of the light's box once most of the
+    map is lit), pruned when asked for."""
+
+    def __init__(self, mask: BoolArray) -> None:
+        self.mask = mask
+        self._listed: npt.NDArray[np.intp] | None = None
+
+    def wanted(self, light: Light) -> Cells | None:
+        """The dark cells whose centres lie within the light's range: rows, columns and the
+        centres' offsets from the light (None: there are none)."""
+        height, width = self.mask.shape
+        radius = light.range_cells
+        x0, y0 = max(math.floor(light.x - radius), 0), max(math.floor(light.y - radius), 0)
+        x1 = min(math.ceil(light.x + radius) + 1, width)
+        y1 = min(math.ceil(light.y + radius) + 1, height)
+        if x0 >= x1 or y0 >= y1:
+            return None
+        if 4 * (x1 - x0) * (y1 - y0) < self.mask.size:
+            rows, columns = np.nonzero(self.mask[y0:y1, x0:x1])
+            rows, columns = rows + y0, columns + x0
+        else:
+            rows, columns = np.divmod(self._list(), width)
+        # (cell + 0.5) - light: the very floats the sweep and the oracle measure
+        dx = np.asarray(columns + 0.5 - light.x, dtype=np.float64)
+        dy = np.asarray(rows + 0.5 - light.y, dtype=np.float64)
+        inside = np.flatnonzero(dx * dx + dy * dy <= radius ** 2 * (1 + EPS))
+        if inside.size == 0:
+            return None
+        return rows[inside], columns[inside], dx[inside], dy[inside]
+
+    def _list(self) -> npt.NDArray[np.intp]:
+        if self._listed is None:
+            self._listed = np.flatnonzero(self.mask)
+        else:
+            self._listed = self._listed[self.mask.ravel()[self._listed]]
+        return self._listed
 
 
 #: A light with at most this many (cell, wall) pairs to test joins a batch of rays: a sweep
@@ -454,11 +474,18 @@ class SegmentBoxes:
         x1, y1, x2, y2 = self.segments.T
         self.low_x, self.high_x = np.minimum(x1, x2), np.maximum(x1, x2)
         self.low_y, self.high_y = np.minimum(y1, y2), np.maximum(y1, y2)
+        self.extent = ((float(self.low_x.min()), float(self.low_y.min()),
+                        float(self.high_x.max()), float(self.high_y.max()))
+                       if len(self.segments) else (0.0, 0.0, 0.0, 0.0))
 
     def within(self, x: float, y: float, reach: float) -> FloatArray:
         """The segments whose boxes come within ``reach`` (and a cell more) of (x, y):
         every segment with a point that near."""
         margin = reach + 1
+        left, top, right, bottom = self.extent
+        if x - margin <= left and y - margin <= top and x + margin >= right and (
+                y + margin >= bottom):
+            return self.segments  # a light reaching past every wall: no copy
         near = ((self.low_x <= x + margin) & (self.high_x >= x - margin)
                 & (self.low_y <= y + margin) & (self.high_y >= y - margin))
         found: FloatArray = self.segments[near]
