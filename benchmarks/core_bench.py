@@ -138,8 +138,10 @@ def _outcomes(scenario: Scenario, requests: list[ShoveRequest]) -> dict[str, dic
 
 
 # --- movement ------------------------------------------------------------------------------
-def _astar_runs(encounter: Encounter, token_id: str, goal: Cell, runs: int
-                ) -> dict[str, list[float]]:
+def astar_runs(encounter: Encounter, token_id: str, goal: Cell, runs: int
+               ) -> dict[str, list[float]]:
+    """Seconds per run, after two warm-up runs, of a fresh graph, its tcod pathfinder,
+    the search, and the three together."""
     token = encounter.token(token_id)
     parts: dict[str, list[float]] = {"graph_build": [], "tcod_setup": [], "search": [],
                                      "total": []}
@@ -178,7 +180,7 @@ def bench_astar(scenario: Scenario) -> tuple[Figures, Figures]:
              ("astar_unreachable_split", split_map(encounter), scenario.goal,
               UNREACHABLE_RUNS))
     for prefix, world, goal, runs in cases:
-        for key, samples in _astar_runs(world, scenario.runner, goal, runs).items():
+        for key, samples in astar_runs(world, scenario.runner, goal, runs).items():
             figures.update(summary_ms(prefix if key == "total" else f"{prefix}_{key}",
                                       samples))
         figures[f"{prefix}_total_median_ms"] = figures.pop(f"{prefix}_median_ms")

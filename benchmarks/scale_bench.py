@@ -23,8 +23,9 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from benchmarks.core_bench import astar_runs
 from benchmarks.scenario import SCALE, Scenario, build_scenario, elevated, open_field_pair
-from benchmarks.timing import Figures, ms, sample_each, spread_ms, timed
+from benchmarks.timing import Figures, ms, sample_each, spread_ms, summary_ms, timed
 from core.actions.commands import MoveToken, SetElevation
 from core.actions.history import History
 from core.io.fileio import load_encounter
@@ -40,7 +41,7 @@ from core.rules.missile_odds import missile_odds
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
-from core.spatial.pathing import MovementGraph, find_path
+from core.spatial.pathing import UNREACHABLE, MovementGraph, find_path
 from core.spatial.playerview import party_sight
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,10 +184,9 @@ def serpentine(size: int) -> tuple[Encounter, str, Cell]:
     return Encounter(map=battle_map, tokens=[runner]), "runner", goal
 
 
-def _astar(encounter: Encounter, token_id: str, goal: Cell, cold: bool) -> float:
-    if cold:
-        encounter.drop_derived()
-        geometry_of(encounter)
+def _astar_cold(encounter: Encounter, token_id: str, goal: Cell) -> float:
+    encounter.drop_derived()
+    geometry_of(encounter)
     start = time.perf_counter()
     MovementGraph(encounter, encounter.token(token_id)).path_to(goal)
     return time.perf_counter() - start
@@ -194,18 +194,26 @@ def _astar(encounter: Encounter, token_id: str, goal: Cell, cold: bool) -> float
 
 def bench_astar(scenario: Scenario) -> Figures:
     """``MovementGraph`` + ``path_to`` corner to corner on the scale map and along the
-    serpentine; "cold" drops every derived value but the geometry first."""
+    serpentine, and its parts (graph arrays, tcod's pathfinder, the search); "cold" drops
+    every derived value but the geometry first. ``anchors_reached``: the anchors the
+    search reached (libtcod's cost is per anchor)."""
     maze, runner, goal = serpentine(SCALE.size)
     figures: Figures = {}
     for name, (encounter, token_id, target) in (
             ("scale", (scenario.encounter, scenario.runner, scenario.goal)),
             ("serpentine", (maze, runner, goal))):
-        for cold in (False, True):
-            samples = [_astar(encounter, token_id, target, cold) for _ in range(ASTAR_RUNS + 2)]
-            figures |= spread_ms(f"astar_{name}_{'cold' if cold else 'total'}", samples[2:])
-        path = MovementGraph(encounter, encounter.token(token_id)).path_to(target)
+        parts = astar_runs(encounter, token_id, target, ASTAR_RUNS)
+        figures |= spread_ms(f"astar_{name}_total", parts.pop("total"))
+        for part, samples in parts.items():
+            figures |= summary_ms(f"astar_{name}_{part}", samples)
+        cold = [_astar_cold(encounter, token_id, target) for _ in range(ASTAR_RUNS + 2)]
+        figures |= spread_ms(f"astar_{name}_cold", cold[2:])
+        graph = MovementGraph(encounter, encounter.token(token_id))
+        path = graph.path_to(target)
+        reached = int((graph.pathfinder().distance != UNREACHABLE).sum())
         figures |= {f"astar_{name}_path_cells": len(path.cells),
-                    f"astar_{name}_cost_ft": path.cost_ft, f"astar_{name}_legal": path.legal}
+                    f"astar_{name}_cost_ft": path.cost_ft, f"astar_{name}_legal": path.legal,
+                    f"astar_{name}_anchors_reached": reached}
     return figures
 
 

@@ -26,7 +26,7 @@ import time
 from functools import partial
 from pathlib import Path
 
-from benchmarks.scale_bench import _astar
+from benchmarks.core_bench import astar_runs
 from benchmarks.scenario import CATEGORIES, SCALE, Scenario, Spec, build_scenario
 from benchmarks.timing import Figures, median, ms, sample_each, summary_ms
 from core.io.fileio import load_encounter, save_encounter
@@ -104,8 +104,7 @@ def row(share: int, seed: int) -> Figures:
     build_s, scenario = timed_build(share, seed)
     encounter = scenario.encounter
     _log(f"1/{share}: {encounter.map.width}x{encounter.map.height} built in {build_s:.1f} s")
-    astar = [_astar(encounter, scenario.runner, scenario.goal, False)
-             for _ in range(ASTAR_RUNS + 2)][2:]
+    astar = astar_runs(encounter, scenario.runner, scenario.goal, ASTAR_RUNS)["total"]
     pairs = [ShoveRequest(attacker=p.attacker, defender=p.defender) for p in scenario.pairs]
     odds = sample_each([partial(shove_odds, encounter, r) for r in pairs], ODDS_ROUNDS)
     morale = sample_each([partial(retreat_plans, encounter, Side.OPPOSITION)], MORALE_RUNS)

@@ -80,9 +80,10 @@ def _collinear_overlap(r: tuple[float, float], w: tuple[float, float], s: tuple[
     return max(t0, t1) >= -EPS and min(t0, t1) <= 1 + EPS
 
 
-def _crosses(px: FloatArray, py: FloatArray, rx: int, ry: int, walls: FloatArray) -> BoolArray:
-    """Vectorised :func:`segments_intersect` of segments (p, p + r) against ``walls``
-    (one row x1, y1, x2, y2 per segment, aligned with p)."""
+def crosses(px: FloatArray, py: FloatArray, rx: int | FloatArray, ry: int | FloatArray,
+            walls: FloatArray) -> BoolArray:
+    """Vectorised :func:`segments_intersect` of segments (p, p + r), r not zero, against
+    ``walls`` (one row x1, y1, x2, y2 per segment, aligned with p)."""
     cx, cy = walls[:, 0], walls[:, 1]
     sx, sy = walls[:, 2] - cx, walls[:, 3] - cy
     wx, wy = cx - px, cy - py
@@ -262,7 +263,7 @@ class MapGeometry:
         centre_x, centre_y = xs.astype(np.float64) + 0.5, ys.astype(np.float64) + 0.5
         for direction in _FORWARD:
             dx, dy = direction.delta
-            hit = _crosses(centre_x, centre_y, dx, dy, segments[owner])
+            hit = crosses(centre_x, centre_y, dx, dy, segments[owner])
             nx, ny = xs + dx, ys + dy
             hit &= (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
             d, o = DIRECTIONS.index(direction), DIRECTIONS.index(_OPPOSITE[direction])

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +26,15 @@ from core.model.mapmodel import (
     WallKind,
     WallSegment,
 )
-from core.spatial.lighting import Lighting, changed_rows, hazard_lights, lamp, lit_union
+from core.spatial import lighting
+from core.spatial.lighting import (
+    Lighting,
+    LitUnion,
+    changed_rows,
+    hazard_lights,
+    lamp,
+    lit_union,
+)
 from core.spatial.sweep import BoolArray
 from core.spatial.vision import lighting_inputs, lit_cells
 from tests.core.spatial.test_vision import Segment, oracle
@@ -117,14 +127,22 @@ def test_a_patient_lighting_stands_until_its_keeper_brings_it_up_to_date() -> No
     assert lit_cells(encounter)[5, 5] and lit_cells(encounter) is kept.lit
 
 
+def random_walls(rng: random.Random, count: int, size: tuple[int, int], longest: int
+                 ) -> npt.NDArray[np.float64]:
+    """``count`` seeded walls along grid lines, up to ``longest`` cells, on a map of
+    ``size`` (width, height)."""
+    walls = []
+    for _ in range(count):
+        x, y, run = rng.randint(0, size[0]), rng.randint(0, size[1]), rng.randint(
+            -longest, longest)
+        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
+    return np.array(walls, dtype=np.float64)
+
+
 def test_many_walls_and_lights_kept_equal_afresh() -> None:
     """The pre-cull (over 256 segments in reach) and far lights on a busy map."""
     rng = random.Random(3)
-    walls = []
-    for _ in range(900):
-        x, y, run = rng.randint(0, 60), rng.randint(0, 60), rng.randint(-5, 5)
-        walls.append((x, y, x + run, y) if rng.random() < 0.5 else (x, y, x, y + run))
-    segments = np.array(walls, dtype=np.float64)
+    segments = random_walls(rng, 900, (60, 60), 5)
     lights = tuple(Light(x=rng.uniform(0, 60), y=rng.uniform(0, 60),
                          range_cells=rng.choice([3.0, 10.0, 1000.0])) for _ in range(40))
     kept = Lighting()
@@ -162,3 +180,28 @@ def test_a_timed_fires_light_goes_out_with_it() -> None:
     assert lit_cells(encounter)[2, 15]
     History(encounter).push(NextRound())  # round 0 ends
     assert not encounter.map.hazards and not lit_cells(encounter)[2, 15]
+
+
+@pytest.mark.parametrize(("ray_pairs", "batch_pairs"), [(0, 1), (10**9, 1), (10**9, 10**9),
+                                                       (300, 2000)])
+def test_lit_cells_worked_out_where_asked_equal_those_worked_out_at_once(
+        monkeypatch: pytest.MonkeyPatch, ray_pairs: int, batch_pairs: int) -> None:
+    """Each light tests only the cells of its range's box still dark, against the walls
+    near that box, swept or as rays in batches (every light swept; every light's rays,
+    tested light by light or all at once; a mix): asked for in parts (as the party's
+    sight asks), from lights inside and on the map's edges, the lit cells are those of
+    every light's full sweep."""
+    monkeypatch.setattr(lighting, "RAY_PAIRS", ray_pairs)
+    monkeypatch.setattr(lighting, "BATCH_PAIRS", batch_pairs)
+    rng = random.Random(11)
+    segments = random_walls(rng, 400, (40, 30), 4)
+    lights = tuple(Light(x=rng.choice([0.0, rng.uniform(0, 40), 40.0]),
+                         y=rng.choice([0.0, rng.uniform(0, 30), 30.0]),
+                         range_cells=rng.choice([0.0, 1.0, 2.5, 6.0, 50.0]))
+                   for _ in range(30))
+    shape = (30, 40)
+    union = LitUnion(segments, lights, shape)
+    ys, xs = np.mgrid[0:30, 0:40]
+    for part in (xs < 13, (ys + xs) % 3 == 0, None):
+        union.within(part)
+    assert (union.within(None) == Lighting().follow(segments, lights, shape)).all()
