@@ -71,6 +71,9 @@ class AttackAction(Action[AttackResult]):
             return counted + first
         return counted + first + strike_effects(encounter, attacker, target, result, "Hit")
 
+    def headline(self, result: AttackResult, entries: list[LogEntry]) -> str:
+        return after_first_strike(result.first_strike, entries)
+
     def entries(self, encounter: Encounter, result: AttackResult) -> list[LogEntry]:
         first = [] if result.first_strike is None else [first_strike_entry(
             encounter, result.first_strike)]
@@ -134,6 +137,13 @@ def shield_entries(encounter: Encounter, attacker: str, target: str, surprise: b
     names = {t.id: t.name for t in encounter.tokens}
     return [LogEntry(kind="shield", summary=shield.summary(), text=shield.text(names),
                      detail=shield.model_dump(mode="json"), round=round_of(encounter))]
+
+
+def after_first_strike(first_strike: AttackResult | None, entries: list[LogEntry]) -> str:
+    """The step is named by what the creature did, not by the armed defender's first strike
+    logged before it (002 "Brawling")."""
+    lead = 1 if first_strike is not None and len(entries) > 1 else 0
+    return entries[lead].summary if entries else ""
 
 
 def first_strike_entry(encounter: Encounter, strike: AttackResult) -> LogEntry:

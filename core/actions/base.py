@@ -73,6 +73,11 @@ class Action(ABC, Generic[R]):
     def totals(self, result: R) -> dict[str, Any]:
         """The headline numbers (totals, targets, margins, damage, cells) for ``--json``."""
 
+    def headline(self, result: R, entries: list[LogEntry]) -> str:
+        """What the step is called (the history, the Resolve panel's result, the status
+        bar): its first log line's summary, or the title when it logs nothing."""
+        return entries[0].summary if entries else ""
+
     def suggestions(self, result: R) -> tuple[tuple[int, str], ...]:
         """Effects of the result the GM may decline (critical events), as (number, what it
         does); :meth:`declining` those numbers gives the action that leaves them out."""
@@ -96,7 +101,7 @@ class Outcome(Generic[R]):
 
     @property
     def summary(self) -> str:
-        return self.entries[0].summary if self.entries else self.command.label
+        return self.command.label
 
     @property
     def text(self) -> str:
@@ -113,7 +118,7 @@ def plan(action: Action[R], encounter: Encounter, dice: DiceSource) -> Outcome[R
     effects = action.effects(encounter, result)
     entries = (*action.entries(encounter, result), *woken_by(encounter, effects))
     commands = [*effects, *(AppendLog(e) for e in entries)]
-    label = entries[0].summary if entries else action.title(encounter)
+    label = action.headline(result, list(entries)) or action.title(encounter)
     return Outcome(action, result, entries, Batch(commands, label),
                    tuple(dice.rolls[first_roll:]))
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.actions.afflict import afflict, set_hold
-from core.actions.attack import first_strike_entry
+from core.actions.attack import after_first_strike, first_strike_entry
 from core.actions.base import Action, round_of
 from core.actions.commands import Command, MoveToken
 from core.actions.injury import strike_effects
@@ -69,6 +69,9 @@ class GrappleAction(Action[GrappleResult]):
                 lost=result.lost.get(token_id, frozenset()),
                 catastrophic=bool(throw and throw.stun.effect.catastrophic))
         return [*commands, set_hold(encounter, (a, d), result.hold)]
+
+    def headline(self, result: GrappleResult, entries: list[LogEntry]) -> str:
+        return after_first_strike(result.first_strike, entries)
 
     def entries(self, encounter: Encounter, result: GrappleResult) -> list[LogEntry]:
         first = [] if result.first_strike is None else [first_strike_entry(

@@ -45,6 +45,7 @@ def test_an_armed_defender_strikes_first(make_encounter: Make) -> None:
     assert [e.summary for e in outcome.entries] == [
         "First strike (002 Brawling): Grok attacks Aldo: 20 vs AC 11 — hits, 3 damage",
         "Aldo attacks Grok: 20 vs AC 11 — hits, 2 damage"]
+    assert outcome.summary == history.labels()[-1] == outcome.entries[1].summary
     history.undo()
     assert (hp_of(history, "A"), hp_of(history, "G")) == (10, 20)
 
@@ -83,6 +84,7 @@ def test_a_grapple_attempt_meets_the_first_strike_too(make_encounter: Make) -> N
                       ScriptedDice([1, 15, 5]))
     assert outcome.result.first_strike is not None and not outcome.result.first_strike.hit
     assert outcome.result.hold is not None
+    assert outcome.summary.startswith("Aldo grapples Grok")  # the step is the grapple
     again = perform(AttackAction("A", "G", PUMMEL), history, ScriptedDice([20, 2]))
     assert again.result.first_strike is None  # close combat already: no first strike
 
