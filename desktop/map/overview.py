@@ -148,7 +148,7 @@ class TokenDots(QGraphicsItem):
         nothing (its area is four times the token's: a press on a Gargantuan token at
         zoom 1 repainted most of the view)."""
         if dot[0].cells in self.sizes:
-            self.picture.forget()
+            self.picture.redraw(_around(dot))
             self.update(_around(dot))
 
     def boundingRect(self) -> QRectF:

@@ -33,6 +33,7 @@ class LayerPicture:
         self.item = item
         self.draw = draw
         self._shot: _Shot | None = None
+        self._dirty: list[QRectF] = []  # scene areas to draw anew into the picture
         self._faces: FaceBook | None = None
 
     def lend_while_zooming(self, faces: FaceBook) -> None:
@@ -47,6 +48,14 @@ class LayerPicture:
     def forget(self) -> None:
         """What the layer draws changed: the next frame draws it anew."""
         self._shot = None
+        self._dirty.clear()
+
+    def redraw(self, area: QRectF) -> None:
+        """What the layer draws changed within ``area`` (scene) only: drawn anew there,
+        into the picture, before the next frame copies it (a token's dot that came or
+        went; a move's two ends are drawn with one painter)."""
+        if self._shot is not None:
+            self._dirty.append(QRectF(area))
 
     def paint(self, painter: QPainter, exposed: QRectF, viewport: QRectF,
               bounds: QRectF) -> None:
@@ -57,6 +66,9 @@ class LayerPicture:
         ratio = painter.device().devicePixelRatioF()
         needed = transform.mapRect(exposed.intersected(bounds)).intersected(viewport)
         shot = self._shot
+        if shot is not None and self._dirty:
+            shot.redraw(self.draw, self._dirty)
+            self._dirty.clear()
         if shot is not None and shot.serves(transform, ratio, needed):
             shot.copy(painter, transform, needed)
         elif self._faces is None or not self._faces.zooming:
@@ -96,6 +108,22 @@ class _Shot:
             draw(painter, transform.inverted()[0].mapRect(area))
             painter.end()
         return cls(pixmap, QTransform(transform), ratio, area)
+
+    def redraw(self, draw: Callable[[QPainter, QRectF], None], areas: list[QRectF]) -> None:
+        """Clear each of ``areas`` (scene) and draw it again; what reaches into one from
+        outside is drawn again too, cut at its edge, so the pixels come out as if drawn
+        whole."""
+        painter = QPainter(self.pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setTransform(self.transform
+                             * QTransform.fromTranslate(-self.area.x(), -self.area.y()))
+        for area in areas:
+            painter.setClipRect(area)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
+            painter.fillRect(area, Qt.GlobalColor.transparent)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+            draw(painter, area)
+        painter.end()
 
     def _shift(self, transform: QTransform) -> tuple[float, float] | None:
         """How far the view moved in whole device pixels since the picture was made, or
