@@ -29,7 +29,7 @@ from desktop.system.application import application
 TOKENS = 500
 VIEW = (1600, 1000)
 DRAG_STEPS = 60
-TARGETS = {"first_frame_ms": 1500, "drag_frame_zoom1_p95_ms": 8, "drag_frame_fit_p95_ms": 8,
+TARGETS = {"first_frame_ms": 1500, "drag_frame_zoom1_p95_ms": 4, "drag_frame_fit_p95_ms": 4,
            "full_repaint_fit_p95_ms": 16, "save_ms": 300, "open_ms": 300,
            "uvtt_import_first_frame_median_ms": 1000}
 
@@ -144,7 +144,7 @@ def run(seed: int) -> Figures:
         window.files.shutdown()
         window.close()
     figures["targets"] = {key: {"below": limit, "value": figures[key],
-                                "met": figures[key] is not None and figures[key] < limit}
+                                "met": figures[key] is not None and figures[key] <= limit}
                           for key, limit in TARGETS.items() if key in figures}
     figures["scenario"] = {"map": "200x200", "walls": len(scenario.encounter.map.walls),
                            "tokens": len(scenario.encounter.tokens), "view": list(VIEW)}

@@ -7,7 +7,7 @@ Figures (median and p95 of single moves, each to a different cell, after warm-up
   move (the party's sight computed once, the explored cells recorded into the move's step,
   the players' view, scene and fog brought up to date), then the event loop paints the GM
   window and the player window (1600×1000 each, the whole map fitted). The target is one
-  frame at 30 Hz, 33 ms.
+  frame at 120 Hz, 8.3 ms.
 - ``player_move_update_*``: the push alone; ``player_move_paint_*``: the painting alone.
 - ``player_repaint_*``: a full repaint of the player window alone (its viewport grabbed).
 - ``gm_fog_preview_move_*``: ``player_move`` with the fog tool active, so the GM's map
@@ -39,7 +39,7 @@ from desktop.system.application import application
 VIEW = (1600, 1000)
 MOVES = 40
 WARMUP = 4
-TARGETS = {"player_move_p95_ms": 33}
+TARGETS = {"player_move_p95_ms": 8.3}
 
 
 def _log(message: str) -> None:
@@ -112,7 +112,7 @@ def run(seed: int) -> Figures:
         window.files.shutdown()
         window.close()
     figures["targets"] = {key: {"below": limit, "value": figures[key],
-                                "met": figures[key] < limit}
+                                "met": figures[key] <= limit}
                           for key, limit in TARGETS.items()}
     figures["scenario"] = {"map": "200x200", "walls": len(encounter.map.walls),
                            "tokens": len(encounter.tokens), "party": 6,

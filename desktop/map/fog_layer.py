@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from core.model.grid import Cell
 from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
 from desktop.map.cell_image import image_of
 from desktop.qt import (
@@ -93,20 +94,41 @@ class FogLayer(QGraphicsItem):
         self.image = QImage()
         self._rect = QRectF()  # the map
         self._frame = QPainterPath()  # the border around it
+        self._kinds: np.ndarray | None = None  # per cell, as last shown (show_view)
 
     def show_view(self, view: PlayerView) -> None:
+        """Show the fog of ``view``; only the cells whose fog changed are repainted (a
+        party move changes a few around it: the whole players' view was repainted)."""
         height, width = view.visible.shape
+        # Per cell: 0 unseen, 1 remembered, 2 seen, as an index into the colours.
+        kinds = view.explored.astype(np.uint8) + (view.explored & view.visible)
+        changed = self._kinds is None or self._kinds.shape != kinds.shape
+        if changed:
+            self._reshape(width, height)
+        pixels = np.array([_bgra(self.look.unseen), _bgra(self.look.remembered),
+                           (0, 0, 0, 0)], dtype=np.uint8)[kinds]
+        self.image = image_of(pixels, QImage.Format.Format_ARGB32)
+        old, self._kinds = self._kinds, kinds
+        if changed or old is None:
+            self.update()
+        else:
+            self._update_cells(old != kinds)
+
+    def _reshape(self, width: int, height: int) -> None:
         self.prepareGeometryChange()
         self._rect = self.renderer.map_rect(width, height)
         pad = self.renderer.length(self.look.border)
         self._frame = QPainterPath()
         self._frame.addRect(self._rect.adjusted(-pad, -pad, pad, pad))
         self._frame.addRect(self._rect)  # odd-even fill: the ring between the two
-        pixels = np.zeros((height, width, 4), dtype=np.uint8)
-        pixels[~view.explored] = _bgra(self.look.unseen)
-        pixels[view.explored & ~view.visible] = _bgra(self.look.remembered)
-        self.image = image_of(pixels, QImage.Format.Format_ARGB32)
-        self.update()
+
+    def _update_cells(self, changed: np.ndarray) -> None:
+        """Repaint the box around the cells marked in ``changed``, if any."""
+        rows, columns = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+        if rows.size:
+            corner = self.renderer.cell_rect(Cell(int(columns[0]), int(rows[0])))
+            far = self.renderer.cell_rect(Cell(int(columns[-1]), int(rows[-1])))
+            self.update(corner.united(far))
 
     def cell_colour(self, x: int, y: int) -> QColor:
         """The fog over cell (x, y) (transparent where the players see it)."""

@@ -28,6 +28,7 @@ from desktop.map.items import (
     dot_colour,
     scale_of,
 )
+from desktop.map.view_picture import LayerPicture
 from desktop.qt import (
     QColor,
     QGraphicsItem,
@@ -86,6 +87,7 @@ class TokenDots(QGraphicsItem):
         self._members: dict[str, Dot] = {}
         self._groups: dict[DotGroup, dict[str, tuple[float, float]]] = {}
         self._centres: dict[DotGroup, np.ndarray] = {}  # built when first drawn
+        self.picture = LayerPicture(self, self._stamp_all)  # frames copy the dots from it
 
     def set_bounds(self, rect: QRectF) -> None:
         self.prepareGeometryChange()
@@ -96,6 +98,7 @@ class TokenDots(QGraphicsItem):
         self._members.clear()
         self._groups.clear()
         self._centres.clear()
+        self.picture.forget()
         self.update()
 
     def show_sizes(self, sizes: frozenset[int], items: Iterable[TokenItem]) -> None:
@@ -108,6 +111,7 @@ class TokenDots(QGraphicsItem):
             if item.cells in changed:
                 item.setFlag(NO_CONTENTS, item.cells in sizes
                              and item.token_id in self._members)
+        self.picture.forget()
         self.update()
 
     def follow(self, item: TokenItem) -> None:
@@ -144,6 +148,7 @@ class TokenDots(QGraphicsItem):
         nothing (its area is four times the token's: a press on a Gargantuan token at
         zoom 1 repainted most of the view)."""
         if dot[0].cells in self.sizes:
+            self.picture.redraw(_around(dot))
             self.update(_around(dot))
 
     def boundingRect(self) -> QRectF:
@@ -151,12 +156,21 @@ class TokenDots(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        exposed: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        if not self.sizes:
+            return
+        if widget is None:  # a picture for a file (desktop.map.picture): stamped exactly
+            self._stamp_all(painter, exposed)
+        else:
+            self.picture.paint(painter, exposed, QRectF(widget.rect()), self._bounds)
+
+    def _stamp_all(self, painter: QPainter, exposed: QRectF) -> None:
+        """Stamp every dot drawn here that reaches into ``exposed`` (scene)."""
         transform = painter.worldTransform()
         scale = scale_of(painter)
         affine = np.array([[transform.m11(), transform.m21(), transform.dx()],
                            [transform.m12(), transform.m22(), transform.dy()]])
         ratio = painter.device().devicePixelRatioF()
-        exposed = option.exposedRect  # type: ignore[attr-defined]
         painter.save()
         painter.resetTransform()
         for group, members in self._groups.items():
@@ -244,6 +258,7 @@ class HazardTint(QGraphicsItem):
         self._cells = (0, 0)  # the map's width and height
         self._items: list[HazardItem] = []
         self._image: QImage | None = None
+        self._tinted: list[HazardItem] = []  # the items the image shows
 
     def set_bounds(self, width: int, height: int) -> None:
         """The map's size in cells."""
@@ -258,7 +273,6 @@ class HazardTint(QGraphicsItem):
         self._items = list(items)
         for item in self._items:
             item.setFlag(NO_CONTENTS, True)
-        self._image = None
         self.update()
 
     @property
@@ -272,8 +286,8 @@ class HazardTint(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         if not self._items:
             return
-        if self._image is None:
-            self._image = self._tint()
+        if self._image is None or self._tinted != self._items:  # kept while the same
+            self._image, self._tinted = self._tint(), self._items  # (a zoom in and out)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         painter.drawImage(self._bounds, self._image)
 

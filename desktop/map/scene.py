@@ -56,6 +56,7 @@ MIN_LABEL_PX = 28
 TOKEN_Z_STEP = 1e-5  # 10,000 tokens stay below the ring drawn at Z_TOKEN + 0.5
 MIN_GRID_PX = 6
 MIN_HAZARD_NAME_CELL_PX = 8  # hazard names hidden while a cell is smaller on screen
+DISC_WHILE_ZOOMING = 2  # of DETAIL_PX: a dot grown up to this while the wheel turns stays one
 
 
 class MapScene(QGraphicsScene):
@@ -82,7 +83,13 @@ class MapScene(QGraphicsScene):
         self.focus_ring = FocusRing(self.renderer)
         self.addItem(self.focus_ring)
         self.faces = FaceBook()
+        self.walls.picture.lend_while_zooming(self.faces)
+        self.faces.rested.connect(self._zoom_rested)
+        self._zoom = 1.0  # the view's, as last told (follow_zoom)
+        self._resting_dots: frozenset[int] = frozenset()  # dot sizes at the last rest
+        self._resting_zoom = 1.0
         self.dots = TokenDots()
+        self.dots.picture.lend_while_zooming(self.faces)
         self.addItem(self.dots)
         self.hazard_tint = HazardTint(self.renderer)
         self.addItem(self.hazard_tint)
@@ -240,11 +247,40 @@ class MapScene(QGraphicsScene):
         """Detail only where it can be seen: tokens smaller than :data:`DETAIL_PX` on
         screen are drawn as dots by one item; while a cell is too small to tell which
         hazard a name is for, the names are hidden (zoomed out on a big map they covered
-        it, and cost a fifth of each frame) and the hazards are one tinted area per kind."""
-        self.dots.show_sizes(dot_sizes(self.renderer, zoom, DETAIL_PX), self.tokens.values())
+        it, and cost a fifth of each frame) and the hazards are one tinted area per kind.
+
+        While the GM zooms, the sizes that were dots when the zoom last rested stay dots
+        until twice that size: each would be a plain disc anyway, its face not drawn yet
+        (:mod:`desktop.map.token_faces`), and a hundred Gargantuan discs drawn item by item
+        took 2 ms of each wheel notch at fit.
+        Hazards stay one tint until the zoom rests (a thousand hazards' outlines and names
+        cached anew took 5 ms of the notch that showed them)."""
+        self._zoom = zoom
+        sizes = dot_sizes(self.renderer, zoom, DETAIL_PX)
+        if self.faces.zooming:
+            sizes |= self._resting_dots & dot_sizes(self.renderer, zoom,
+                                                    DETAIL_PX * DISC_WHILE_ZOOMING)
+        else:
+            self._resting_dots = sizes
+            self._resting_zoom = zoom
+        self.dots.show_sizes(sizes, self.tokens.values())
         shown = self.renderer.length(zoom) >= MIN_HAZARD_NAME_CELL_PX
-        if shown != self._hazard_names_shown:
+        if shown != self._hazard_names_shown and not (shown and self.faces.zooming):
             self._show_hazards_in_detail(shown)
+
+    def _zoom_rested(self) -> None:
+        """Tokens kept as dots through the zoom draw themselves, their faces drawn with
+        the others owed (a few milliseconds at a time, not all in the next frame)."""
+        if self._grid_shown(self._resting_zoom) != self._grid_shown(self._zoom):
+            self.update()
+        leaving = self.dots.sizes - dot_sizes(self.renderer, self._zoom, DETAIL_PX)
+        if leaving:
+            views = self.views()
+            scale = self._zoom * (views[0].devicePixelRatioF() if views else 1.0)
+            for item in self.tokens.values():
+                if item.cells in leaving:
+                    self.faces.owe(item, scale)
+        self.follow_zoom(self._zoom)
 
     def _show_hazards_in_detail(self, shown: bool) -> None:
         self._hazard_names_shown = shown
@@ -314,11 +350,17 @@ class MapScene(QGraphicsScene):
         painter.drawImage(target, self._cells, source)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
 
+    def _grid_shown(self, zoom: float) -> bool:
+        return self.renderer.length(zoom) >= MIN_GRID_PX
+
     def _draw_grid(self, painter: QPainter, rect: QRectF) -> None:
         """Opaque cosmetic lines in one call; none when cells are too small to tell apart
-        (the lines would be a grey wash costing a third of the frame)."""
-        on_screen = self.renderer.on_screen(1, painter.worldTransform())
-        if rect.isEmpty() or on_screen < MIN_GRID_PX:
+        (the lines would be a grey wash costing a third of the frame). Zooming in from
+        there, the grid comes once the zoom rests: its 600 lines at fit took 2.5 ms of
+        the wheel notch that showed them."""
+        zoom = self.renderer.zoom_of(painter.worldTransform())
+        if rect.isEmpty() or not self._grid_shown(zoom) or (
+                self.faces.zooming and not self._grid_shown(self._resting_zoom)):
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         pen = QPen(style.GRID, 0)

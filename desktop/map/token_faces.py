@@ -19,7 +19,7 @@ import math
 import time
 from typing import Protocol
 
-from desktop.qt import QObject, QPixmap, QPixmapCache, QTimer
+from desktop.qt import QObject, QPixmap, QPixmapCache, QTimer, Signal
 
 FACE_STEP = math.sqrt(2)  # a token's picture is redrawn when the zoom passes a power of √2
 REST_MS = 150  # the zoom has rested: draw the faces owed
@@ -45,7 +45,10 @@ class HasFace(Protocol):
 
 
 class FaceBook(QObject):
-    """One scene's token faces: found, lent or drawn, and the owed ones drawn at rest."""
+    """One scene's token faces: found, lent or drawn, and the owed ones drawn at rest.
+    ``rested`` says the zoom rested (other pictures lent while zooming are made anew)."""
+
+    rested = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,13 +66,14 @@ class FaceBook(QObject):
         self._rest.start()
 
     def face(self, item: HasFace, scale: float) -> QPixmap | None:
-        """The item's face for ``scale``: drawn now unless the GM is zooming, then the
-        nearest drawn step's, or None (the item draws a plain disc) until the zoom rests."""
+        """The item's face for ``scale``: drawn now unless the GM is zooming or the face
+        is owed already, then the nearest drawn step's, or None (the item draws a plain
+        disc) until the owed faces are drawn."""
         step = face_step(scale)
         exact = _drawn(item, step)
         if exact is not None:
             return exact
-        if not self.zooming:
+        if not self.zooming and item not in self._owed:
             return item.draw_face(step)
         self._owed[item] = step
         for offset in BORROW_FROM:
@@ -77,6 +81,13 @@ class FaceBook(QObject):
             if lent is not None:
                 return lent
         return None
+
+    def owe(self, item: HasFace, scale: float) -> None:
+        """Draw the item's face for ``scale`` with the owed ones, if it is not drawn yet
+        (a token that was a disc all through a zoom); lent or a disc until then."""
+        step = face_step(scale)
+        if _drawn(item, step) is None:
+            self._owed[item] = step
 
     @property
     def owed(self) -> int:
@@ -86,6 +97,7 @@ class FaceBook(QObject):
     def _draw_owed(self) -> None:
         """The zoom has rested: draw the owed faces, a few milliseconds at a time."""
         self.zooming = False
+        self.rested.emit()
         self._draw_some()
 
     def _draw_some(self) -> None:

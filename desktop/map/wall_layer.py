@@ -1,6 +1,8 @@
 """The walls and doors of a map as one graphics item, kept as one path per kind in square
 chunks so a frame strokes only what it exposes, and a wall edit (a door opened) strokes
-again only the chunks it touches: all 5,000 walls of a big map took 60-150 ms a toggle."""
+again only the chunks it touches: all 5,000 walls of a big map took 60-150 ms a toggle.
+Zoomed out, frames copy the walls from a picture of the view
+(:mod:`desktop.map.view_picture`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING
 from core.model.mapmodel import WallKey, WallKind, WallSegment
 from desktop.map import style
 from desktop.map.items import Z_WALL
+from desktop.map.view_picture import LayerPicture
 from desktop.qt import (
     QGraphicsItem,
     QPainter,
@@ -40,6 +43,7 @@ class WallLayer(QGraphicsItem):
     CHUNK_CELLS = 16
     MERGED = 4  # fine chunks a side in a coarse one
     COARSE_BELOW_PX = 8.0  # a cell smaller than this on screen: coarse chunks
+    PICTURE_BELOW_PX = 16.0  # and smaller than this: the walls copied from a picture
 
     def __init__(self, renderer: MapRenderer) -> None:
         super().__init__()
@@ -51,6 +55,8 @@ class WallLayer(QGraphicsItem):
         self._bounds = QRectF()
         self._walls: dict[tuple[int, int], Counter[WallKey]] = {}  # by chunk
         self._pens: dict[tuple[WallKind, bool], QPen] = {}  # shared: merged chunks group by pen
+        self.picture = LayerPicture(self, self._stroke_picture)  # zoomed out
+        self._cell_px = 0.0  # on screen, in the frame being painted
 
     def set_walls(self, walls: list[WallSegment]) -> None:
         """Draw these walls (a new or resized map)."""
@@ -78,6 +84,7 @@ class WallLayer(QGraphicsItem):
         for chunk in touched:
             self._fine.put(chunk, self._strokes(self._walls[chunk]))
         self._coarse = None
+        self.picture.forget()
         self._bounds = self._fine.bounds
         self.update()
 
@@ -110,16 +117,32 @@ class WallLayer(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        coarse = self.renderer.on_screen(1, painter.worldTransform()) < self.COARSE_BELOW_PX
-        chunks = self._merged() if coarse else self._fine
-        for pen, path in chunks.exposed(option.exposedRect):  # type: ignore[attr-defined]
-            painter.setPen(pen)
-            painter.drawPath(path)
+        exposed: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        cell_px = self.renderer.on_screen(1, painter.worldTransform())
+        if widget is None or cell_px >= self.PICTURE_BELOW_PX:  # (no widget: a file's
+            _stroke(painter, self._chunks(cell_px).exposed(exposed))  # picture, exact)
+        else:
+            self._cell_px = cell_px
+            self.picture.paint(painter, exposed, QRectF(widget.rect()), self._bounds)
+
+    def _chunks(self, cell_px: float) -> _Chunks:
+        """The chunks to stroke with a cell ``cell_px`` on screen."""
+        return self._merged() if cell_px < self.COARSE_BELOW_PX else self._fine
+
+    def _stroke_picture(self, painter: QPainter, area: QRectF) -> None:
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        _stroke(painter, self._chunks(self._cell_px).exposed(area))
 
     def _merged(self) -> _Chunks:
         if self._coarse is None:
             self._coarse = self._fine.merged(self.MERGED)
         return self._coarse
+
+
+def _stroke(painter: QPainter, strokes: Iterable[tuple[QPen, QPainterPath]]) -> None:
+    for pen, path in strokes:
+        painter.setPen(pen)
+        painter.drawPath(path)
 
 
 class _Chunks:

@@ -210,7 +210,9 @@ def test_selecting_a_token_drawn_in_detail_repaints_only_around_it(window: MainW
     assert max(max(r.width(), r.height()) for r in painted.rects) < 150
 
 
-def test_hazards_are_one_tint_zoomed_out(window: MainWindow) -> None:
+def test_hazards_are_one_tint_zoomed_out(window: MainWindow, qtbot: QtBot) -> None:
+    """Zoomed out the hazards are one tint; zoomed in again they draw themselves once
+    the wheel has rested (not in the notch that passes the threshold)."""
     scene = window.scene
     fire = next(i for i in scene.hazard_items if i.hazard.name == "Brazier fire")
     zoom_to(window, 6)
@@ -220,7 +222,10 @@ def test_hazards_are_one_tint_zoomed_out(window: MainWindow) -> None:
     tinted, bare = colour_at(window, image, 3.5, 3.5), colour_at(window, image, 2.5, 3.5)
     assert tinted.red() > bare.red() and tinted.blue() < bare.blue()  # fire: orange
     zoom_to(window, 40)
+    assert scene.faces.zooming and scene.hazard_tint.holding
+    qtbot.waitUntil(lambda: not scene.faces.zooming)
     assert not scene.hazard_tint.holding and not fire.flags() & NO_CONTENTS
+    assert fire.label.isVisible()
 
 
 def test_the_scene_follows_a_zoom_set_without_a_word(window: MainWindow) -> None:

@@ -4,6 +4,7 @@ condition badges readable inside their token at any zoom, a selection ring a GM 
 from __future__ import annotations
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from desktop.mainwindow import MainWindow
 from desktop.map import style
@@ -19,13 +20,17 @@ from desktop.qt import (
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
 
-def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWindow) -> None:
+def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWindow,
+                                                                 qtbot: QtBot) -> None:
+    """Hidden in the wheel notch that makes cells tiny; shown again once the zoom that
+    makes them big enough has rested."""
     labels = [item.label for item in window.scene.hazard_items]
     assert labels and all(label.isVisible() for label in labels)  # the demo at fit
     window.view.zoom_by(MIN_HAZARD_NAME_CELL_PX / 2 / window.scene.renderer.length(
         window.view.zoom))
     assert not any(label.isVisible() for label in labels)
     window.view.fit_map()
+    qtbot.waitUntil(lambda: not window.scene.faces.zooming)
     assert all(label.isVisible() for label in labels)
 
 
