@@ -28,9 +28,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from core.io.fileio import describe_validation_error, write_atomic
+from core.io.fileio import describe_validation_error, loadable_bytes, write_atomic
 from core.io.files import FileReadError, read_regular_file
-from core.io.safejson import JsonDocumentError, check_values, parse_json
+from core.io.safejson import JsonDocumentError, parse_json
 from core.model.bestiary import Bestiary
 from core.model.limits import MAX_FILE_BYTES
 
@@ -86,19 +86,10 @@ def bestiary_to_bytes(bestiary: Bestiary) -> bytes:
     """The file's bytes (indented one space, like an encounter); BestiarySaveError when
     they would not load again."""
     try:
-        check_values(bestiary.model_dump(by_alias=True))
-    except JsonDocumentError as error:
+        return loadable_bytes(bestiary, lambda data: bestiary_from_json(data, "the saved "
+                                                                        "bestiary"))
+    except (JsonDocumentError, BestiaryFileError) as error:
         raise BestiarySaveError(f"cannot save the bestiary: {error}") from None
-    data = bestiary.model_dump_json(by_alias=True, indent=1).encode("utf-8")
-    if len(data) > MAX_FILE_BYTES:
-        raise BestiarySaveError(f"cannot save the bestiary: it would be "
-                                f"{len(data) // 2**20} MiB; the limit is "
-                                f"{MAX_FILE_BYTES // 2**20} MiB")
-    try:
-        bestiary_from_json(data, "the saved bestiary")
-    except BestiaryFileError as error:
-        raise BestiarySaveError(f"cannot save: {error}") from None
-    return data
 
 
 def save_bestiary(bestiary: Bestiary, path: str | os.PathLike[str]) -> None:

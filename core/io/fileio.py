@@ -26,6 +26,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from pydantic import BaseModel
     from pydantic_core import ErrorDetails
 
 from core.io.files import FileReadError, read_regular_file
@@ -170,19 +173,22 @@ def as_filed(encounter: Encounter, kept: int | None = None) -> Encounter:
 def encounter_to_bytes(encounter: Encounter, kept: int | None = None) -> bytes:
     """The encounter file's bytes (its log from entry ``kept`` on: see :func:`as_filed`);
     EncounterSaveError when they would not load again."""
-    filed = as_filed(encounter, kept)
     try:
-        check_values(filed.model_dump(by_alias=True))
-    except JsonDocumentError as error:
+        return loadable_bytes(as_filed(encounter, kept),
+                              lambda data: encounter_from_json(data, "the saved file"))
+    except (JsonDocumentError, EncounterFileError) as error:
         raise EncounterSaveError(f"cannot save: {error}") from None
-    data = filed.model_dump_json(by_alias=True, indent=1).encode("utf-8")
+
+
+def loadable_bytes(model: BaseModel, load: Callable[[bytes], object]) -> bytes:
+    """``model`` as file bytes (indented one space), checked as its loader will: its
+    values, the file's size and ``load`` itself (which raises what it refuses)."""
+    check_values(model.model_dump(by_alias=True))
+    data = model.model_dump_json(by_alias=True, indent=1).encode("utf-8")
     if len(data) > MAX_FILE_BYTES:
-        raise EncounterSaveError(f"cannot save: the file would be {len(data) // 2**20} MiB; "
-                                 f"the limit is {MAX_FILE_BYTES // 2**20} MiB")
-    try:
-        encounter_from_json(data, "the saved file")
-    except EncounterFileError as error:
-        raise EncounterSaveError(f"cannot save: {error}") from None
+        raise JsonDocumentError(f"the file would be {len(data) // 2**20} MiB; the limit is "
+                                f"{MAX_FILE_BYTES // 2**20} MiB")
+    load(data)
     return data
 
 

@@ -43,7 +43,7 @@ from core.rules.melee import (
     speed_step,
     straight_run,
 )
-from core.rules.overrun import MAX_PASS_STEPS, _stand
+from core.rules.overrun import MAX_PASS_STEPS, standing_terms
 from core.rules.shove import StopReason, plan_push
 from core.rules.turns import TurnRefusedError, require_turn
 from core.rules.value import RulesValue
@@ -132,7 +132,7 @@ def prepare_group_overrun(encounter: Encounter, request: GroupOverrunRequest) ->
                                     f"{defender.name} to swarm past to (002 Overruns)")
     run = min(_run(encounter, m) for m in movers)
     return GroupSetup(movers=ordered, defender=defender, run_ft=run,
-                      stand_terms=_stand(encounter, defender),
+                      stand_terms=standing_terms(encounter, defender),
                       target=_momentum(encounter, ordered, defender, run),
                       ways=ways, swarm=swarm)
 

@@ -114,7 +114,7 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
                                     "to swarm past to (002 Overruns)")
     return OverrunSetup(mover=mover, defender=defender, approach=approach, approach_ft=cost,
                         direction=direction, run_ft=run,
-                        stand_terms=_stand(encounter, defender),
+                        stand_terms=standing_terms(encounter, defender),
                         target=_momentum(encounter, mover, defender, run),
                         beyond=beyond, pass_ft=pass_ft, swarm=swarm)
 
@@ -135,7 +135,8 @@ def _run(encounter: Encounter, mover: Token, approach: tuple[Cell, ...]) -> floa
     return path_feet(straight_run(walked + approach[1:]), encounter.profile)
 
 
-def _stand(encounter: Encounter, defender: Token) -> Breakdown:
+def standing_terms(encounter: Encounter, defender: Token) -> Breakdown:
+    """The defender's roll to stay standing (RD Overrun: "strength roll + FR")."""
     c, profile = defender.combatant, encounter.profile
     return Breakdown.of(Term("STR modifier", profile.ability_modifier(c.abilities.strength),
                              "RD Overrun: strength roll"),
