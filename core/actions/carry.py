@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from core.model.combatant import Combatant, Condition, Side
 from core.model.encounter import Encounter, LogEntry, Token
 from core.model.grid import Cell
-from core.model.limits import MAX_PORTRAITS, MAX_ROUND
+from core.model.limits import MAX_CARRIED_WEAPONS, MAX_PORTRAITS, MAX_ROUND, MAX_WEAPON_TABLE
 from core.model.mapmodel import BattleMap
 from core.model.round import ConditionTimer, RoundState
 from core.rules.conditions import gets_up
@@ -48,8 +48,6 @@ from core.rules.timeline import end_round, with_default_timers
 #: Conditions of the fight's moment: they end with it.
 FIGHT_ONLY = frozenset({Condition.DEFENSIVE_STANCE, Condition.SCARPERING, Condition.AIMING,
                         Condition.BRACED, Condition.SURRENDERED, Condition.BERSERK})
-MAX_WEAPONS = 200  # the encounter's weapon table (core.model.encounter.Encounter.weapons)
-MAX_CARRIED_WEAPONS = 12
 
 
 @dataclass(frozen=True)
@@ -227,8 +225,8 @@ def _bring_weapon(name: str, old: Encounter, new: Encounter, notes: list[str]) -
             notes.append(f"{name}: the new encounter's own definition is used")
         return
     assert theirs is not None  # a carried weapon is in one of the tables
-    if len(new.weapons) >= MAX_WEAPONS:
-        raise ValueError(f"the new encounter's weapon table is full ({MAX_WEAPONS})")
+    if len(new.weapons) >= MAX_WEAPON_TABLE:
+        raise ValueError(f"the new encounter's weapon table is full ({MAX_WEAPON_TABLE})")
     new.weapons.append(theirs)
 
 

@@ -16,6 +16,7 @@ from core.actions.round import EditRound, RecordMovement
 from core.model.combatant import Combatant, Side
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
+from core.model.limits import MAX_CARRIED_WEAPONS
 from core.model.morale import MoraleTrigger
 from core.model.round import RoundState
 from core.rules.morale import (
@@ -26,8 +27,6 @@ from core.rules.morale import (
     resolve_morale,
 )
 from core.rules.morale_report import format_morale
-
-MAX_DROPPED = 12
 
 
 def _side_name(side: Side) -> str:
@@ -92,7 +91,7 @@ def _broken(encounter: Encounter, creature: CreatureMorale) -> Combatant:
     update: dict[str, Any] = {"conditions": before.conditions | {creature.condition}}
     if creature.dropped:
         kept = tuple(dict.fromkeys((*before.dropped_weapons, *creature.dropped)))
-        update |= {"weapons": (), "dropped_weapons": kept[-MAX_DROPPED:]}
+        update |= {"weapons": (), "dropped_weapons": kept[-MAX_CARRIED_WEAPONS:]}
     return before.model_copy(update=update)
 
 

@@ -18,7 +18,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_serializer, field_validator
 
 from core.model.grid import Cell
-from core.model.limits import MAX_PATH_CHARS, Name
+from core.model.limits import MAX_CARRIED_WEAPONS, MAX_PATH_CHARS, Name
 from core.model.melee import check_cell
 from core.model.portrait import PORTRAIT_KEY
 from core.model.profile import RulesProfile
@@ -143,7 +143,7 @@ class Combatant(BaseModel):
     hp: int = Field(8, ge=HP_FLOOR, le=9999)
     conditions: frozenset[Condition] = frozenset()
     reach_ft: int = Field(5, ge=0, le=60, description="Natural reach (weapons may add)")
-    weapons: tuple[Name, ...] = Field((), max_length=12,
+    weapons: tuple[Name, ...] = Field((), max_length=MAX_CARRIED_WEAPONS,
                                      description="Names in the encounter's weapon table")
     initiative_modifier: int = Field(0, ge=-10, le=10)
     martial_artist: bool = Field(False, description="Trained in takedowns and locks (002)")
@@ -159,7 +159,8 @@ class Combatant(BaseModel):
     leadership: int | None = Field(None, ge=-10, le=10, description=(
         "A leader: its side's morale gains this while it stands; None: not a leader"))
     dropped_weapons: tuple[Annotated[Name, Field(max_length=40)], ...] = Field(
-        (), max_length=12, description="Weapons dropped in a panic (a failed morale check)")
+        (), max_length=MAX_CARRIED_WEAPONS,
+        description="Weapons dropped in a panic (a failed morale check)")
     wounds: int = Field(0, ge=0, le=MAX_WOUNDS,
                         description="Wound points taken (002 'every 5th point')")
     hero_points: int = Field(0, ge=0, le=MAX_HERO_POINTS, description="Hero points to spend")

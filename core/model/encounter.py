@@ -33,6 +33,7 @@ from core.model.limits import (
     MAX_PORTRAITS,
     MAX_ROUND,
     MAX_TOKENS,
+    MAX_WEAPON_TABLE,
     Lines,
     Name,
     at_most,
@@ -129,7 +130,8 @@ class Encounter(BaseModel):
     name: Name = Field("Untitled encounter", max_length=MAX_NAME_CHARS)
     profile: RulesProfile = RulesProfile()
     map: BattleMap = Field(default_factory=BattleMap)
-    weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS), max_length=200)
+    weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS),
+                                 max_length=MAX_WEAPON_TABLE)
     tokens: Annotated[list[Token], at_most(MAX_TOKENS, "tokens")] = Field(default_factory=list)
     log: Annotated[list[LogEntry], at_most(MAX_LOG_ENTRIES, "log entries")] = Field(
         default_factory=list)

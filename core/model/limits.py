@@ -41,6 +41,8 @@ MIN_PX_PER_CELL, MAX_PX_PER_CELL = 1, 10_000
 MAX_IMAGE_BYTES = 40 * 2**20  # an embedded image: base64 of it still fits a 64 MiB file
 MAX_PORTRAIT_BYTES = 256 * 2**10  # one token portrait (the app stores 256 × 256 PNGs)
 MAX_PORTRAITS = 200  # different portraits in one encounter (tokens may share one)
+MAX_WEAPON_TABLE = 200  # weapons in an encounter's weapon table
+MAX_CARRIED_WEAPONS = 12  # weapons a combatant carries (and drops in a panic)
 #: The most pixels an image is decoded with: a background (an 8000 × 8000 map image is
 #: 244 MiB decoded) and a portrait (200 of 1024 × 1024 decode in about 1.3 s); a larger one
 #: is not shown, and the window says why. Image files chosen as art may be a background's

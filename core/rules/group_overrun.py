@@ -29,7 +29,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, Footprint, step_costs_ft, straight_away
+from core.model.grid import Cell, Direction, Footprint, straight_away
 from core.model.profile import RulesProfile
 from core.rules.conditions import NoActionError, down, require_action
 from core.rules.holds import move_refusal
@@ -43,7 +43,7 @@ from core.rules.melee import (
     speed_step,
     straight_run,
 )
-from core.rules.overrun import MAX_PASS_STEPS, standing_terms
+from core.rules.overrun import MAX_PASS_STEPS, run_feet, standing_terms
 from core.rules.shove import StopReason, plan_push
 from core.rules.turns import TurnRefusedError, require_turn
 from core.rules.value import RulesValue
@@ -242,7 +242,7 @@ def _way_past(board: Encounter, mover: Token, defender: Footprint, direction: Di
         if any(start.moved(direction, steps).overlaps(f) for f in passed):
             continue
         push = plan_push(scratch, scratch.token(mover.id), direction,
-                         _feet(board.profile, direction, steps))
+                         run_feet(board.profile, direction, steps))
         if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
             return push.path, push.moved_ft
         reached = len(push.path)
@@ -255,10 +255,6 @@ def _way_past(board: Encounter, mover: Token, defender: Footprint, direction: Di
             scratch = board.scratch_copy()
         scratch.remove_token(blocker.id)
     return (), 0.0
-
-
-def _feet(profile: RulesProfile, direction: Direction, steps: int) -> float:
-    return sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
 
 
 class GroupOverrunResult(RulesValue):

@@ -31,6 +31,7 @@ from core.model.grid import (
     step_costs_ft,
     straight_away,
 )
+from core.model.profile import RulesProfile
 from core.rules.conditions import down, require_action, roll_penalty
 from core.rules.holds import move_refusal
 from core.rules.melee import (
@@ -179,7 +180,7 @@ def way_past(encounter: Encounter, contact: Token, defender: Token, direction: D
     for steps in range(clear, clear + MAX_PASS_STEPS):
         if any(contact.footprint.moved(direction, steps).overlaps(f) for f in passed):
             continue
-        push = plan_push(scratch, contact, direction, _feet(encounter, direction, steps))
+        push = plan_push(scratch, contact, direction, run_feet(encounter.profile, direction, steps))
         if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
             return push.path, push.moved_ft
         blocker = _blocking(scratch, contact.footprint.moved(direction, len(push.path)))
@@ -190,8 +191,8 @@ def way_past(encounter: Encounter, contact: Token, defender: Token, direction: D
     return (), 0.0
 
 
-def _feet(encounter: Encounter, direction: Direction, steps: int) -> float:
-    profile = encounter.profile
+def run_feet(profile: RulesProfile, direction: Direction, steps: int) -> float:
+    """The feet of ``steps`` cells run in ``direction`` (the push past the defender)."""
     return sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
 
 
