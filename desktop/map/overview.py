@@ -273,6 +273,10 @@ class HazardTint(QGraphicsItem):
         self._items = list(items)
         for item in self._items:
             item.setFlag(NO_CONTENTS, True)
+        # The image is kept while the items are the same (a zoom in and out), decided
+        # here rather than on every frame.
+        if self._items and self._items != self._tinted:
+            self._image, self._tinted = None, self._items
         self.update()
 
     @property
@@ -286,8 +290,8 @@ class HazardTint(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         if not self._items:
             return
-        if self._image is None or self._tinted != self._items:  # kept while the same
-            self._image, self._tinted = self._tint(), self._items  # (a zoom in and out)
+        if self._image is None:
+            self._image = self._tint()
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
         painter.drawImage(self._bounds, self._image)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from desktop.map.renderer import MapRenderer
 from desktop.qt import QPainter, QPixmap, QPointF, QRectF, Qt, QTransform
 
 if TYPE_CHECKING:
@@ -149,7 +150,7 @@ class _Shot:
         ratio, not too far in scale, and covering what is now ``visible``."""
         if ratio != self.ratio or transform.isRotating() != self.transform.isRotating():
             return False
-        scale = _zoom(transform) / _zoom(self.transform)
+        scale = MapRenderer.zoom_of(transform) / MapRenderer.zoom_of(self.transform)
         covered = self._to(transform).mapRect(self.area).adjusted(-1, -1, 1, 1)
         return 1 / MAX_LEND <= scale <= MAX_LEND and covered.contains(visible)
 
@@ -172,6 +173,3 @@ class _Shot:
             painter.drawPixmap(self.area.topLeft(), self.pixmap)
         painter.restore()
 
-
-def _zoom(transform: QTransform) -> float:
-    return math.hypot(transform.m11(), transform.m12())

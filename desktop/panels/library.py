@@ -5,23 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.io.bestiary import BestiaryFileError, load_bestiary
 from desktop.system.resources import bundled
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from core.model.combatant import Combatant
 
 LIBRARY_PATH = bundled("library.json")
-
-
-def load_library(path: Path = LIBRARY_PATH) -> list[Combatant]:
-    """The templates in ``path``; ValueError naming the file and the first problems."""
-    try:
-        return [t.combatant for t in load_bestiary(path).templates]
-    except BestiaryFileError as error:
-        raise ValueError(str(error)) from None
 
 
 def summary(c: Combatant) -> str:

@@ -16,9 +16,12 @@ from pytestqt.qtbot import QtBot
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from core.io.bestiary import load_bestiary
 from core.io.fileio import load_encounter
+from core.model.combatant import Combatant
 from desktop.document import odds_service
 from desktop.mainwindow import MainWindow
+from desktop.panels.library import LIBRARY_PATH
 from desktop.qt import QColor, QImage, QMessageBox, QPoint, QSettings, Qt, QWidgetAction
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
@@ -155,3 +158,8 @@ def red_image(path: Path, size: int = 140) -> Path:
     image.fill(QColor("red"))
     assert image.save(str(path))
     return path
+
+
+def library_combatants() -> list[Combatant]:
+    """The bundled library's templates' combatants."""
+    return [template.combatant for template in load_bestiary(LIBRARY_PATH).templates]

@@ -28,7 +28,6 @@ from desktop.mainwindow import MainWindow
 from desktop.map.items import token_initials
 from desktop.panels import context_menus
 from desktop.panels.context_menus import TokenMenu
-from desktop.panels.library import load_library
 from desktop.panels.log import LogPanel
 from desktop.qt import (
     QAction,
@@ -49,6 +48,7 @@ from desktop.system.display import hint, missing_packages, uses_xcb
 from desktop.tools.paint import terrain_legend
 from desktop.tools.ruler import RulerTool
 from desktop.tools.shove import ShoveTool
+from tests.desktop.qt_fixtures import library_combatants
 
 DEMO = Path(__file__).resolve().parents[2] / "assets" / "demo_encounter.json"
 
@@ -201,7 +201,7 @@ def test_the_resolve_panel_keeps_its_width_names_tokens_and_rings_the_attacker(
 
 def test_a_second_skeleton_is_numbered_and_shows_its_number(window: MainWindow) -> None:
     """Issue 16.7: two identical "Skeleton" / "S" tokens."""
-    skeleton = next(t for t in load_library() if t.name == "Skeleton")
+    skeleton = next(t for t in library_combatants() if t.name == "Skeleton")
     first = window.token_panel.add_combatant(skeleton)
     second = window.token_panel.add_combatant(skeleton)
     encounter = window.document.encounter

@@ -22,7 +22,6 @@ from desktop.document.selection import SelectionModel
 from desktop.map.scene import MapScene
 from desktop.map.style import CONDITION_BADGES
 from desktop.panels.combatant_form import CombatantForm
-from desktop.panels.library import load_library
 from desktop.panels.tokens import TokenPanel
 from desktop.qt import (
     QApplication,
@@ -36,6 +35,7 @@ from desktop.qt import (
     QWheelEvent,
     QWidget,
 )
+from tests.desktop.qt_fixtures import library_combatants
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 DEMO = Path(__file__).parents[3] / "assets" / "demo_encounter.json"
@@ -359,7 +359,7 @@ def test_double_click_asks_to_centre_on_the_token(demo: Setup, qtbot: object) ->
 
 def test_add_then_remove(demo: Setup, qtbot: object) -> None:
     demo.panel.placement_hint = lambda: Cell(10, 5)  # Brannoc's cell: search outwards
-    ogre = next(t for t in load_library() if t.name == "Ogre")
+    ogre = next(t for t in library_combatants() if t.name == "Ogre")
     demo.panel.add_combatant(ogre)
     token = demo.encounter.token("ogre-2")
     assert token.combatant.size == "large"
@@ -396,7 +396,7 @@ def test_new_combatant_is_added_and_editable(demo: Setup, qtbot: object) -> None
 
 
 def test_library_templates_are_valid_and_varied() -> None:
-    templates = load_library()
+    templates = library_combatants()
     assert len(templates) >= 10
     assert {"large", "huge", "gargantuan", "small"} <= {t.size.value for t in templates}
     assert {t.side.value for t in templates} == {"party", "opposition"}

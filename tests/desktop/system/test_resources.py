@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from core.io.bestiary import load_bestiary
 from desktop.cli.main import main
-from desktop.panels.library import LIBRARY_PATH, load_library
+from desktop.panels.library import LIBRARY_PATH
 from desktop.system.resources import (
     DEMO,
     ICON_SIZES,
@@ -50,7 +51,7 @@ def test_assets_is_a_regular_package_read_as_one_folder() -> None:
 def test_the_demo_and_the_library_are_found_and_load() -> None:
     assert bundled("demo_encounter.json") == DEMO and DEMO.is_file()
     assert bundled("library.json") == LIBRARY_PATH
-    assert len(load_library()) > 0
+    assert len(load_bestiary(LIBRARY_PATH).templates) > 0
 
 
 def test_every_icon_size_is_rendered_at_its_size() -> None:
