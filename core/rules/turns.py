@@ -167,10 +167,21 @@ def declare(encounter: Encounter, token_id: str, attacks: int = 1, defend: bool 
                                f"{attacks} times")
     if not 1 <= attacks <= 1 + MAX_EXTRA_ATTACKS:
         raise TurnRefusedError(f"{attacks} attacks: 1-{1 + MAX_EXTRA_ATTACKS}")
-    profile = encounter.profile
+    penalty, bonus = declaration_terms(encounter.profile, attacks, defend)
     return Declaration(token_id=token.id, name=token.name, attacks=attacks, defend=defend,
-                       penalty=profile.multiple_attack_penalty * (attacks - 1),
-                       bonus=profile.stand_to_defend_bonus if defend else 0)
+                       penalty=penalty, bonus=bonus)
+
+
+def declaration_terms(profile: RulesProfile, attacks: int, defend: bool) -> tuple[int, int]:
+    """What a declaration changes: the penalty to each attack and to the creature's
+    defence (002 "Multiple Attacks": −3 per attack past the first), and the bonus against
+    melee of standing to defend (002 "Not attacking": +2).
+
+    >>> declaration_terms(RulesProfile(), 3, False), declaration_terms(RulesProfile(), 1, True)
+    ((6, 0), (0, 2))
+    """
+    return (profile.multiple_attack_penalty * (attacks - 1),
+            profile.stand_to_defend_bonus if defend else 0)
 
 
 def more_declaration_time(encounter: Encounter, added: int) -> int:

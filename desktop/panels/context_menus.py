@@ -7,18 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from core.actions.base import plan
 from core.actions.commands import AddToken, RaiseToken, RemoveToken, UpdateCombatant
 from core.actions.fog import SetGmOnly
 from core.actions.gm_edits import change_hp, toggle_condition
 from core.actions.portraits import SetPortrait
 from core.model.combatant import Combatant, Condition
-from core.model.dice import ScriptedDice
 from core.model.encounter import Token
 from desktop.panels.combatant_form import CONDITION_LABELS
 from desktop.panels.portraits import choose_portrait
-from desktop.panels.round_rules_menu import add_round_rules
-from desktop.qt import QInputDialog, QMainWindow, QMenu, QWidget
+from desktop.panels.round_rules_menu import (
+    add_round_rules,
+    perform_from_menu,
+    say_in_status_bar,
+)
+from desktop.qt import QInputDialog, QMenu, QWidget
 
 if TYPE_CHECKING:
     from core.model.grid import Cell
@@ -87,9 +89,7 @@ class TokenMenu(QMenu):
             self._say(step.label)
 
     def _say(self, text: str) -> None:
-        window = self.parentWidget()
-        if isinstance(window, QMainWindow):
-            window.statusBar().showMessage(text, 5000)
+        say_in_status_bar(self, text)
 
     def _this_round(self, menu: QMenu, in_round: bool) -> None:
         """Recovering what a critical event took out of hand (an action); in a round, the
@@ -106,20 +106,20 @@ class TokenMenu(QMenu):
 
     def _declarations(self, menu: QMenu) -> None:
         entry = self.document.encounter.timeline.entry(self.token_id)
+        from core.rules.turns import acted_note, declaration_terms  # see desktop/__init__
+
         profile = self.document.encounter.profile
         choices = [("One attack", 1, False)] + [
-            (f"{n} attacks (−{profile.multiple_attack_penalty * (n - 1)} to each and to its "
+            (f"{n} attacks (−{declaration_terms(profile, n, False)[0]} to each and to its "
              "defence)", n, False) for n in range(2, MOST_ATTACKS_OFFERED + 1)] + [
-            (f"Stand to defend (+{profile.stand_to_defend_bonus} against melee, no attack)",
-             1, True)]
+            (f"Stand to defend (+{declaration_terms(profile, 1, True)[1]} against melee, no "
+             "attack)", 1, True)]
         for text, attacks, defend in choices:
             action = menu.addAction(text, lambda a=attacks, d=defend: self.perform(
                 ("declare", a, d)))
             action.setCheckable(True)
             action.setChecked(entry.stands_to_defend == defend
                               and entry.extra_attacks + 1 == attacks)
-        from core.rules.turns import acted_note  # see desktop/__init__
-
         note = acted_note(entry)
         if note:
             menu.addSeparator()
@@ -133,13 +133,7 @@ class TokenMenu(QMenu):
 
         action = (DeclareAction(self.token_id, *what[1:]) if what[0] == "declare"
                   else RecoverAction(self.token_id, what[1]))
-        try:
-            outcome = plan(action, self.document.encounter, ScriptedDice([]))
-        except (ValueError, LookupError) as error:
-            self.document.refused.emit(str(error))
-            return
-        if self.document.perform(outcome):
-            self._say(outcome.summary)
+        perform_from_menu(self, self.document, action)
 
     def _locations(self, menu: QMenu) -> None:
         """002 Damage: 'a location roll is made to determine if they are wearing armour where

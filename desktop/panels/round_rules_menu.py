@@ -38,7 +38,8 @@ def _panel(menu: QMenu) -> ResolvePanel | None:
     return getattr(window, "resolve_panel", None)
 
 
-def _say(menu: QMenu, text: str) -> None:
+def say_in_status_bar(menu: QMenu, text: str) -> None:
+    """What a menu's entry did, on its window's status bar."""
     window = menu.parentWidget()
     if isinstance(window, QMainWindow):
         window.statusBar().showMessage(text, 5000)
@@ -88,6 +89,7 @@ def _long_actions(menu: QMenu, document: EncounterDocument, token_id: str) -> No
         return
     from core.model.grid import distance_ft
     from core.rules.conditions import NoActionError
+    from core.rules.melee import enemies
     from core.rules.spoiling import concentrating_on, long_action, perception_chance
 
     me = encounter.token(token_id)
@@ -107,7 +109,7 @@ def _long_actions(menu: QMenu, document: EncounterDocument, token_id: str) -> No
                         lambda o=other.id: _begin_roll(menu, document, token_id, o), True))
     watched = concentrating_on(encounter, token_id)
     foes = sorted((encounter.token(e.token_id) for e in state.entries
-                   if encounter.token(e.token_id).combatant.side is not me.combatant.side),
+                   if enemies(encounter.token(e.token_id).combatant, me.combatant)),
                   key=lambda t: distance_ft(t.footprint, me.footprint, profile.cell_size_ft,
                                             profile.diagonal_rule))
     for foe in foes[:MOST_WATCHED]:
@@ -137,14 +139,15 @@ def _begin_roll(menu: QMenu, document: EncounterDocument, watcher: str, target: 
 def _concentrate(menu: QMenu, document: EncounterDocument, watcher: str, target: str) -> None:
     from core.actions.spoiling import ConcentrateAction  # see desktop/__init__
 
-    _perform(menu, document, ConcentrateAction(watcher, target))
+    perform_from_menu(menu, document, ConcentrateAction(watcher, target))
 
 
-def _perform(menu: QMenu, document: EncounterDocument, action: Action[Any]) -> None:
+def perform_from_menu(menu: QMenu, document: EncounterDocument, action: Action[Any]) -> None:
+    """A menu's ruling that needs no dice, as one logged step; a refusal says why."""
     try:
         outcome = plan(action, document.encounter, ScriptedDice([]))
     except (ValueError, LookupError) as error:
         document.refused.emit(str(error))
         return
     if document.perform(outcome):
-        _say(menu, outcome.summary)
+        say_in_status_bar(menu, outcome.summary)
