@@ -11,7 +11,7 @@ map previews (the desktop shows these; it works nothing out itself).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from fractions import Fraction
 from typing import TypeVar
 
@@ -216,11 +216,13 @@ class DragOffer(RulesValue):
 
 
 def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[Cell, ...],
-               around: bool, budget_ft: float | None = None) -> DragOffer | None:
+               around: bool, budget_ft: float | None = None,
+               seen: Collection[str] | None = None) -> DragOffer | None:
     """A drag straight through an enemy offers an overrun (unless the GM goes ``around``);
     during a round a path that leaves cells next to able enemies asks their evade checks.
     ``path`` is the legal path the movement rules give to ``goal`` (empty when there is
-    none)."""
+    none). A player's preview passes the ids the players ``seen``: an enemy they cannot
+    see asks no check there (the move itself asks every one)."""
     if not around and (run := overrun_line(encounter, mover_id, goal)) is not None:
         odds = _try(lambda: overrun_odds(encounter, run))
         if odds is not None and odds.swarm:
@@ -239,7 +241,8 @@ def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[C
                                   "contact, not on this cell (Shift: go around)")
     if not encounter.timeline.entries or len(path) < 2 or path[-1] != goal:
         return None
-    checks = tuple(evade_checks(encounter, mover_id, path))
+    checks = tuple(c for c in evade_checks(encounter, mover_id, path)
+                   if seen is None or c.enemy_id in seen)
     if not checks:
         return None
     through = Fraction(1)

@@ -106,8 +106,9 @@ _ANY_OBJECT: TypeAdapter[dict[str, object]] = TypeAdapter(dict[str, object])
 
 def parse_message(text: str | bytes) -> ClientMessage:
     """The message in ``text``, or :class:`MessageError` saying what is wrong with it."""
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise MessageError(f"message too long ({len(text)} bytes; at most {MAX_MESSAGE_BYTES})")
+    size = len(text.encode()) if isinstance(text, str) else len(text)
+    if size > MAX_MESSAGE_BYTES:
+        raise MessageError(f"message too long ({size} bytes; at most {MAX_MESSAGE_BYTES})")
     try:
         raw = _ANY_OBJECT.validate_json(text)
     except ValidationError:

@@ -2,8 +2,10 @@
 :func:`core.spatial.pathing.movement_graph`, a held creature refused
 (:func:`core.rules.holds.move_refusal`), the evade checks a path during a round asks for
 (:func:`core.rules.manoeuvres.drag_offer`), and the move itself as a core ``MoveAction``.
+A preview of a drag is ruled over what the players know of the map
+(:class:`core.spatial.known.KnownGroundGraph`); the move asked for, over the whole map.
 Nothing here decides a rule; it only words core's answers for a player, leaving out what
-the players may not know (:func:`redact`)."""
+the players may not know (:class:`Redactor`)."""
 
 from __future__ import annotations
 
@@ -18,13 +20,15 @@ from core.model.grid import Cell
 from core.rules.holds import move_refusal
 from core.rules.measure import measure
 from core.rules.timeline import segments_moving
-from core.spatial.pathing import movement_graph
+from core.spatial.known import KnownGroundGraph
+from core.spatial.pathing import MovePath, movement_graph
 
 if TYPE_CHECKING:
     from core.model.encounter import Encounter
     from desktop.share.view import Seen
 
 UNSEEN = "something unseen"
+UNEXPLORED = "unexplored ground"
 
 
 @dataclass(frozen=True)
@@ -49,32 +53,34 @@ class MoveRuling:
 @dataclass
 class Redactor:
     """Words core's texts for the players: a name the players' view does not show (a hidden
-    token, a creature in the fog, a hidden hazard) becomes "something unseen". The names
-    are gathered at the first text (a legal move needs none: 8 ms on the scale map)."""
+    token, a creature in the fog, a hidden hazard) becomes "something unseen", and where
+    it stands is left out. The names are gathered at the first text (a legal move needs
+    none: 8 ms on the scale map)."""
 
     encounter: Encounter
     seen: Seen
-    _secret: list[str] | None = field(default=None, repr=False)
+    _pattern: re.Pattern[str] | None = field(default=None, repr=False)
 
     def secret_names(self) -> list[str]:
-        if self._secret is None:
-            seen, encounter = self.seen, self.encounter
-            shown_hazards = {id(h) for h in seen.items.hazards}
-            names = {t.name for t in encounter.tokens if t.id not in seen.token_ids}
-            names |= {h.name for h in encounter.map.hazards if id(h) not in shown_hazards}
-            names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
-            self._secret = sorted(names, key=len, reverse=True)
-        return self._secret
+        seen, encounter = self.seen, self.encounter
+        shown_hazards = {id(h) for h in seen.items.hazards}
+        names = {t.name for t in encounter.tokens if t.id not in seen.token_ids}
+        names |= {h.name for h in encounter.map.hazards if id(h) not in shown_hazards}
+        names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
+        return sorted(names, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:
-        for name in self.secret_names():
-            text = re.sub(re.escape(name), UNSEEN, text, flags=re.IGNORECASE)
-        return text
+        if self._pattern is None:
+            names = "|".join(re.escape(name) for name in self.secret_names() if name)
+            self._pattern = re.compile(rf"(?<!\w)(?:{names})(?!\w)(?: at \(\d+, \d+\))?"
+                                       if names else r"(?!)")
+        return self._pattern.sub(UNSEEN, text)
 
 
 def rule_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float | None,
               seen: Seen) -> MoveRuling:
-    """Core's ruling of a drag of ``token_id`` to ``goal`` (see :class:`MoveRuling`)."""
+    """Core's ruling of a move of ``token_id`` to ``goal`` on the whole map, as the GM's drag
+    has it (see :class:`MoveRuling`): what a player's move request is decided by."""
     from core.rules.manoeuvres import drag_offer
 
     redact = Redactor(encounter, seen)
@@ -87,15 +93,46 @@ def rule_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float 
     problem = placement_problem(encounter, {token_id: goal})
     if problem:
         return MoveRuling(goal, False, redact(problem))
-    cells = path.cells
+    offer = drag_offer(encounter, token_id, goal, path=path.cells, around=True,
+                       budget_ft=budget_ft)
+    return _ruled(encounter, goal, path, seen, offer and (redact(offer.label),
+                                                         redact(offer.text)))
+
+
+def preview_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float | None,
+                 seen: Seen) -> MoveRuling:
+    """Core's ruling of a player's drag as the players may know it (a preview, asked for
+    as often as a finger moves): ruled over the explored cells, with only the creatures
+    the players see (:class:`core.spatial.known.KnownGroundGraph`). A goal in the fog has
+    one answer whatever is there, and the move asked for goes to the GM."""
+    from core.rules.manoeuvres import drag_offer
+
+    token = encounter.token(token_id)
+    held = move_refusal(encounter, token_id)
+    if held:
+        return MoveRuling(goal, False, Redactor(encounter, seen)(held))
+    if seen.in_fog(token.at(goal).footprint):
+        return MoveRuling(goal, True, UNEXPLORED, needs_gm=f"{UNEXPLORED}: the GM rules it")
+    graph = KnownGroundGraph(encounter, token, seen.view.explored, shown=seen.token_ids)
+    path = graph.path_to(goal, budget_ft)
+    if not path.legal:
+        return MoveRuling(goal, False, path.reason)
+    offer = drag_offer(encounter, token_id, goal, path=path.cells, around=True,
+                       budget_ft=budget_ft, seen=seen.token_ids)
+    return _ruled(encounter, goal, path, seen, offer and (offer.label, offer.text))
+
+
+def _ruled(encounter: Encounter, goal: Cell, path: MovePath, seen: Seen,
+           offer: tuple[str, str] | None) -> MoveRuling:
+    """A legal move's ruling: its cost, the path's explored cells, and the evade checks
+    (``offer``: label, text) the GM resolves, if any."""
     label = f"{path.cost_ft:g} ft · {segments_moving(path.cost_ft, encounter.profile)} seg"
-    offer = drag_offer(encounter, token_id, goal, path=cells, around=True, budget_ft=budget_ft)
-    visible = seen.view.visible
-    shown = tuple(c for c in cells if visible[c.y, c.x])
+    explored = seen.view.explored
+    shown = tuple(c for c in path.cells if explored[c.y, c.x])
     if offer is None:
         return MoveRuling(goal, True, label, shown, path.cost_ft)
-    return MoveRuling(goal, True, f"{label} · {redact(offer.label)}", shown, path.cost_ft,
-                      needs_gm=redact(f"{offer.text}: the GM resolves it"))
+    return MoveRuling(goal, True, f"{label} · {offer[0]}", shown, path.cost_ft,
+                      needs_gm=f"{offer[1]}: the GM resolves it")
 
 
 def move_outcome(encounter: Encounter, token_id: str, goal: Cell,

@@ -21,9 +21,26 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from core.model.combatant import Side
 from core.model.grid import Cell
 from core.spatial.pathing import IllegalMoveError
-from desktop.share.protocol import Claim, ClientMessage, Hello, Measure, Move, Preview, Release
+from desktop.share.protocol import (
+    Claim,
+    ClientMessage,
+    Hello,
+    Measure,
+    Move,
+    Preview,
+    RateLimit,
+    Release,
+)
 from desktop.share.publisher import Publisher, Sender
-from desktop.share.rulings import MoveRuling, Redactor, move_outcome, rule_move, ruler
+from desktop.share.rulings import (
+    UNEXPLORED,
+    MoveRuling,
+    Redactor,
+    move_outcome,
+    preview_move,
+    rule_move,
+    ruler,
+)
 from desktop.share.view import EnemyHp, Json, Seen, ViewOptions
 
 if TYPE_CHECKING:
@@ -33,6 +50,8 @@ if TYPE_CHECKING:
     from core.model.encounter import Encounter
 
 MAX_PLAYERS = 24
+MAX_PAGES = 6  # a player's open pages: a phone, a tablet, and pages still closing
+MOVES_PER_SECOND = 4.0  # a player's move requests (each is ruled on the GM's GUI thread)
 SESSION_BYTES = 24  # 192 bits, 32 characters
 
 
@@ -76,6 +95,8 @@ class Player:
     session: str
     connections: set[int] = field(default_factory=set)
     tokens: set[str] = field(default_factory=set)
+    moves: RateLimit = field(default_factory=lambda: RateLimit(MOVES_PER_SECOND,
+                                                               2 * MOVES_PER_SECOND))
 
 
 @dataclass(frozen=True)
@@ -150,10 +171,13 @@ class ShareTable:
         if isinstance(message, Claim):
             self._claim(connection, player, message.token)
         elif isinstance(message, Release):
-            self.release(message.token)
+            self._release(connection, player, message.token)
         elif isinstance(message, Preview):
-            ruling = self._ruling(player, message.token, Cell(*message.to))
+            ruling = self._ruling(player, message.token, Cell(*message.to), preview_move)
             self._reply(connection, "preview", **ruling.as_json(message.token))
+        elif isinstance(message, Move) and not player.moves.allow():
+            self._reply(connection, "move", seq=message.seq, token=message.token,
+                        status="refused", text="too many moves at once: wait a moment")
         elif isinstance(message, Move):
             self._move(connection, player, message)
         elif isinstance(message, Measure):
@@ -190,6 +214,10 @@ class ShareTable:
         return player
 
     def _seat(self, connection: int, player: Player) -> None:
+        if len(player.connections) >= MAX_PAGES:
+            self._reply(connection, "error", text=f"{player.name} has {MAX_PAGES} pages open: "
+                        "close one first")
+            return
         self._connections[connection] = player.id
         player.connections.add(connection)
         settings = self.settings
@@ -253,6 +281,12 @@ class ShareTable:
                                                       "text": "the GM said no"})
             self._roster_changed()
 
+    def _release(self, connection: int, player: Player, token_id: str) -> None:
+        if token_id in player.tokens:
+            self.release(token_id)
+        else:
+            self._reply(connection, "error", text="you do not play that token")
+
     def release(self, token_id: str) -> None:
         """Nobody plays ``token_id`` any more (its player let go, or the GM took it)."""
         for player in self.players.values():
@@ -261,17 +295,23 @@ class ShareTable:
         self._roster_changed()
 
     # --- moves ---------------------------------------------------------------------------
-    def _ruling(self, player: Player, token_id: str, goal: Cell) -> MoveRuling:
+    def _ruling(self, player: Player, token_id: str, goal: Cell,
+                rule: Callable[..., MoveRuling] = rule_move) -> MoveRuling:
+        """``rule`` (:func:`rule_move`, or :func:`preview_move` for a preview) of a drag of a
+        token ``player`` plays."""
         if token_id not in player.tokens:
             return MoveRuling(goal, False, "not your token: claim it first")
         encounter = self.host.encounter
         if not encounter.has_token(token_id):
             return MoveRuling(goal, False, "that token has left the map")
-        return rule_move(encounter, token_id, goal, self.host.budget_ft(), self.seen())
+        return rule(encounter, token_id, goal, self.host.budget_ft(), self.seen())
 
     def _move(self, connection: int, player: Player, move: Move) -> None:
         goal = Cell(*move.to)
         ruling = self._ruling(player, move.token, goal)
+        if self._in_fog(player, move.token, goal):  # queued whatever is there
+            ruling = MoveRuling(goal, True, f"{UNEXPLORED} · {ruling.label}",
+                                needs_gm=f"{UNEXPLORED}: the GM rules it")
 
         def answer(status: str, text: str) -> None:
             self._reply(connection, "move", seq=move.seq, token=move.token, status=status,
@@ -280,6 +320,9 @@ class ShareTable:
         if not ruling.legal:
             answer("refused", ruling.label)
         elif ruling.needs_gm or self.settings.moves == "approve":
+            for earlier in [m for m in self.pending_moves if m.token == move.token]:
+                self.pending_moves.remove(earlier)  # one move per token waits: the latest
+                self._tell_move(earlier, "replaced by a later move")
             pending = PendingMove(next(self._ids), player.id, move.token, goal, ruling.label,
                                   ruling.needs_gm)
             self.pending_moves.append(pending)
@@ -288,6 +331,14 @@ class ShareTable:
         else:
             problem = self._apply(move.token, goal)
             answer("refused" if problem else "applied", problem or ruling.label)
+
+    def _in_fog(self, player: Player, token_id: str, goal: Cell) -> bool:
+        """Whether a move of a token ``player`` plays ends on a cell the party has not
+        explored: its ruling would tell what is there, so it waits for the GM."""
+        encounter = self.host.encounter
+        if token_id not in player.tokens or not encounter.has_token(token_id):
+            return False
+        return self.seen().in_fog(encounter.token(token_id).at(goal).footprint)
 
     def _apply(self, token_id: str, goal: Cell) -> str | None:
         """The move through core's MoveAction and the history; why it was refused, or None."""
@@ -392,7 +443,8 @@ class ShareTable:
         self.publisher.replaced(self._joined())
 
     def _forget_gone_tokens(self) -> None:
-        """Claims of tokens that left the map, turned hidden or changed sides end."""
+        """Claims (granted or asked for) of tokens that left the map, turned hidden or
+        changed sides end."""
         encounter = self.host.encounter
         for player in self.players.values():
             kept = {t for t in player.tokens if encounter.has_token(t)
@@ -401,6 +453,11 @@ class ShareTable:
             if kept != player.tokens:
                 player.tokens = kept
                 self._roster_changed()
+        asked = [c for c in self.pending_claims if self._claim_problem(
+            self.players[c.player], c.token, by_gm=True) is None]
+        if asked != self.pending_claims:
+            self.pending_claims = asked
+            self._roster_changed()
 
 
 def _clean_name(name: str) -> str:

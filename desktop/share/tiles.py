@@ -11,6 +11,7 @@ the page for good (the same URL is always the same picture).
 from __future__ import annotations
 
 import io
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 TILE_CELLS = 8
 MAX_TILE_PX_PER_CELL = 96  # a phone needs no more; a 200 px map cell would make 1600 px tiles
+#: The PNG bytes of tiles kept for the next page that asks (the least lately asked go
+#: first): pages asking for every subset of explored cells must not fill the GM's memory.
+TILE_CACHE_BYTES = 64 * 1024 * 1024
 
 
 def tile_bits(explored: BoolArray, tx: int, ty: int) -> str:
@@ -50,7 +54,9 @@ class MapImage:
     offset_x: float
     offset_y: float
     px_per_cell: float
-    _cache: dict[tuple[int, int, str], bytes] = field(default_factory=dict, repr=False)
+    cached_bytes: int = 0
+    _cache: OrderedDict[tuple[int, int, str], bytes] = field(default_factory=OrderedDict,
+                                                             repr=False)
 
     @cached_property
     def pixels(self) -> Image.Image:
@@ -67,10 +73,18 @@ class MapImage:
         assert allowed is not None
         if (asked & ~allowed).any():
             return None
-        key = (tx, ty, bits)
-        if key not in self._cache:
-            self._cache[key] = self._draw(tx, ty, asked)
-        return self._cache[key]
+        return self._cached((tx, ty, bits), asked)
+
+    def _cached(self, key: tuple[int, int, str], asked: BoolArray) -> bytes:
+        cache = self._cache
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        cache[key] = drawn = self._draw(key[0], key[1], asked)
+        self.cached_bytes += len(drawn)
+        while self.cached_bytes > TILE_CACHE_BYTES and len(cache) > 1:
+            self.cached_bytes -= len(cache.popitem(last=False)[1])
+        return drawn
 
     def _draw(self, tx: int, ty: int, asked: BoolArray) -> bytes:
         ppc = self.px_per_cell

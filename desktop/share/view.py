@@ -24,27 +24,28 @@ import base64
 import hashlib
 import operator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from core.model.combatant import Combatant, Side
-from core.model.mapmodel import TERRAINS, BattleMap, Hazard, WallSegment
+from core.model.mapmodel import TERRAINS, BattleMap, Hazard
 from core.rules.timeline import acting_order
 from core.spatial.playerview import (
     PlayerItems,
     PlayerView,
-    boxes_touch,
     player_items,
     player_view,
 )
+from core.spatial.wallpieces import WallPieces
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from core.model.encounter import Encounter, Token
-    from core.model.grid import Cell
+    from core.model.grid import Cell, Footprint
     from core.spatial.sweep import BoolArray
 
 EnemyHp = Literal["hidden", "state", "exact"]
@@ -79,9 +80,14 @@ class Seen:
         view = player_view(encounter)
         return cls(view, player_items(encounter, view))
 
-    @property
+    @cached_property
     def token_ids(self) -> frozenset[str]:
         return frozenset(token.id for token in self.items.tokens)
+
+    def in_fog(self, footprint: Footprint) -> bool:
+        """Whether ``footprint`` covers a cell of the map the party has not explored."""
+        x, y, size = footprint
+        return not self.view.explored[max(y, 0):y + size, max(x, 0):x + size].all()
 
 
 def snapshot(encounter: Encounter, options: ViewOptions, seen: Seen | None = None) -> Json:
@@ -127,7 +133,7 @@ class ViewBuilder:
         self._sections: Json = {}
         self._tokens: dict[str, tuple[Token, Json]] = {}
         self._terrain: TerrainCodes | None = None
-        self._walls: WallBoxes | None = None
+        self._walls: WallPieces | None = None
 
     def build(self, encounter: Encounter, seen: Seen) -> Json:
         battle_map, view = encounter.map, seen.view
@@ -137,9 +143,9 @@ class ViewBuilder:
         self._section("fog", (encounter.fog.enabled,), lambda: {"on": encounter.fog.enabled})
         self._section("explored", explored, lambda: runs(view.explored))
         self._section("visible", (view.visible,), lambda: runs(view.visible))
-        terrain, walls = self._terrain_codes(battle_map), self._wall_boxes(battle_map)
+        terrain, walls = self._terrain_codes(battle_map), self._wall_pieces(battle_map)
         self._section("terrain", (*explored, terrain), lambda: terrain.shown(view.explored))
-        self._section("walls", (*explored, walls), lambda: walls.shown(view.explored))
+        self._section("walls", (*explored, walls), lambda: walls_shown(walls, view.explored))
         self._section("hazards", (*explored, seen.items.hazards),
                       lambda: {str(i): hazard_view(h, view.explored)
                                for i, h in enumerate(seen.items.hazards)})
@@ -153,10 +159,10 @@ class ViewBuilder:
             kept = self._terrain = TerrainCodes.of(battle_map)
         return kept
 
-    def _wall_boxes(self, battle_map: BattleMap) -> WallBoxes:
+    def _wall_pieces(self, battle_map: BattleMap) -> WallPieces:
         kept = self._walls
         if kept is None or not _same((kept.walls,), (tuple(battle_map.walls),)):
-            kept = self._walls = WallBoxes.of(battle_map.walls)
+            kept = self._walls = WallPieces.of(battle_map.walls)
         return kept
 
     def _section(self, name: str, inputs: tuple[Any, ...], make: Callable[[], Any]) -> None:
@@ -269,33 +275,13 @@ class TerrainCodes:
                 for x, y in zip(xs.tolist(), ys.tolist(), strict=True)}
 
 
-@dataclass(frozen=True, eq=False)
-class WallBoxes:
-    """The walls with the cells around them (their bounding box, one cell around), made
-    once per set of walls: the pages are sent the walls, doors, windows and objects beside
-    an explored cell, ``"x1,y1,x2,y2"`` → ``[x1, y1, x2, y2, kind, open]``."""
-
-    walls: tuple[WallSegment, ...]
-    boxes: npt.NDArray[np.intp]  # (4, n): x0, y0, x1, y1
-    items: list[tuple[str, list[Any]]]
-
-    @classmethod
-    def of(cls, walls: list[WallSegment]) -> WallBoxes:
-        ends = np.array([w.points for w in walls], dtype=float).reshape(-1, 4)
-        boxes = np.stack([np.floor(np.minimum(ends[:, 0], ends[:, 2])) - 1,
-                          np.floor(np.minimum(ends[:, 1], ends[:, 3])) - 1,
-                          np.ceil(np.maximum(ends[:, 0], ends[:, 2])) + 1,
-                          np.ceil(np.maximum(ends[:, 1], ends[:, 3])) + 1]).astype(np.intp)
-        items = [(f"{w.x1:g},{w.y1:g},{w.x2:g},{w.y2:g}",
-                  [w.x1, w.y1, w.x2, w.y2, w.kind.value, w.open]) for w in walls]
-        return cls(tuple(walls), boxes, items)
-
-    def shown(self, explored: BoolArray) -> dict[str, list[Any]]:
-        if not self.items:
-            return {}
-        near = boxes_touch(explored, *self.boxes)
-        return dict(item for item, keep in zip(self.items, near.tolist(), strict=True)
-                    if keep)
+def walls_shown(pieces: WallPieces, explored: BoolArray) -> dict[str, list[Any]]:
+    """The walls, doors, windows and objects as far as they run beside an explored cell
+    (:class:`core.spatial.wallpieces.WallPieces`), ``"x1,y1,x2,y2"`` → ``[x1, y1, x2, y2,
+    kind, open]``."""
+    return {f"{r.x1:g},{r.y1:g},{r.x2:g},{r.y2:g}":
+            [r.x1, r.y1, r.x2, r.y2, r.wall.kind.value, r.wall.open]
+            for r in pieces.shown(explored)}
 
 
 def hazard_view(hazard: Hazard, explored: BoolArray) -> Json:

@@ -8,6 +8,7 @@ that asks for evade checks goes to the Resolve panel. Choices are remembered (QS
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 from desktop.qt import (
@@ -87,13 +88,18 @@ class DocumentHost:
 
 
 class _Bridge(QObject):
-    """The server's dispatch: called on the server's thread, run on the GUI thread."""
+    """The server's dispatch: called on the server's thread, run on the GUI thread. Of a
+    page's previews only the latest waiting is ruled: a finger sends one per cell, and
+    while the GUI thread is busy the earlier ones are out of date (so however many pages
+    drag at once, each costs the GUI thread at most one preview at a time)."""
 
     arrived = Signal(object)  # a call to make
 
     def __init__(self, table: Callable[[], ShareTable | None]) -> None:
         super().__init__()
         self.table = table
+        self._previews: dict[int, ClientMessage] = {}
+        self._lock = threading.Lock()
         self.arrived.connect(self._run, Qt.ConnectionType.QueuedConnection)
 
     def _run(self, call: Callable[[ShareTable], None]) -> None:
@@ -108,7 +114,18 @@ class _Bridge(QObject):
         self.arrived.emit(lambda table: table.disconnected(connection))
 
     def handle(self, connection: int, message: ClientMessage) -> None:
-        self.arrived.emit(lambda table: table.handle(connection, message))
+        if message.type != "preview":
+            self.arrived.emit(lambda table: table.handle(connection, message))
+            return
+        with self._lock:
+            waiting = connection in self._previews
+            self._previews[connection] = message
+        if not waiting:
+            self.arrived.emit(lambda table: table.handle(connection, self._latest(connection)))
+
+    def _latest(self, connection: int) -> ClientMessage:
+        with self._lock:
+            return self._previews.pop(connection)
 
 
 class ShareController(QObject):
@@ -116,6 +133,7 @@ class ShareController(QObject):
     the players' window."""
 
     changed = Signal()  # started, stopped, players or waiting moves changed
+    code_shown = Signal(bool)  # the join code on the players' window, or not
 
     def __init__(self, window: QWidget, settings: QSettings, document: EncounterDocument,
                  view: MapView, *, resolve_panel: ResolvePanel,
@@ -130,6 +148,7 @@ class ShareController(QObject):
         self.panel: SharePanel | None = None
         self.code_label: QFrame | None = None
         self._pending_refresh = False
+        self._qr: tuple[str, QPixmap] | None = None
         document.changed.connect(self._document_changed)
         document.replaced.connect(self._document_replaced)
 
@@ -146,7 +165,7 @@ class ShareController(QObject):
                      "Show the players' pages the part of the map this view shows"),
             MenuItem("&View", "Join code on the player window", None, self.show_code_on_tv,
                      "Show the join address and its QR code on the players' window",
-                     checked=lambda: False),
+                     checked=lambda: self.code_label is not None),
         ]
 
     def show_panel(self) -> None:
@@ -250,23 +269,31 @@ class ShareController(QObject):
         self.table.push_view(left, top, abs(x1 - x0), abs(y1 - y0))
 
     def qr_pixmap(self) -> QPixmap:
+        """The join address's QR code (made once per address: the panel redraws whenever
+        a player comes or goes)."""
         import io
 
         import segno
 
-        data = io.BytesIO()
-        segno.make(self.url, error="m").save(data, kind="png", scale=QR_SCALE, border=2)
-        pixmap = QPixmap()
-        pixmap.loadFromData(data.getvalue(), "PNG")
-        return pixmap
+        url = self.url
+        if self._qr is None or self._qr[0] != url:
+            data = io.BytesIO()
+            segno.make(url, error="m").save(data, kind="png", scale=QR_SCALE, border=2)
+            pixmap = QPixmap()
+            pixmap.loadFromData(data.getvalue(), "PNG")
+            self._qr = (url, pixmap)
+        return self._qr[1]
 
     def show_code_on_tv(self, on: bool) -> None:
         """The join address and its QR code in a corner of the players' window."""
         if self.code_label is not None:
             self.code_label.deleteLater()
             self.code_label = None
-        if not on or self.server is None:
-            return
+        if on and self.server is not None:
+            self._show_code()
+        self.code_shown.emit(self.code_label is not None)
+
+    def _show_code(self) -> None:
         self.table_play.show_player_window(True)
         players = self.table_play.player_window
         assert players is not None

@@ -116,6 +116,7 @@ class SharePanel(QDialog):
         self.address.setPlaceholderText("not sharing")
         copy = _button("Copy", lambda: QApplication.clipboard().setText(self.address.text()))
         self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)  # it may hold a player's name
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #a01010;")
         column.addWidget(QLabel("Players open this address (or scan the code) on their "

@@ -41,6 +41,9 @@ def test_a_message_over_the_bound_is_refused_before_it_is_parsed() -> None:
     padded = '{"type": "ping", "pad": "' + "x" * MAX_MESSAGE_BYTES + '"}'
     with pytest.raises(MessageError, match="message too long"):
         parse_message(padded)
+    wide = '{"type": "hello", "name": "' + "\u4e00" * (MAX_MESSAGE_BYTES // 2) + '"}'
+    with pytest.raises(MessageError, match=f"message too long \\({len(wide.encode())} bytes"):
+        parse_message(wide)  # fewer characters than the bound, three bytes each
 
 
 def test_the_rate_limit_allows_a_burst_then_its_rate() -> None:

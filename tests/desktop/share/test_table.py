@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from core.actions.commands import MoveToken
+from core.model.encounter import Encounter
+from core.model.fog import FogState
 from core.model.grid import Cell
 from desktop.share.headless import HistoryHost
-from desktop.share.protocol import Claim, Hello, Measure, Move, Preview, Release
+from desktop.share.protocol import Claim, Hello, Measure, Move, Preview, RateLimit, Release
 from desktop.share.publisher import SharedFiles
-from desktop.share.table import ShareSettings, ShareTable
+from desktop.share.table import MAX_PAGES, ShareSettings, ShareTable
 from tests.desktop.share.pages import secret_encounter
 
 
@@ -44,10 +46,11 @@ class Recorder:
         return [m["type"] for c, m in self.sent if c == connection]
 
 
-def make_table(**settings: Any) -> tuple[ShareTable, HistoryHost, Recorder]:
+def make_table(encounter: Encounter | None = None, **settings: Any
+               ) -> tuple[ShareTable, HistoryHost, Recorder]:
     from core.actions.history import History
 
-    history = History(secret_encounter())
+    history = History(encounter or secret_encounter())
     host, outbox = HistoryHost(history), Recorder()
     table = ShareTable(host, outbox, ShareSettings(**settings))
     history.subscribe(lambda _changes: table.refresh())
@@ -169,22 +172,66 @@ def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
     table, host, outbox = make_table(claims="open")
     seat(table, 1)
     table.handle(1, Claim(type="claim", token="A"))
-    table.handle(1, Move(type="move", token="A", to=(5, 1), seq=1))  # beyond the wall
-    refused = outbox.last(1, "move")
-    assert refused["status"] == "refused"
+    table.handle(1, Move(type="move", token="A", to=(0, 3), seq=1))  # onto the bard
+    assert outbox.last(1, "move")["status"] == "refused"
     table.handle(1, Move(type="move", token="A", to=(2, 1), seq=2))  # onto the orc
     assert "Orc Brute is in the way" in outbox.last(1, "move")["text"]
     assert host.history.index == 0
 
 
-def test_a_refusal_names_no_creature_the_players_cannot_see() -> None:
+def test_a_move_into_the_fog_waits_for_the_gm_whatever_is_there() -> None:
+    table, host, outbox = make_table(claims="open")
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="A"))
+    answers = []
+    for seq, goal in enumerate([(5, 1), (6, 1), (7, 3)]):  # walled off; Gloomfang; empty
+        table.handle(1, Move(type="move", token="A", to=goal, seq=seq))
+        answers.append({k: v for k, v in outbox.last(1, "move").items() if k != "seq"})
+    assert answers == [{"type": "move", "token": "A", "status": "queued",
+                        "text": "unexplored ground: the GM rules it"}] * 3
+    assert [m.goal for m in table.pending_moves] == [Cell(7, 3)]  # the latest waits
+    assert table.approve_move(table.pending_moves[0]) is not None  # walled off
+    assert outbox.last(1, "move")["status"] == "refused"
+    assert host.history.index == 0 and table.pending_moves == []
+
+
+def test_a_preview_into_the_fog_has_one_answer_whatever_is_there() -> None:
     table, _host, outbox = make_table(claims="open")
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="A"))
+    answers = []
+    for goal in [(5, 1), (6, 1), (7, 3), (5, 3)]:  # walled off; Gloomfang; empty; ghoul
+        table.handle(1, Preview(type="preview", token="A", to=goal))
+        answers.append({k: v for k, v in outbox.last(1, "preview").items() if k != "to"})
+    assert answers == [answers[0]] * 4
+    assert answers[0]["path"] == [] and answers[0]["cost_ft"] == 0
+    assert answers[0]["label"] == "unexplored ground"
+
+
+def test_a_preview_does_not_know_of_a_creature_the_players_cannot_see() -> None:
+    table, host, outbox = make_table(claims="open")
     seat(table, 1)
     table.handle(1, Claim(type="claim", token="A"))
     table.handle(1, Preview(type="preview", token="A", to=(1, 2)))  # the hidden spy's cell
     preview = outbox.last(1, "preview")
-    assert not preview["legal"]
-    assert "Zanzibar" not in preview["label"] and "something unseen" in preview["label"]
+    assert preview["legal"] and preview["needs_gm"] == ""
+    table.handle(1, Move(type="move", token="A", to=(1, 2), seq=1))  # the spy is there
+    refused = outbox.last(1, "move")
+    assert refused["status"] == "refused"
+    assert refused["text"] == "something unseen is in the way"
+    assert host.history.index == 0
+
+
+def test_a_preview_walks_only_explored_ground() -> None:
+    hidden = FogState(hidden=((2, 0, 1), (2, 1, 1)))  # the GM hid two cells
+    table, _host, outbox = make_table(secret_encounter().model_copy(update={"fog": hidden}),
+                                      claims="open")
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="A"))
+    table.handle(1, Preview(type="preview", token="A", to=(3, 1)))
+    preview = outbox.last(1, "preview")
+    assert preview["legal"] and [2, 0] not in preview["path"] and [2, 1] not in preview["path"]
+    assert [2, 2] in preview["path"]
 
 
 def test_the_gm_removes_a_player_whose_pages_close_and_whose_session_ends() -> None:
@@ -252,3 +299,72 @@ def test_the_gms_pushed_view_goes_to_every_seated_page() -> None:
     assert outbox.last(1, "view") == {"type": "view", "x": 2.0, "y": 1.5, "width": 6.0,
                                       "height": 3.0}
     assert "view" not in outbox.kinds(2)
+
+
+def test_a_player_cannot_let_go_of_a_token_someone_else_plays() -> None:
+    table, _host, outbox = make_table(claims="open")
+    seat(table, 1, "Ann")
+    seat(table, 2, "Bob")
+    table.handle(1, Claim(type="claim", token="A"))
+    table.handle(2, Release(type="release", token="A"))
+    assert outbox.last(2, "error")["text"] == "you do not play that token"
+    assert table.owner_of("A") is table.players["p1"]
+    table.handle(1, Release(type="release", token="A"))
+    assert table.owner_of("A") is None
+
+
+def test_only_whole_names_of_the_unseen_are_redacted_and_not_where_they_stand() -> None:
+    from desktop.share.rulings import Redactor
+    from desktop.share.view import Seen
+
+    encounter = secret_encounter()
+    redact = Redactor(encounter, Seen.of(encounter))
+    assert redact("Bard overlaps Zanzibar Spy at (1, 2)") == "Bard overlaps something unseen"
+    assert redact("the Zanzibar Spyglass is gone") == "the Zanzibar Spyglass is gone"
+
+
+def test_a_later_move_of_a_token_replaces_the_one_waiting() -> None:
+    table, _host, outbox = make_table(claims="open", moves="approve")
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="A"))
+    for seq in range(5):
+        table.handle(1, Move(type="move", token="A", to=(1, seq % 2), seq=seq))
+    assert [m.goal for m in table.pending_moves] == [Cell(1, 0)]
+    assert outbox.last(1, "move")["status"] == "queued"
+    assert [m["text"] for c, m in outbox.sent if m.get("status") == "refused"] == [
+        "replaced by a later move"] * 4
+
+
+def test_a_claim_asked_for_ends_when_its_token_leaves_the_map() -> None:
+    from core.actions.commands import RemoveToken
+
+    table, host, _outbox = make_table()
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="B"))
+    assert [c.token for c in table.pending_claims] == ["B"]
+    host.history.push(RemoveToken("B"))
+    assert table.pending_claims == []
+
+
+def test_a_player_flooding_moves_is_told_to_wait_and_nothing_is_ruled() -> None:
+    table, host, outbox = make_table(claims="open", moves="approve")
+    seat(table, 1)
+    table.handle(1, Claim(type="claim", token="A"))
+    table.players["p1"].moves = RateLimit(per_second=4, burst=8, clock=lambda: 0.0)
+    for seq in range(20):
+        table.handle(1, Move(type="move", token="A", to=(1, 0), seq=seq))
+    answers = [m for c, m in outbox.sent if m["type"] == "move" and m["seq"] is not None]
+    assert [m["status"] for m in answers] == ["queued"] * 8 + ["refused"] * 12
+    assert answers[-1]["text"] == "too many moves at once: wait a moment"
+    assert host.history.index == 0
+
+
+def test_a_player_may_have_only_so_many_pages_open() -> None:
+    table, _host, outbox = make_table()
+    seat(table, 1)
+    session = outbox.last(1, "welcome")["session"]
+    for connection in range(2, 2 + MAX_PAGES):
+        table.connected(connection)
+        table.handle(connection, Hello(type="hello", session=session))
+    assert len(table.players["p1"].connections) == MAX_PAGES
+    assert "pages open" in outbox.last(1 + MAX_PAGES, "error")["text"]

@@ -6,7 +6,9 @@ import io
 
 import numpy as np
 from PIL import Image
+from pytest import MonkeyPatch
 
+from desktop.share import tiles
 from desktop.share.tiles import TILE_CELLS, MapImage, bits_mask, tile_bits
 
 
@@ -41,3 +43,17 @@ def test_a_tile_asking_for_an_unexplored_cell_or_off_the_map_is_refused() -> Non
     explored = np.zeros((20, 20), dtype=bool)
     assert image.tile(0, 0, "01" + "00" * 7, explored) is None
     assert image.tile(5, 0, "00" * 8, explored) is None
+
+
+def test_tiles_kept_for_later_stay_within_their_bound(monkeypatch: MonkeyPatch) -> None:
+    image = MapImage(picture(200, 200), offset_x=0, offset_y=0, px_per_cell=10)
+    explored = np.ones((20, 20), dtype=bool)
+    one = image.tile(0, 0, "01" + "00" * 7, explored)
+    assert one is not None
+    monkeypatch.setattr(tiles, "TILE_CACHE_BYTES", 3 * len(one))
+    for row in range(TILE_CELLS):  # a page asking for subset after subset
+        for bit in (1, 2, 4, 8):
+            bits = "00" * row + f"{bit:02x}" + "00" * (TILE_CELLS - row - 1)
+            assert image.tile(0, 0, bits, explored) is not None
+    assert 0 < image.cached_bytes <= 3 * len(one)
+    assert image.cached_bytes == sum(map(len, image._cache.values()))

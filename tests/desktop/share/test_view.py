@@ -7,6 +7,7 @@ import numpy as np
 from core.actions.commands import MoveToken
 from core.actions.history import History
 from core.model.grid import Cell
+from core.model.mapmodel import WallSegment
 from desktop.share.view import Seen, ViewOptions, delta, runs, snapshot, walk
 from tests.desktop.share.pages import secret_encounter
 
@@ -62,3 +63,13 @@ def test_terrain_is_sent_for_explored_cells_only() -> None:
     encounter = secret_encounter()
     encounter.map.terrain_rows = ["d.......", "........", "......d.", "........"]
     assert snapshot(encounter, ViewOptions())["terrain"] == {"0,0": "d"}  # not (6, 2)
+
+
+def test_a_wall_is_sent_only_as_far_as_it_runs_beside_explored_cells() -> None:
+    encounter = secret_encounter()
+    walls = [*encounter.map.walls, WallSegment(x1=0, y1=2, x2=8, y2=2)]  # on into the fog
+    encounter = encounter.model_copy(update={"map": encounter.map.model_copy(
+        update={"walls": walls})})
+    view = snapshot(encounter, ViewOptions())
+    assert sorted(view["walls"].values()) == [[0.0, 2.0, 4.0, 2.0, "wall", False],
+                                              [4.0, 0.0, 4.0, 4.0, "wall", False]]

@@ -187,14 +187,26 @@ def test_stop_sharing_closes_the_pages_and_the_address(qtbot: QtBot, window: Mai
 
 def test_the_join_code_shows_on_the_player_window(qtbot: QtBot, window: MainWindow,
                                                   panel: SharePanel) -> None:
-    window.actions_by_name["Join code on the player window"].trigger()
+    toggle = window.actions_by_name["Join code on the player window"]
+    toggle.trigger()
     players = window.table.player_window
     assert players is not None and players.isVisible()
     code = window.share.code_label
     assert code is not None and code.isVisible() and code.parent() is players
+    assert toggle.isChecked()
     window.share.stop()
-    assert window.share.code_label is None
+    assert window.share.code_label is None and not toggle.isChecked()
+    toggle.trigger()  # not sharing: no code, and the menu says so
+    assert window.share.code_label is None and not toggle.isChecked()
     players.close()
+
+
+def test_a_players_name_in_the_panel_is_shown_as_text(window: MainWindow,
+                                                      panel: SharePanel) -> None:
+    from desktop.qt import Qt
+
+    assert panel.problem.textFormat() == Qt.TextFormat.PlainText
+    assert window.share.qr_pixmap() is window.share.qr_pixmap()  # made once per address
 
 
 def test_a_port_in_use_is_said_and_nothing_runs(window: MainWindow) -> None:
@@ -205,3 +217,30 @@ def test_a_port_in_use_is_said_and_nothing_runs(window: MainWindow) -> None:
         problem = window.share.start("127.0.0.1", port)
     assert problem is not None and problem.startswith(f"Cannot share on 127.0.0.1:{port}")
     assert not window.share.running
+
+
+class HandledLog:
+    """Stands for the table: keeps what the bridge hands it on the GUI thread."""
+
+    def __init__(self) -> None:
+        self.handled: list[tuple[int, Any]] = []
+
+    def handle(self, connection: int, message: Any) -> None:
+        self.handled.append((connection, message))
+
+
+def test_only_the_latest_waiting_preview_of_a_page_is_ruled(qtbot: QtBot) -> None:
+    from desktop.share.protocol import Move, Preview
+    from desktop.table.share import _Bridge
+
+    log = HandledLog()
+    bridge = _Bridge(lambda: log)  # type: ignore[arg-type, return-value]
+    for x in range(5):  # a drag across five cells while the GUI thread was busy
+        bridge.handle(1, Preview(type="preview", token="A", to=(x, 0)))
+        bridge.handle(2, Preview(type="preview", token="B", to=(0, x)))
+    bridge.handle(1, Move(type="move", token="A", to=(4, 0), seq=1))
+    qtbot.waitUntil(lambda: len(log.handled) == 3, timeout=WAIT_MS)
+    assert [(c, m.type, tuple(m.to)) for c, m in log.handled] == [
+        (1, "preview", (4, 0)), (2, "preview", (0, 4)), (1, "move", (4, 0))]
+    bridge.handle(1, Preview(type="preview", token="A", to=(3, 0)))
+    qtbot.waitUntil(lambda: len(log.handled) == 4, timeout=WAIT_MS)
