@@ -10,7 +10,7 @@ turns) is the GM's.
 >>> pieces = WallPieces.of([WallSegment(x1=2, y1=0, x2=2, y2=4)])
 >>> explored = np.zeros((4, 4), dtype=bool)
 >>> explored[0:2, 1] = True  # the two cells west of the wall's first half
->>> [(run.x1, run.y1, run.x2, run.y2) for run in pieces.shown(explored)]
+>>> [(run.x1, run.y1, run.x2, run.y2) for run in pieces.runs(pieces.beside(explored))]
 [(2.0, 0.0, 2.0, 2.0)]
 """
 
@@ -30,8 +30,11 @@ from core.spatial.sweep import BoolArray
 
 @dataclass(frozen=True)
 class WallRun:
-    """A shown stretch of ``wall``, from (x1, y1) to (x2, y2)."""
+    """A shown stretch of ``wall`` (the ``index``-th of its set), from (x1, y1) to
+    (x2, y2); ``first`` is the index of its first piece (no other run starts there)."""
 
+    index: int
+    first: int
     wall: WallSegment
     x1: float
     y1: float
@@ -48,6 +51,7 @@ class WallPieces:
     wall_of: npt.NDArray[np.intp]  # (n,)
     along: npt.NDArray[np.float64]  # (n, 2)
     cells: npt.NDArray[np.intp]  # (4, n): x0, y0, x1, y1 (end exclusive)
+    ends: npt.NDArray[np.float64]  # (walls, 4): each wall's x1, y1, x2, y2
 
     @classmethod
     def of(cls, walls: Sequence[WallSegment]) -> WallPieces:
@@ -55,30 +59,47 @@ class WallPieces:
         wall_of = np.repeat(np.arange(len(walls)), [len(c) - 1 for c in cuts])
         along = np.concatenate([np.stack([c[:-1], c[1:]], axis=1) for c in cuts]
                                ) if cuts else np.zeros((0, 2))
-        ends = np.array([w.points for w in walls], dtype=float).reshape(-1, 4)[wall_of]
+        ends = np.array([w.points for w in walls], dtype=float).reshape(-1, 4)
         middle = along.mean(axis=1)
-        mx = ends[:, 0] + middle * (ends[:, 2] - ends[:, 0])
-        my = ends[:, 1] + middle * (ends[:, 3] - ends[:, 1])
-        return cls(tuple(walls), wall_of, along, np.stack([*_beside(mx), *_beside(my)])[
-            [0, 2, 1, 3]])
+        piece_ends = ends[wall_of]
+        mx = piece_ends[:, 0] + middle * (piece_ends[:, 2] - piece_ends[:, 0])
+        my = piece_ends[:, 1] + middle * (piece_ends[:, 3] - piece_ends[:, 1])
+        cells = np.stack([*_beside(mx), *_beside(my)])[[0, 2, 1, 3]]
+        return cls(tuple(walls), wall_of, along, cells, ends)
 
-    def shown(self, explored: BoolArray) -> list[WallRun]:
-        """The runs of pieces beside an explored cell, wall by wall in map order."""
+    def beside(self, explored: BoolArray) -> BoolArray:
+        """Per piece, whether it lies in or beside an explored cell."""
         if not len(self.wall_of):
-            return []
-        kept = np.flatnonzero(boxes_touch(explored, *self.cells))
+            return np.zeros(0, dtype=bool)
+        near: BoolArray = boxes_touch(explored, *self.cells)
+        return near
+
+    def runs(self, beside: BoolArray, walls: npt.NDArray[np.intp] | None = None
+             ) -> list[WallRun]:
+        """The runs of pieces ``beside`` (:meth:`beside`) of ``walls`` (indices; all when
+        None), wall by wall in map order."""
+        chosen = beside if walls is None else beside & np.isin(self.wall_of, walls)
+        kept = np.flatnonzero(chosen)
         if not len(kept):
             return []
         breaks = np.flatnonzero((np.diff(kept) != 1)
                                 | (np.diff(self.wall_of[kept]) != 0)) + 1
-        firsts = kept[np.concatenate(([0], breaks))].tolist()
-        lasts = kept[np.concatenate((breaks - 1, [len(kept) - 1]))].tolist()
-        return [self._run(first, last) for first, last in zip(firsts, lasts, strict=True)]
+        firsts = kept[np.concatenate(([0], breaks))]
+        lasts = kept[np.concatenate((breaks - 1, [len(kept) - 1]))]
+        owners = self.wall_of[firsts]
+        starts = self._points(owners, self.along[firsts, 0])
+        ends = self._points(owners, self.along[lasts, 1])
+        walls_of = self.walls
+        return [WallRun(w, first, walls_of[w], *start, *end) for w, first, start, end in
+                zip(owners.tolist(), firsts.tolist(), starts.tolist(), ends.tolist(),
+                    strict=True)]
 
-    def _run(self, first: int, last: int) -> WallRun:
-        wall = self.walls[int(self.wall_of[first])]
-        start, end = float(self.along[first, 0]), float(self.along[last, 1])
-        return WallRun(wall, *_at(wall, start), *_at(wall, end))
+    def _points(self, owners: npt.NDArray[np.intp], along: npt.NDArray[np.float64]
+                ) -> npt.NDArray[np.float64]:
+        """The points ``along`` the walls ``owners`` (0: a wall's start), to a thousandth
+        of a cell: (n, 2)."""
+        ends = self.ends[owners]
+        return np.round(ends[:, :2] + along[:, None] * (ends[:, 2:] - ends[:, :2]), 3)
 
 
 def _cuts(wall: WallSegment) -> npt.NDArray[np.float64]:
@@ -97,9 +118,3 @@ def _beside(middle: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.intp], ...]
     low = np.floor(middle)
     on_line = middle == low
     return (low - on_line).astype(np.intp), (low + 1).astype(np.intp)
-
-
-def _at(wall: WallSegment, along: float) -> tuple[float, float]:
-    """The point ``along`` the wall (0: its start), to a thousandth of a cell."""
-    return (round(wall.x1 + along * (wall.x2 - wall.x1), 3),
-            round(wall.y1 + along * (wall.y2 - wall.y1), 3))
