@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from core.actions.commands import ChangeSet
+    from core.model.profile import RulesProfile
     from desktop.document.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
 
@@ -67,7 +68,7 @@ class TimelinePanel(QWidget):
         self.round_label = QLabel()
         self.timer_label = QLabel()
         self.seconds_left = 0
-        self.extra_seconds = 0  # added this round with "+2 min" (capped per creature)
+        self.extra_seconds = 0  # added this round with "+N min" (capped per creature)
         self.time_up = False  # the countdown ran out and the first segment is still to play
         self.clock = QTimer(self)
         self.clock.setInterval(1000)
@@ -79,8 +80,7 @@ class TimelinePanel(QWidget):
                                     self.next_segment),
             "round": self._button("Next round", "End the round: timers tick (Shift+N)",
                                   self.next_round),
-            "extra": self._button("+2 min", "More declaration time (2 min per creature)",
-                                  self.add_time),
+            "extra": self._button("+", "More declaration time", self.add_time),
         }
         self.columns: list[SegmentColumn] = []
         self.strip = ChipStrip()
@@ -272,7 +272,8 @@ class TimelinePanel(QWidget):
 
         step = more_declaration_time(self.document.encounter, self.extra_seconds)
         if not step:
-            self.document.refused.emit("No more declaration time: at most 2 minutes per "
+            most = duration_text(self.document.encounter.profile.declaration_seconds_per_creature)
+            self.document.refused.emit(f"No more declaration time: at most {most} per "
                                        "creature the GM plays (002 Initiative)")
             return
         self.extra_seconds += step
@@ -295,7 +296,7 @@ class TimelinePanel(QWidget):
         if self.seconds_left:  # short: the chips need the row
             self.timer_label.setText(f"◷ {minutes}:{seconds:02d}")
             self.timer_label.setToolTip(f"Declarations: {minutes}:{seconds:02d} left "
-                                        "(+2 min gives more)")
+                                        f"({self.buttons['extra'].text()} gives more)")
         elif self.time_up:
             self.timer_label.setText("◷ <b>Time is up</b>")
             self.timer_label.setToolTip("Declarations are closed")
@@ -343,10 +344,18 @@ class TimelinePanel(QWidget):
             [self._newcomer_chip(token.id, token.name) for token in newcomers(encounter)])
         self._fit_height()
         QTimer.singleShot(0, self._show_current_segment)  # once the row is laid out
+        self._show_extra_time(encounter.profile)
         last = encounter.profile.initiative_max_segment
         self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
         self._highlight_when_the_segment_changes(order.get(state.current_segment, []))
+
+    def _show_extra_time(self, profile: RulesProfile) -> None:
+        step = duration_text(profile.declaration_extra_seconds)
+        most = duration_text(profile.declaration_seconds_per_creature)
+        self.buttons["extra"].setText(f"+{step}")
+        self.buttons["extra"].setToolTip(f"More declaration time: {step} a press, at most "
+                                         f"{most} per creature the GM plays (Shift+T)")
 
     def _show_current_segment(self) -> None:
         """The folded row scrolls to the segment being played."""
@@ -398,3 +407,15 @@ class TimelinePanel(QWidget):
 def _listed(names: list[str]) -> str:
     """"A", "A and B", "A, B and C"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def duration_text(seconds: int) -> str:
+    """A profile's number of seconds as a GM reads it.
+
+    >>> duration_text(120), duration_text(90), duration_text(45)
+    ('2 min', '1 min 30 s', '45 s')
+    """
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return f"{rest} s"
+    return f"{minutes} min" + (f" {rest} s" if rest else "")

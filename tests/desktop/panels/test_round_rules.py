@@ -172,8 +172,18 @@ def test_declaration_time_stops_at_two_minutes_a_creature(window: MainWindow) ->
     for _ in range(5):
         panel.add_time()
     assert panel.seconds_left == 120 + 4 * 120
-    assert refusals == ["No more declaration time: at most 2 minutes per creature the GM "
+    assert refusals == ["No more declaration time: at most 2 min per creature the GM "
                         "plays (002 Initiative)"]
+
+
+def test_the_declaration_time_buttons_say_the_profiles_numbers(window: MainWindow) -> None:
+    document, panel = window.document, window.timeline_panel
+    assert panel.buttons["extra"].text() == "+2 min"
+    profile = document.encounter.profile.model_copy(update={
+        "declaration_extra_seconds": 90, "declaration_seconds_per_creature": 300})
+    assert document.push(SetProfile(profile))
+    assert panel.buttons["extra"].text() == "+1 min 30 s"
+    assert "at most 5 min per creature" in panel.buttons["extra"].toolTip()
 
 
 def test_armour_by_location_and_special_damage_from_the_window(window: MainWindow) -> None:
