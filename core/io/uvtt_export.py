@@ -30,8 +30,11 @@ from __future__ import annotations
 import base64
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+from core.io.fileio import write_atomic
 from core.io.uvtt import UvttImportError, image_size, import_uvtt
 from core.model.encounter import Encounter
 from core.model.limits import MAX_FILE_BYTES
@@ -113,6 +116,16 @@ def export_uvtt(encounter: Encounter, image: MapImage | None = None) -> bytes:
     raw = json.dumps(data, allow_nan=False).encode("utf-8")
     _check(raw, encounter.name)
     return raw
+
+
+def write_uvtt(encounter: Encounter, path: Path,
+               draw_map: Callable[[Encounter], MapImage]) -> bool:
+    """Write the ``.dd2vtt`` file to ``path`` (atomically); the map is drawn by
+    ``draw_map`` when the background does not line up. Whether it was drawn.
+    UvttExportError or OSError: nothing was written."""
+    image = draw_map(encounter) if background_image(encounter.map) is None else None
+    write_atomic(path, export_uvtt(encounter, image))
+    return image is not None
 
 
 def _check(raw: bytes, name: str) -> None:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.io.fileio import EncounterFileError, load_encounter, write_atomic
-from core.io.uvtt_export import UvttExportError, background_image, export_uvtt
+from core.io.fileio import EncounterFileError, load_encounter
+from core.io.uvtt_export import UvttExportError, write_uvtt
 from core.model.mapmodel import WallKind
 from desktop.cli.errors import CliError
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from core.io.uvtt_export import MapImage
+    from core.model.encounter import Encounter
 
 
 def export_command(file: Path, out: Path) -> str:
@@ -21,14 +24,8 @@ def export_command(file: Path, out: Path) -> str:
         encounter = load_encounter(file)
     except EncounterFileError as error:
         raise CliError(str(error)) from None
-    image = None
-    if background_image(encounter.map) is None:
-        from desktop.map.picture import map_picture  # Qt only when there is a map to draw
-
-        image = map_picture(encounter)
     try:
-        data = export_uvtt(encounter, image)
-        write_atomic(out, data)
+        drawn = write_uvtt(encounter, out, _draw_map)
     except UvttExportError as error:
         raise CliError(str(error)) from None
     except OSError as error:
@@ -38,4 +35,10 @@ def export_command(file: Path, out: Path) -> str:
             f"{kinds.count(WallKind.DOOR)} doors, {kinds.count(WallKind.WINDOW)} windows, "
             f"{kinds.count(WallKind.OBJECT)} sight-blocking objects, "
             f"{len(encounter.map.lights)} lights, "
-            + ("the background image" if image is None else "the drawn map as the image"))
+            + ("the drawn map as the image" if drawn else "the background image"))
+
+
+def _draw_map(encounter: Encounter) -> MapImage:
+    from desktop.map.picture import map_picture  # Qt only when there is a map to draw
+
+    return map_picture(encounter)

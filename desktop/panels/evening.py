@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.io.fileio import EncounterFileError, load_encounter, write_atomic
+from core.io.fileio import EncounterFileError, load_encounter
 from core.io.uvtt import UvttImportError, import_uvtt_file
-from core.io.uvtt_export import UvttExportError, background_image, export_uvtt
+from core.io.uvtt_export import UvttExportError, write_uvtt
 from core.model.bestiary import Template, template_of
 from desktop.document.bestiary import BestiaryStore
 from desktop.document.fileops import UVTT_SUFFIXES
@@ -218,13 +218,10 @@ class EveningController(QObject):
             if not name:
                 return False
             path = Path(name) if name.endswith(".dd2vtt") else Path(name + ".dd2vtt")
-        try:
-            image = None
-            if background_image(encounter.map) is None:
-                from desktop.map.picture import map_picture
+        from desktop.map.picture import map_picture  # Qt's offscreen drawing: when asked
 
-                image = map_picture(encounter)
-            write_atomic(path, export_uvtt(encounter, image))
+        try:
+            write_uvtt(encounter, path, map_picture)
         except (UvttExportError, OSError, ValueError) as error:
             reason = error.strerror or error if isinstance(error, OSError) else error
             QMessageBox.warning(self.window, "Cannot export", f"{reason}\n\nNothing was "
