@@ -16,6 +16,7 @@ from desktop.map.players import PlayerScene
 from desktop.map.scene import MapScene
 from desktop.qt import QImage, QPainter, QRectF
 from desktop.system.application import application
+from desktop.system.display import has_display
 
 if TYPE_CHECKING:
     from desktop.map.scene import MapScene as Scene
@@ -28,8 +29,8 @@ def render_encounter(encounter: Encounter, width: int, height: int, view: str = 
                      margin: int = MARGIN_PX) -> QImage:
     """The map drawn as in the GM's map view (``view`` "gm") or the player window
     ("player"), fitted into a width × height QImage ``margin`` pixels in."""
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if not has_display(os.environ):  # a command line with no screen draws offscreen
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     application()
     document = EncounterDocument(encounter, keep_lights=False)  # drawn once: lit at once
     scene = (PlayerScene(document, PlayerViewModel(document)) if view == "player"
