@@ -17,28 +17,49 @@ BESTIARY_FILE = "bestiary.json"
 
 
 class BestiaryStore(QObject):
-    """The user's bestiary: read once, written (atomically) on every change."""
+    """The user's bestiary: read when first needed (not while the window opens), written
+    (atomically) on every change."""
 
     changed = Signal()
 
     def __init__(self, data_dir: Path, bundled: Path) -> None:
         super().__init__()
         self.path = data_dir / BESTIARY_FILE
-        self.problem = ""  # why the user's file could not be read ("" when it was)
-        try:
-            self.bundled = load_bestiary(bundled)
-        except BestiaryFileError as error:
-            self.bundled, self.problem = Bestiary(), str(error)
-        try:
-            self.mine = load_bestiary(self.path, missing_ok=True)
-        except BestiaryFileError as error:
-            self.mine, self.problem = Bestiary(), f"{error} (the file was left as it is)"
-            self._unreadable = True
-        else:
-            self._unreadable = False
+        self._bundled_path = bundled
+        self._read: tuple[Bestiary, Bestiary, str] | None = None
+        self._unreadable = False
+
+    @property
+    def bundled(self) -> Bestiary:
+        return self._files()[0]
+
+    @property
+    def mine(self) -> Bestiary:
+        return self._files()[1]
+
+    @property
+    def problem(self) -> str:
+        """Why a file could not be read ("" when both were)."""
+        return self._files()[2]
+
+    def _files(self) -> tuple[Bestiary, Bestiary, str]:
+        if self._read is None:
+            problem = ""
+            try:
+                bundled = load_bestiary(self._bundled_path)
+            except BestiaryFileError as error:
+                bundled, problem = Bestiary(), str(error)
+            try:
+                mine = load_bestiary(self.path, missing_ok=True)
+            except BestiaryFileError as error:
+                mine, problem = Bestiary(), f"{error} (the file was left as it is)"
+                self._unreadable = True
+            self._read = (bundled, mine, problem)
+        return self._read
 
     def save(self, bestiary: Bestiary) -> str:
         """Write ``bestiary`` as the user's; "" or why nothing was written."""
+        self._files()  # whether the user's file is unreadable is known once it is read
         if self._unreadable:
             return f"your bestiary {self.path} could not be read, so it is not overwritten: " \
                    f"{self.problem}"
@@ -46,6 +67,6 @@ class BestiaryStore(QObject):
             save_bestiary(bestiary, self.path)
         except (BestiarySaveError, OSError) as error:
             return str(error.strerror or error) if isinstance(error, OSError) else str(error)
-        self.mine = bestiary
+        self._read = (self.bundled, bestiary, self.problem)
         self.changed.emit()
         return ""
