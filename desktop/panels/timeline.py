@@ -7,6 +7,7 @@ to another column sets a GM override. Ending a round says first who would lose t
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from core.actions.round import (
@@ -27,6 +28,8 @@ from desktop.panels.timeline_chips import (
 )
 from desktop.qt import (
     QEvent,
+    QFont,
+    QFontMetricsF,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -50,6 +53,8 @@ if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
     from desktop.panels.resolve import ResolvePanel
 
+
+TIME_UP, UNDER_WAY = "Time is up", "Round under way"
 
 
 class TimelinePanel(QWidget):
@@ -161,11 +166,26 @@ class TimelinePanel(QWidget):
         row's font and style, table mode's too): the map gets the rest. The chips' strip
         makes room for its scroll bar only when the round is longer than the row, so the
         bar never hides a chip."""
+        self._fit_timer()
         scroll = self.strip_area.horizontalScrollBar()
         bar = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
         self.strip_area.setFixedHeight(self.strip.sizeHint().height() + bar)
         vertical = QSizePolicy.Policy.Preferred if self.expanded else QSizePolicy.Policy.Fixed
         self.setSizePolicy(QSizePolicy.Policy.Preferred, vertical)
+
+    def _fit_timer(self) -> None:
+        """The timer is as wide as its widest text: its texts change as the round goes on,
+        and a row of chips narrowed by "Round under way" at the first segment grew a scroll
+        bar and shrank the map under the GM's eyes."""
+        label = self.timer_label
+        bold = QFont(label.font())
+        bold.setBold(True)
+        plain = QFontMetricsF(label.font())
+        widest = max(plain.horizontalAdvance(UNDER_WAY), plain.horizontalAdvance("◷ 00:00"),
+                     plain.horizontalAdvance("◷ ") + QFontMetricsF(bold).horizontalAdvance(
+                         TIME_UP))
+        margins = label.contentsMargins()
+        label.setFixedWidth(math.ceil(widest) + margins.left() + margins.right() + 2)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -298,11 +318,11 @@ class TimelinePanel(QWidget):
             self.timer_label.setToolTip(f"Declarations: {minutes}:{seconds:02d} left "
                                         f"({self.buttons['extra'].text()} gives more)")
         elif self.time_up:
-            self.timer_label.setText("◷ <b>Time is up</b>")
+            self.timer_label.setText(f"◷ <b>{TIME_UP}</b>")
             self.timer_label.setToolTip("Declarations are closed")
         else:
             on = bool(self.document.encounter.timeline.entries)  # initiative is rolled
-            self.timer_label.setText("Round under way" if on else "")
+            self.timer_label.setText(UNDER_WAY if on else "")
 
     def _encounter_replaced(self) -> None:
         """Another encounter: its own round, no countdown left from the previous one."""

@@ -139,6 +139,25 @@ def test_declarations_end_when_the_first_segment_is_played(window: MainWindow,
     assert panel.timer_label.text() == ""
 
 
+def test_the_chips_row_keeps_its_width_as_the_timer_s_text_changes(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """The timer's texts come and go; the row of chips beside it (and so the map above it)
+    keeps its size from the roll to the end of the round."""
+    panel = window.timeline_panel
+    panel.roll()
+    widths = []
+    for _ in range(3):
+        qtbot.wait(10)  # laid out
+        widths.append((panel.timer_label.width(), panel.strip_area.width()))
+        panel.next_segment()
+    panel.time_up = True
+    panel._show_timer()
+    qtbot.wait(10)
+    widths.append((panel.timer_label.width(), panel.strip_area.width()))
+    assert panel.timer_label.text() == "◷ <b>Time is up</b>"
+    assert widths == [widths[0]] * 4
+
+
 def test_a_tie_with_the_opposition_rolls_a_critical_event(window: MainWindow) -> None:
     encounter = window.document.encounter
     seed = next(s for s in range(1, 500)
