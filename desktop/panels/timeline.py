@@ -35,6 +35,7 @@ from desktop.qt import (
     QLabel,
     QMessageBox,
     QScrollArea,
+    QSize,
     QSizePolicy,
     Qt,
     QTimer,
@@ -57,6 +58,29 @@ if TYPE_CHECKING:
 TIME_UP, UNDER_WAY = "Time is up", "Round under way"
 
 
+class TimerLabel(QLabel):
+    """The declaration timer: as wide as its widest text whatever it shows. Its texts
+    change as the round goes on, and a row of chips narrowed by "Round under way" at the
+    first segment grew a scroll bar and shrank the map under the GM's eyes."""
+
+    def sizeHint(self) -> QSize:
+        return self._widened(super().sizeHint())
+
+    def minimumSizeHint(self) -> QSize:
+        return self._widened(super().minimumSizeHint())
+
+    def _widened(self, hint: QSize) -> QSize:
+        bold = QFont(self.font())
+        bold.setBold(True)
+        plain = QFontMetricsF(self.font())
+        widest = max(plain.horizontalAdvance(UNDER_WAY), plain.horizontalAdvance("◷ 00:00"),
+                     plain.horizontalAdvance("◷ ") + QFontMetricsF(bold).horizontalAdvance(
+                         TIME_UP))
+        margins = self.contentsMargins()
+        width = math.ceil(widest) + margins.left() + margins.right() + 2 * self.margin()
+        return QSize(max(hint.width(), width), hint.height())
+
+
 class TimelinePanel(QWidget):
     """Everything about the round, kept in step with the document's change sets."""
 
@@ -71,7 +95,7 @@ class TimelinePanel(QWidget):
         self._countdown_round = 0  # the round whose declarations are being counted down
         self._highlighted: tuple[int, int, int] | None = None
         self.round_label = QLabel()
-        self.timer_label = QLabel()
+        self.timer_label = TimerLabel()
         self.seconds_left = 0
         self.extra_seconds = 0  # added this round with "+N min" (capped per creature)
         self.time_up = False  # the countdown ran out and the first segment is still to play
@@ -166,26 +190,11 @@ class TimelinePanel(QWidget):
         row's font and style, table mode's too): the map gets the rest. The chips' strip
         makes room for its scroll bar only when the round is longer than the row, so the
         bar never hides a chip."""
-        self._fit_timer()
         scroll = self.strip_area.horizontalScrollBar()
         bar = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
         self.strip_area.setFixedHeight(self.strip.sizeHint().height() + bar)
         vertical = QSizePolicy.Policy.Preferred if self.expanded else QSizePolicy.Policy.Fixed
         self.setSizePolicy(QSizePolicy.Policy.Preferred, vertical)
-
-    def _fit_timer(self) -> None:
-        """The timer is as wide as its widest text: its texts change as the round goes on,
-        and a row of chips narrowed by "Round under way" at the first segment grew a scroll
-        bar and shrank the map under the GM's eyes."""
-        label = self.timer_label
-        bold = QFont(label.font())
-        bold.setBold(True)
-        plain = QFontMetricsF(label.font())
-        widest = max(plain.horizontalAdvance(UNDER_WAY), plain.horizontalAdvance("◷ 00:00"),
-                     plain.horizontalAdvance("◷ ") + QFontMetricsF(bold).horizontalAdvance(
-                         TIME_UP))
-        margins = label.contentsMargins()
-        label.setFixedWidth(math.ceil(widest) + margins.left() + margins.right() + 2)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)

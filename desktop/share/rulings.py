@@ -60,21 +60,29 @@ class Redactor:
     encounter: Encounter
     seen: Seen
     _pattern: re.Pattern[str] | None = field(default=None, repr=False)
+    _shown: set[str] = field(default_factory=set, repr=False)
 
-    def secret_names(self) -> list[str]:
+    def names(self) -> tuple[list[str], set[str]]:
+        """Every name a text may hold, longest first, and those the players may read."""
         seen, encounter = self.seen, self.encounter
         shown_hazards = {id(h) for h in seen.items.hazards}
-        names = {t.name for t in encounter.tokens if t.id not in seen.token_ids}
-        names |= {h.name for h in encounter.map.hazards if id(h) not in shown_hazards}
-        names -= {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
-        return sorted(names, key=len, reverse=True)
+        shown = {t.name for t in seen.items.tokens} | {h.name for h in seen.items.hazards}
+        hidden = {t.name for t in encounter.tokens if t.id not in seen.token_ids}
+        hidden |= {h.name for h in encounter.map.hazards if id(h) not in shown_hazards}
+        return sorted((hidden | shown) - {""}, key=len, reverse=True), shown
 
     def __call__(self, text: str) -> str:
         if self._pattern is None:
-            names = "|".join(re.escape(name) for name in self.secret_names() if name)
-            self._pattern = re.compile(rf"(?<!\w)(?:{names})(?!\w)(?: at \(\d+, \d+\))?"
-                                       if names else r"(?!)")
-        return self._pattern.sub(UNSEEN, text)
+            names, self._shown = self.names()
+            alternatives = "|".join(re.escape(name) for name in names)
+            self._pattern = re.compile(
+                rf"(?<!\w)({alternatives})(?!\w)(?: at \(\d+, \d+\))?" if names else r"(?!)")
+        return self._pattern.sub(self._word, text)
+
+    def _word(self, found: re.Match[str]) -> str:
+        """A shown name stays (with where it stands); a hidden one goes, and where too. (A
+        shown "Orc Warrior" is not a hidden "Orc" and a word.)"""
+        return found[0] if found[1] in self._shown else UNSEEN
 
 
 def rule_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: float | None,

@@ -321,6 +321,13 @@ def test_only_whole_names_of_the_unseen_are_redacted_and_not_where_they_stand() 
     redact = Redactor(encounter, Seen.of(encounter))
     assert redact("Bard overlaps Zanzibar Spy at (1, 2)") == "Bard overlaps something unseen"
     assert redact("the Zanzibar Spyglass is gone") == "the Zanzibar Spyglass is gone"
+    gloomfang = encounter.token("G")  # in the fog, and named as the start of a shown name
+    renamed = gloomfang.model_copy(update={"combatant": gloomfang.combatant.model_copy(
+        update={"name": "Orc"})})
+    encounter = encounter.model_copy(update={"tokens": [
+        renamed if t.id == "G" else t for t in encounter.tokens]})
+    redact = Redactor(encounter, Seen.of(encounter))
+    assert redact("Orc Brute at (2, 1); Orc at (6, 1)") == "Orc Brute at (2, 1); something unseen"
 
 
 def test_a_later_move_of_a_token_replaces_the_one_waiting() -> None:
