@@ -329,12 +329,13 @@ class HazardItem(QGraphicsItem):
         if not for_players:
             self.setToolTip(f"<b>{hazard.name}</b> ({hazard.kind.value})<br>"
                             + "<br>".join(d for d in details if d))
-        # A separate item (the scene adds it), so the name stays above tokens standing in
-        # the hazard; it hangs just above the hazard's first cell.
+        # A separate item (the scene adds it), hanging just above the hazard's first cell,
+        # over the walls and under the previews and the tokens: a map zoomed out to fit a
+        # small screen made the name wider than its cells, and it covered a token beside it.
         hidden = " (hidden)" if hazard.gm_only else ""
         self.label = ScreenLabel(f"{style.HAZARD_ICONS[hazard.kind]} {hazard.name}{hidden}",
                                  style.HAZARD_COLOURS[hazard.kind].darker(220), size_px=12)
-        self.label.setZValue(Z_TOKEN + 1)
+        self.label.setZValue(Z_WALL + 1)
         self.label.place(renderer.cell_rect(min(hazard.cells)).topLeft(), QPointF(0, -9))
 
     def boundingRect(self) -> QRectF:

@@ -375,6 +375,9 @@ class TimelinePanel(QWidget):
         QTimer.singleShot(0, self._show_current_segment)  # once the row is laid out
         self._show_extra_time(encounter.profile)
         last = encounter.profile.initiative_max_segment
+        # Rolling again mid-round is the Round menu's (it asks first): the row's room is
+        # the chips'.
+        self.buttons["roll"].setVisible(not state.entries)
         self.buttons["segment"].setEnabled(bool(state.entries) and state.current_segment < last)
         self.buttons["round"].setEnabled(bool(state.entries))
         self._highlight_when_the_segment_changes(order.get(state.current_segment, []))

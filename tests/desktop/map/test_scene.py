@@ -34,6 +34,14 @@ def test_hazard_names_are_hidden_while_cells_are_tiny_on_screen(window: MainWind
     assert all(label.isVisible() for label in labels)
 
 
+def test_a_hazard_s_name_is_drawn_under_the_tokens_and_over_the_walls(window: MainWindow
+                                                                     ) -> None:
+    """At 150 % on a 1280 × 800 screen the demo's "Spiked pit" covered the ogre beside it."""
+    label = window.scene.hazard_items[0].label
+    assert window.scene.walls.zValue() < label.zValue()
+    assert label.zValue() < min(item.zValue() for item in window.scene.tokens.values())
+
+
 @pytest.mark.parametrize(("zoom", "count"), [(0.5, 1), (0.5, 3), (3.0, 2)])
 def test_condition_badges_stay_readable_and_inside_the_token(window: MainWindow, zoom: float,
                                                              count: int) -> None:
