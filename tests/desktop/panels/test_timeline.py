@@ -49,6 +49,7 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow,
     qtbot.keyClick(window.view, Qt.Key.Key_I)
     state = window.document.encounter.timeline
     assert state.round_number == 1 and len(state.entries) == 8
+    assert panel.buttons["roll"].isHidden()  # under way: rolling again is the menu's
     qtbot.wait(10)
     assert chips(window) == {e.token_id: e.segment for e in state.entries}
     assert window.document.encounter.log[0].kind == "initiative"
@@ -60,6 +61,7 @@ def test_roll_step_and_next_round(qtbot: QtBot, window: MainWindow,
     qtbot.mouseClick(panel.buttons["round"], Qt.MouseButton.LeftButton)
     assert len(answer_yes) == 1 and "would lose the turn" in answer_yes[0]  # asked first
     assert window.document.encounter.timeline.round_number == 2
+    assert not panel.buttons["roll"].isHidden()  # round 2's initiative is to roll
     window.document.undo()
     window.document.undo()
     assert window.document.encounter.timeline.current_segment == 0
