@@ -3,7 +3,8 @@
 (:func:`core.rules.holds.move_refusal`), the evade checks a path during a round asks for
 (:func:`core.rules.manoeuvres.drag_offer`), and the move itself as a core ``MoveAction``.
 A preview of a drag is ruled over what the players know of the map
-(:class:`core.spatial.known.KnownGroundGraph`); the move asked for, over the whole map.
+(:class:`core.spatial.known.KnownGroundGraph`, kept per state: :meth:`Seen.known_graph`);
+the move asked for, over the whole map.
 Nothing here decides a rule; it only words core's answers for a player, leaving out what
 the players may not know (:class:`Redactor`)."""
 
@@ -20,7 +21,6 @@ from core.model.grid import Cell
 from core.rules.holds import move_refusal
 from core.rules.measure import measure
 from core.rules.timeline import segments_moving
-from core.spatial.known import KnownGroundGraph
 from core.spatial.pathing import MovePath, movement_graph
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def preview_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: flo
                  seen: Seen) -> MoveRuling:
     """Core's ruling of a player's drag as the players may know it (a preview, asked for
     as often as a finger moves): ruled over the explored cells, with only the creatures
-    the players see (:class:`core.spatial.known.KnownGroundGraph`). A goal in the fog has
+    the players see (:meth:`desktop.share.view.Seen.known_graph`). A goal in the fog has
     one answer whatever is there, and the move asked for goes to the GM."""
     from core.rules.manoeuvres import drag_offer
 
@@ -121,8 +121,7 @@ def preview_move(encounter: Encounter, token_id: str, goal: Cell, budget_ft: flo
         return MoveRuling(goal, False, Redactor(encounter, seen)(held))
     if seen.in_fog(token.at(goal).footprint):
         return MoveRuling(goal, True, UNEXPLORED, needs_gm=f"{UNEXPLORED}: the GM rules it")
-    graph = KnownGroundGraph(encounter, token, seen.view.explored, shown=seen.token_ids)
-    path = graph.path_to(goal, budget_ft)
+    path = seen.known_graph(encounter, token).path_to(goal, budget_ft)
     if not path.legal:
         return MoveRuling(goal, False, path.reason)
     offer = drag_offer(encounter, token_id, goal, path=path.cells, around=True,

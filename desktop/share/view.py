@@ -33,6 +33,7 @@ import numpy.typing as npt
 from core.model.combatant import Combatant, Side
 from core.model.mapmodel import TERRAINS, BattleMap, Hazard, WallSegment
 from core.rules.timeline import acting_order
+from core.spatial.known import KnownGroundGraph
 from core.spatial.playerview import (
     PlayerItems,
     PlayerView,
@@ -83,6 +84,19 @@ class Seen:
     @cached_property
     def token_ids(self) -> frozenset[str]:
         return frozenset(token.id for token in self.items.tokens)
+
+    @cached_property
+    def _known_graphs(self) -> dict[str, KnownGroundGraph]:
+        return {}
+
+    def known_graph(self, encounter: Encounter, token: Token) -> KnownGroundGraph:
+        """The ground a player's preview of ``token`` walks in this state of the encounter,
+        kept for the drag's next cells (its search resumes where the last one stopped)."""
+        graph = self._known_graphs.get(token.id)
+        if graph is None or graph.token is not token:
+            graph = KnownGroundGraph(encounter, token, self.view.explored, shown=self.token_ids)
+            self._known_graphs[token.id] = graph
+        return graph
 
     def in_fog(self, footprint: Footprint) -> bool:
         """Whether ``footprint`` covers a cell of the map the party has not explored."""
