@@ -25,7 +25,10 @@ const state = {
   scale: 40, panX: 0, panY: 0, following: true, fitted: false,
   drag: null, ruler: null, measuring: false, preview: null, animations: new Map(),
   images: new Map(), socket: null, retryMs: 500, ended: false, moveSeq: 0,
+  sentMoves: new Map(), waiting: new Map(), lastView: null, labels: [],
 };
+const CLOSE_STOPPED = 1001; // desktop/share/server.py: the GM stopped sharing
+const MY_TOKEN_PX = 32; // a token given to the player is shown at least this big
 const canvas = document.getElementById("map");
 const ctx = canvas.getContext("2d");
 const secret = location.pathname.split("/")[2];
@@ -43,7 +46,10 @@ function connect() {
     else showJoin("");
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
+    if (event.code === CLOSE_STOPPED && !state.ended) {
+      showEnd("The GM stopped sharing.", "Ask the GM for the new address or code to join again.");
+    }
     setStatus(false);
     if (state.ended) return;
     setTimeout(connect, state.retryMs); // reconnect; the server sends the whole view again
@@ -64,6 +70,9 @@ const handlers = {
     document.getElementById("join").hidden = true;
     document.getElementById("me").textContent = m.player.name;
     setStatus(true);
+    setTimeout(() => {
+      if (!myTokens().length) say("Tap your character on the map to ask to play it", false);
+    }, 800);
   },
   state(m) { takeView(m.view); },
   delta(m) {
@@ -78,15 +87,21 @@ const handlers = {
     }
   },
   measure(m) { if (state.ruler) { state.ruler.label = m.label; draw(); } },
-  move(m) { say(m.text, m.status === "refused"); },
-  claim(m) { say(m.text, m.status === "refused"); },
-  view(m) { if (state.following) fit(m.x, m.y, m.width, m.height); },
+  move(m) { answerMove(m); },
+  claim(m) {
+    say(m.text, m.status === "refused");
+    if (m.status === "granted") showMine(m.token);
+  },
+  view(m) {
+    state.lastView = [m.x, m.y, m.width, m.height];
+    if (state.following) fit(...state.lastView);
+  },
   settings() {},
   error(m) { say(m.text, true); },
   ended(m) { localStorage.removeItem(storeKey); showJoin(m.text); },
   kicked(m) {
-    state.ended = true; localStorage.removeItem(storeKey);
-    say(m.text, true); setStatus(false);
+    localStorage.removeItem(storeKey);
+    showEnd(m.text, "Scan the GM's code again to join with another name.");
   },
   pong() {},
 };
@@ -96,9 +111,42 @@ function receive(message) {
   if (handler) handler(message);
 }
 
+// A move asked for waits for the GM (its ghost stays on the map) or is answered at once;
+// the GM's later OK or no comes without a number.
+function answerMove(m) {
+  const sent = state.sentMoves.get(m.seq);
+  state.sentMoves.delete(m.seq);
+  if (m.status === "queued" && sent) state.waiting.set(m.token, sent);
+  else state.waiting.delete(m.token);
+  say(m.text, m.status === "refused");
+  draw();
+}
+
+// The page's end: the GM stopped sharing or removed this player. The map goes (it would
+// only grow stale) and the page stops trying to reconnect.
+function showEnd(title, text) {
+  state.ended = true; state.view = null; state.drag = null; state.waiting.clear();
+  document.getElementById("end-title").textContent = title;
+  document.getElementById("end-text").textContent = text;
+  document.getElementById("end").hidden = false;
+  setStatus(false); draw();
+}
+
+// A token just given to this player: on the screen, big enough to drag.
+function showMine(tokenId) {
+  const token = state.view?.tokens[tokenId];
+  if (!token) return;
+  setFollowing(false);
+  state.scale = Math.max(state.scale, MY_TOKEN_PX);
+  const middle = [canvas.clientWidth / 2, (canvas.clientHeight + 44 - 24) / 2];
+  state.panX = middle[0] - (token.x + token.size / 2) * state.scale;
+  state.panY = middle[1] - (token.y + token.size / 2) * state.scale;
+  draw();
+}
+
 function setStatus(online) {
   const status = document.getElementById("status");
-  status.textContent = online ? "live" : (state.ended ? "removed" : "reconnecting…");
+  status.textContent = online ? "live" : (state.ended ? "ended" : "reconnecting…");
   status.className = online ? "" : "offline";
 }
 
@@ -106,7 +154,10 @@ function setStatus(online) {
 function takeView(view) {
   state.view = view;
   decodeFog();
-  if (!state.fitted) { fit(0, 0, view.map.width, view.map.height); state.fitted = true; }
+  if (!state.fitted) {
+    state.lastView = state.lastView || [0, 0, view.map.width, view.map.height];
+    fit(...state.lastView); state.fitted = true;
+  }
   draw();
 }
 
@@ -194,6 +245,7 @@ function resize() {
   canvas.width = Math.round(canvas.clientWidth * ratio);
   canvas.height = Math.round(canvas.clientHeight * ratio);
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  if (state.following && state.lastView) fit(...state.lastView); // a phone turned sideways
   draw();
 }
 
@@ -210,7 +262,18 @@ function paint(now) {
   ctx.fillRect(0, 0, canvas.clientWidth, canvas.clientHeight);
   if (!state.view) return;
   paintFloor(); paintImage(); paintTerrain(); paintHazards(); paintGrid(); paintWalls();
-  paintPreview(); paintTokens(now); paintFog(); paintRuler();
+  // Over the fog: the player's own drag (a step into the unexplored must not vanish), the
+  // moves waiting for the GM, the tokens' badges (they hang below the token, maybe over a
+  // fogged cell), the ruler and the labels.
+  const dragged = state.drag?.moved ? state.drag.token : null;
+  const tokens = Object.values(state.view.tokens);
+  tokens.filter((t) => t.id !== dragged).forEach((t) => paintToken(t, now));
+  paintFog();
+  paintWaiting(); paintPreview();
+  tokens.filter((t) => t.id === dragged).forEach((t) => paintToken(t, now));
+  tokens.forEach((t) => paintBadges(t, now));
+  paintRuler();
+  state.labels.forEach((l) => label(...l)); state.labels = [];
   showTurn();
   if (state.animations.size) draw();
 }
@@ -338,29 +401,55 @@ function tokenPlace(token, now) {
   return [token.x, token.y];
 }
 
-function paintTokens(now) {
-  const mine = new Set(myTokens());
-  for (const token of Object.values(state.view.tokens)) {
-    const [x, y] = tokenPlace(token, now);
-    const [sx, sy] = toScreen(x, y);
-    const side = token.size * state.scale;
-    const r = side / 2 - Math.max(1, state.scale * 0.06);
-    const cx = sx + side / 2; const cy = sy + side / 2;
-    const colour = SIDE_COLOURS[token.side] || "#777";
-    if (mine.has(token.id)) {
-      ctx.beginPath(); ctx.arc(cx, cy, r + Math.max(3, state.scale * 0.08), 0, 2 * Math.PI);
-      ctx.fillStyle = "#ffc20e"; ctx.fill();
-    }
-    ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI);
-    ctx.fillStyle = TOKEN_FILL; ctx.fill();
-    ctx.lineWidth = Math.max(2, r * 0.16); ctx.strokeStyle = colour; ctx.stroke();
-    paintPortrait(token, cx, cy, r);
-    ctx.fillStyle = colour; ctx.textAlign = "center"; ctx.textBaseline = "middle";
-    ctx.font = `bold ${Math.max(9, r * 0.7)}px system-ui, sans-serif`;
-    if (!token.portrait) ctx.fillText(initials(token.name), cx, cy);
-    paintBadges(token, cx, sy + side, r);
-    ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
+function tokenCircle(token, at) {
+  const [sx, sy] = toScreen(at[0], at[1]);
+  const side = token.size * state.scale;
+  return { cx: sx + side / 2, cy: sy + side / 2, bottom: sy + side,
+    r: side / 2 - Math.max(1, state.scale * 0.06) };
+}
+
+function paintToken(token, now) {
+  const { cx, cy, r } = tokenCircle(token, tokenPlace(token, now));
+  const colour = SIDE_COLOURS[token.side] || "#777";
+  const ring = Math.max(3, state.scale * 0.08);
+  if (state.view.turn.acting.includes(token.id)) { // acting in this segment
+    ctx.beginPath(); ctx.arc(cx, cy, r + 2 * ring, 0, 2 * Math.PI);
+    ctx.lineWidth = ring; ctx.strokeStyle = "#fff"; ctx.setLineDash([ring * 1.5, ring]);
+    ctx.stroke(); ctx.setLineDash([]);
   }
+  if (myTokens().includes(token.id)) {
+    ctx.beginPath(); ctx.arc(cx, cy, r + ring, 0, 2 * Math.PI);
+    ctx.fillStyle = "#ffc20e"; ctx.fill();
+  }
+  ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+  ctx.fillStyle = TOKEN_FILL; ctx.fill();
+  ctx.lineWidth = Math.max(2, r * 0.16); ctx.strokeStyle = colour; ctx.stroke();
+  paintPortrait(token, cx, cy, r);
+  ctx.fillStyle = colour; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  ctx.font = `bold ${Math.max(9, r * 0.7)}px system-ui, sans-serif`;
+  if (!token.portrait) fitText(initials(token.name), cx, cy, 1.7 * r);
+  ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
+}
+
+// Text no wider than ``room``: a smaller font, down to 7 px (three initials on a small token).
+function fitText(text, x, y, room) {
+  const size = parseFloat(ctx.font.match(/([\d.]+)px/)[1]);
+  const wide = ctx.measureText(text).width;
+  if (wide > room) ctx.font = ctx.font.replace(/[\d.]+px/, `${Math.max(7, size * room / wide)}px`);
+  ctx.fillText(text, x, y);
+}
+
+// The moves waiting for the GM: a dashed ring where the token would go.
+function paintWaiting() {
+  ctx.setLineDash([6, 4]); ctx.lineWidth = 3; ctx.strokeStyle = "#ffc20e";
+  for (const [tokenId, to] of state.waiting) {
+    const token = state.view.tokens[tokenId];
+    if (!token) continue;
+    const { cx, cy, r } = tokenCircle(token, to);
+    ctx.beginPath(); ctx.arc(cx, cy, r, 0, 2 * Math.PI); ctx.stroke();
+    state.labels.push(["waiting for the GM", ...toScreen(to[0], to[1]), "ask"]);
+  }
+  ctx.setLineDash([]);
 }
 
 function paintPortrait(token, cx, cy, r) {
@@ -373,7 +462,8 @@ function paintPortrait(token, cx, cy, r) {
   ctx.drawImage(image, cx - r, cy - r, 2 * r, 2 * r); ctx.restore();
 }
 
-function paintBadges(token, cx, bottom, r) {
+function paintBadges(token, now) {
+  const { cx, bottom } = tokenCircle(token, tokenPlace(token, now));
   const lines = [];
   if (token.hp !== undefined) lines.push(`${token.hp}/${token.max_hp} HP`);
   if (token.health) lines.push(token.health);
@@ -427,7 +517,8 @@ function paintPreview() {
   const preview = state.preview; const drag = state.drag;
   if (!preview || !drag || !drag.moved) return;
   const half = state.scale * (state.view.tokens[drag.token]?.size || 1) / 2;
-  ctx.strokeStyle = preview.legal ? "#4caf50" : "#e53935";
+  const tone = !preview.legal ? "bad" : preview.needs_gm ? "ask" : "good";
+  ctx.strokeStyle = { good: "#4caf50", ask: "#ffb300", bad: "#e53935" }[tone];
   ctx.lineWidth = Math.max(3, state.scale * 0.1);
   ctx.beginPath();
   preview.path.forEach(([x, y], i) => {
@@ -435,7 +526,7 @@ function paintPreview() {
     if (i === 0) ctx.moveTo(sx + half, sy + half); else ctx.lineTo(sx + half, sy + half);
   });
   ctx.stroke();
-  label(preview.label, ...toScreen(preview.to[0], preview.to[1]), preview.legal);
+  state.labels.push([preview.label, ...toScreen(preview.to[0], preview.to[1]), tone]);
 }
 
 function paintRuler() {
@@ -445,15 +536,23 @@ function paintRuler() {
   const [bx, by] = toScreen(ruler.to[0] + 0.5, ruler.to[1] + 0.5);
   ctx.strokeStyle = "#ffd54a"; ctx.lineWidth = 3; ctx.setLineDash([8, 6]);
   ctx.beginPath(); ctx.moveTo(ax, ay); ctx.lineTo(bx, by); ctx.stroke(); ctx.setLineDash([]);
-  if (ruler.label) label(ruler.label, bx, by, true);
+  if (ruler.label) state.labels.push([ruler.label, bx, by, "good"]);
 }
 
-function label(text, x, y, good) {
+const LABEL_COLOURS = { good: "rgba(20, 60, 20, 0.9)", ask: "rgba(120, 80, 0, 0.92)",
+  bad: "rgba(110, 20, 20, 0.92)" };
+
+// A label over everything, kept whole on the screen (a long text is cut with "…").
+function label(text, x, y, tone) {
   ctx.font = "bold 14px system-ui, sans-serif";
+  const room = canvas.clientWidth - 12;
+  while (text.length > 4 && ctx.measureText(text).width + 12 > room) {
+    text = text.slice(0, -2) + "…";
+  }
   const w = ctx.measureText(text).width + 12;
-  x = Math.max(0, Math.min(x, canvas.clientWidth - w)); // kept on the screen
-  ctx.fillStyle = good ? "rgba(20, 60, 20, 0.9)" : "rgba(110, 20, 20, 0.92)";
-  ctx.fillRect(x, y - 26, w, 22);
+  x = Math.max(0, Math.min(x, canvas.clientWidth - w));
+  y = Math.max(44 + 26, Math.min(y, canvas.clientHeight - 24));
+  ctx.fillStyle = LABEL_COLOURS[tone]; ctx.fillRect(x, y - 26, w, 22);
   ctx.fillStyle = "#fff"; ctx.fillText(text, x + 6, y - 10);
 }
 
@@ -472,6 +571,13 @@ function showPlayers() {
       (p.asking ? " (asking)" : "");
   });
   document.getElementById("players").textContent = names.join("   ");
+}
+
+// A drag that began on a token this player does not play pans the map, and says why.
+function tellWhosePlays(token) {
+  const owner = ownerOf(token.id);
+  if (owner && owner.id !== state.me?.id) say(`${owner.name} plays ${token.name}`, false);
+  else if (token.side === "party") say(`Tap ${token.name} to ask to play it`, false);
 }
 
 function offerClaim(token) {
@@ -528,6 +634,7 @@ canvas.addEventListener("pointermove", (event) => {
   if (drag.pan) {
     const dx = event.offsetX - drag.pan[0]; const dy = event.offsetY - drag.pan[1];
     if (Math.abs(dx) + Math.abs(dy) > 4 || drag.moved) {
+      if (!drag.moved && drag.tapped) tellWhosePlays(drag.tapped);
       drag.moved = true; setFollowing(false);
       state.panX += dx; state.panY += dy; drag.pan = [event.offsetX, event.offsetY]; draw();
     }
@@ -564,6 +671,7 @@ function endPointer(event) {
     const token = state.view.tokens[drag.token];
     if (drag.moved && token && (drag.cell[0] !== token.x || drag.cell[1] !== token.y)) {
       state.moveSeq += 1;
+      state.sentMoves.set(state.moveSeq, drag.cell);
       send({ type: "move", token: drag.token, to: drag.cell, seq: state.moveSeq });
     }
     state.preview = null; draw();
@@ -610,7 +718,9 @@ function setFollowing(on) {
 }
 document.getElementById("follow").onclick = () => {
   setFollowing(!state.following);
-  if (state.following && state.view) fit(0, 0, state.view.map.width, state.view.map.height);
+  if (state.following && state.view) {
+    fit(...(state.lastView || [0, 0, state.view.map.width, state.view.map.height]));
+  }
 };
 document.getElementById("ruler").onclick = (event) => {
   state.measuring = !state.measuring; state.ruler = null;

@@ -201,3 +201,50 @@ def test_two_fingers_pinch_the_map_bigger_about_their_middle_and_one_pans_it(
     touch(screen, "touchEnd", [])
     assert page.evaluate("state.panX") == pytest.approx(pan - 40, abs=1)
     assert page.evaluate("state.scale") == scale
+
+
+def drag(page: Any, start: tuple[float, float], goal: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move((start[0] + goal[0]) / 2, (start[1] + goal[1]) / 2, steps=4)
+    page.mouse.move(*goal, steps=4)
+
+
+def play_hero(page: Any) -> None:
+    page.mouse.click(*centre(page, 0, 1))  # tap Hero: "Play Hero"
+    page.click("#sheet-yes")
+    page.wait_for_function("myTokens().includes('A')")
+
+
+def test_a_move_into_the_fog_waits_for_the_gm_and_its_ghost_stays(
+        page: Any, share: HeadlessShare) -> None:
+    play_hero(page)
+    page.evaluate("state.following = true; fit(0, 0, 8, 4)")  # the whole map, fog and all
+    drag(page, centre(page, 0, 1), centre(page, 5, 0))  # beyond the wall: unexplored
+    page.wait_for_function("state.preview !== null")
+    assert page.evaluate("[state.preview.label, state.preview.needs_gm !== '']") == [
+        "unexplored ground", True]
+    page.mouse.up()
+    page.wait_for_function("state.waiting.has('A')")
+    assert page.evaluate("state.waiting.get('A')") == [5, 0]
+    assert "the GM rules it" in page.text_content("#tip")
+    share.call(lambda: share.table.refuse_move(share.table.pending_moves[0]))
+    page.wait_for_function("!state.waiting.has('A')")
+    assert page.text_content("#tip") == "the GM said no"
+    assert share.call(lambda: share.history.index) == 0
+
+
+def test_the_page_says_so_and_stops_when_the_gm_stops_sharing(
+        page: Any, share: HeadlessShare) -> None:
+    share.stop()
+    page.wait_for_function("!document.getElementById('end').hidden")
+    assert page.text_content("#end-title") == "The GM stopped sharing."
+    assert page.evaluate("state.view === null && state.ended")
+    assert page.text_content("#status") == "ended"
+
+
+def test_a_removed_player_s_page_drops_the_map(page: Any, share: HeadlessShare) -> None:
+    share.call(lambda: share.table.kick("p1"))
+    page.wait_for_function("!document.getElementById('end').hidden")
+    assert page.text_content("#end-title") == "The GM removed you from the table."
+    assert page.evaluate("state.view") is None
