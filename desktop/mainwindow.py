@@ -631,6 +631,7 @@ class MainWindow(QMainWindow):
     def _build_status_bar(self) -> None:
         self.cell_label = QLabel()
         self.statusBar().addPermanentWidget(self.cell_label)
+        self.statusBar().addPermanentWidget(self.share.status_button())
         for side, text in (("left", "◧ Log"), ("right", "Panels ◨")):
             self.statusBar().addPermanentWidget(_side_button(
                 self.actions_by_name[f"{side.title()} sidebar"], text))

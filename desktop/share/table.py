@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from core.actions.base import Outcome
     from core.model.encounter import Encounter
 
+#: What the GM reads of a move into the fog, beside core's ruling of it.
+FOGGED_FOR_GM = "it ends where the party has not been: the players saw no ruling"
 MAX_PLAYERS = 24
 MAX_PAGES = 6  # a player's open pages: a phone, a tablet, and pages still closing
 MOVES_PER_SECOND = 4.0  # a player's move requests (each is ruled on the GM's GUI thread)
@@ -300,7 +302,10 @@ class ShareTable:
         """``rule`` (:func:`rule_move`, or :func:`preview_move` for a preview) of a drag of a
         token ``player`` plays."""
         if token_id not in player.tokens:
-            return MoveRuling(goal, False, "not your token: claim it first")
+            owner = self.owner_of(token_id)
+            shown = owner is not None and token_id in self.seen().token_ids
+            return MoveRuling(goal, False, f"{owner.name} plays it" if shown and owner
+                              else "not your token: claim it first")
         encounter = self.host.encounter
         if not encounter.has_token(token_id):
             return MoveRuling(goal, False, "that token has left the map")
@@ -309,9 +314,9 @@ class ShareTable:
     def _move(self, connection: int, player: Player, move: Move) -> None:
         goal = Cell(*move.to)
         ruling = self._ruling(player, move.token, goal)
-        if self._in_fog(player, move.token, goal):  # queued whatever is there
-            ruling = MoveRuling(goal, True, f"{UNEXPLORED} · {ruling.label}",
-                                needs_gm=f"{UNEXPLORED}: the GM rules it")
+        fogged = self._in_fog(player, move.token, goal)
+        if fogged:  # queued whatever is there; the GM reads core's ruling
+            ruling = MoveRuling(goal, True, ruling.label, needs_gm=FOGGED_FOR_GM)
 
         def answer(status: str, text: str) -> None:
             self._reply(connection, "move", seq=move.seq, token=move.token, status=status,
@@ -326,7 +331,8 @@ class ShareTable:
             pending = PendingMove(next(self._ids), player.id, move.token, goal, ruling.label,
                                   ruling.needs_gm)
             self.pending_moves.append(pending)
-            answer("queued", ruling.needs_gm or "waiting for the GM's OK")
+            answer("queued", f"{UNEXPLORED}: the GM rules it" if fogged
+                   else ruling.needs_gm or "waiting for the GM's OK")
             self.changed()
         else:
             problem = self._apply(move.token, goal)
@@ -383,7 +389,7 @@ class ShareTable:
             self.outbox.send(player.connections, {
                 "type": "move", "seq": None, "token": pending.token,
                 "status": "refused" if problem else "applied",
-                "text": problem or f"the GM moved it: {pending.label}"})
+                "text": problem or f"the GM said yes: {pending.label}"})
 
     # --- the GM's other commands ---------------------------------------------------------
     def kick(self, player_id: str) -> None:
@@ -407,6 +413,9 @@ class ShareTable:
     def set_settings(self, settings: ShareSettings) -> None:
         hp_changed = settings.enemy_hp != self.settings.enemy_hp
         self.settings = settings
+        if settings.claims == "open":  # the claims asked for are granted now
+            for claim in list(self.pending_claims):
+                self.assign(claim.player, claim.token)
         if hp_changed:
             self.publisher.set_options(ViewOptions(settings.enemy_hp))
         for connection in self._joined():

@@ -19,6 +19,7 @@ from desktop.qt import (
     QSettings,
     Qt,
     QTimer,
+    QToolButton,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -167,6 +168,27 @@ class ShareController(QObject):
                      "Show the join address and its QR code on the players' window",
                      checked=lambda: self.code_label is not None),
         ]
+
+    def status_button(self) -> QToolButton:
+        """The status bar's word on sharing, shown while sharing: how many players, and who
+        waits for the GM's OK (a claim, a move); a click opens the panel."""
+        button = QToolButton()
+        button.setAutoRaise(True)
+        button.clicked.connect(self.show_panel)
+        button.setToolTip("Players' devices: open the panel to approve, give tokens, stop")
+
+        def show() -> None:
+            table = self.table
+            button.setVisible(table is not None)
+            if table is None:
+                return
+            online = sum(1 for p in table.players.values() if p.connections)
+            waiting = len(table.pending_claims) + len(table.pending_moves)
+            button.setText(f"⇄ {online} online" + (f" · ⚑ {waiting} waiting" if waiting else ""))
+
+        self.changed.connect(show)
+        show()
+        return button
 
     def show_panel(self) -> None:
         from desktop.table.share_panel import SharePanel  # at the first opening

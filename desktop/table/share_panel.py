@@ -13,14 +13,17 @@ from desktop.qt import (
     QComboBox,
     QDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPixmap,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     Qt,
     QVBoxLayout,
@@ -28,6 +31,7 @@ from desktop.qt import (
 )
 from desktop.share.address import local_addresses
 from desktop.share.table import PendingClaim, PendingMove, ShareSettings
+from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,6 +40,7 @@ if TYPE_CHECKING:
     from desktop.qt import SignalInstance
     from desktop.share.table import ShareTable
 
+LIST_ROWS = 6
 QR_PX = 200  # the code's side in the panel: a phone reads it from a metre away
 MOVES = (("Apply at once", "apply"), ("Wait for my OK", "approve"))
 CLAIMS = (("I approve each claim", "approve"), ("Players take party tokens", "open"))
@@ -76,15 +81,24 @@ class SharePanel(QDialog):
         super().__init__(parent)
         self.controller = controller
         self.setWindowTitle("Players' devices")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self._where_box())
+        boxes = QWidget()
+        layout = QVBoxLayout(boxes)
+        layout.addWidget(self._where_box())  # in play, what the GM answers comes first
+        layout.addWidget(self._waiting_box())
+        layout.addWidget(self._players_box())
         layout.addWidget(self._join_box())
         layout.addWidget(self._choices_box())
-        layout.addWidget(self._players_box())
-        layout.addWidget(self._waiting_box())
+        scroll = QScrollArea()  # a laptop at 150 % holds a third of it: the rest scrolls
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(boxes)
+        QVBoxLayout(self).addWidget(scroll)
         controller.changed.connect(self.refresh)
         controller.document.changed.connect(lambda _changes: self._fill_tokens())
         self.refresh()
+        hint = boxes.sizeHint()
+        resize_within_screen(self, hint.width() + 40, hint.height() + 40)
 
     # --- building ------------------------------------------------------------------------
     def _where_box(self) -> QGroupBox:
@@ -119,8 +133,10 @@ class SharePanel(QDialog):
         self.problem.setTextFormat(Qt.TextFormat.PlainText)  # it may hold a player's name
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #a01010;")
-        column.addWidget(QLabel("Players open this address (or scan the code) on their "
-                                "phones; anyone with it can join the table."))
+        how = QLabel("Players open this address (or scan the code) on their phones; anyone "
+                     "with it can join the table.")
+        how.setWordWrap(True)
+        column.addWidget(how)
         column.addWidget(self.address)
         column.addWidget(copy, 0, Qt.AlignmentFlag.AlignLeft)
         column.addWidget(self.problem)
@@ -147,6 +163,7 @@ class SharePanel(QDialog):
         box = QGroupBox(title)
         layout = QVBoxLayout(box)
         items = QListWidget()
+        items.setMaximumHeight(LIST_ROWS * items.fontMetrics().lineSpacing())  # then it scrolls
         items.currentRowChanged.connect(lambda _row: self._enable())
         layout.addWidget(items)
         return box, layout, items
@@ -232,9 +249,12 @@ class SharePanel(QDialog):
     def _fill_tokens(self) -> None:
         chosen = self.token.currentData()
         self.token.clear()
+        table = self.controller.table
         for token in self.controller.document.encounter.tokens:
             if token.combatant.side is Side.PARTY and not token.gm_only:
-                self.token.addItem(token.name, token.id)
+                owner = table.owner_of(token.id) if table is not None else None
+                self.token.addItem(token.name + (f" ({owner.name} plays)" if owner else ""),
+                                   token.id)
         index = self.token.findData(chosen)
         if index >= 0:
             self.token.setCurrentIndex(index)
@@ -255,7 +275,9 @@ class SharePanel(QDialog):
     def _start_or_stop(self) -> None:
         self.problem.clear()
         if self.controller.running:
-            self.controller.stop()
+            if self._sure("Stop sharing", "every page will close and the join address stop "
+                          "working (a new start gives a new address)"):
+                self.controller.stop()
             return
         problem = self.controller.start(self.host.currentText().strip(), self.port.value())
         self.problem.setText(problem or "")
@@ -278,8 +300,21 @@ class SharePanel(QDialog):
 
     def _kick(self) -> None:
         table, player = self.controller.table, self._chosen_player()
-        if table is not None and player is not None:
+        if table is not None and player is not None and self._sure(
+                f"Remove {table.players[player].name}",
+                "their pages will close, their seat end and their tokens be free", player):
             table.kick(player)
+
+    def _sure(self, doing: str, what: str, player: str | None = None) -> bool:
+        """Ask before closing a page that is open (a player's, or any): yes or no."""
+        table = self.controller.table
+        online = [p for p in (table.players.values() if table else ())
+                  if p.connections and player in (None, p.id)]
+        if not online:
+            return True
+        names = ", ".join(p.name for p in online)
+        answer = QMessageBox.question(self, doing, f"{doing}? Online now: {names}; {what}.")
+        return answer == QMessageBox.StandardButton.Yes
 
     def _waiting_choice(self) -> tuple[ShareTable, PendingClaim | PendingMove] | None:
         table, item = self.controller.table, self.waiting.currentItem()
@@ -307,6 +342,7 @@ class SharePanel(QDialog):
 
 def _button(text: str, clicked: Callable[[], object], tip: str = "") -> QPushButton:
     button = QPushButton(text)
+    button.setAutoDefault(False)  # Return in the panel pressed "Stop sharing"
     button.setToolTip(tip)
     button.clicked.connect(clicked)
     return button

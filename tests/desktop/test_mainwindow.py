@@ -218,8 +218,7 @@ def test_labels_legend_sources_and_log_lines_are_readable(window: MainWindow) ->
     Referenc…" sources, log lines ending in "…", no terrain legend."""
     label = window.scene.hazard_items[0].label
     assert label.flags() & QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations
-    assert label.scene() is window.scene and label.zValue() > window.scene.tokens[
-        "mira"].zValue()
+    assert label.scene() is window.scene and label.zValue() > window.scene.walls.zValue()
     assert label.plate.alpha() > 200                   # a light plate under dark text
     window.selection.set({"brannoc"})
     hr = window.token_panel.ratings.items["hr"]

@@ -375,3 +375,15 @@ def test_a_player_may_have_only_so_many_pages_open() -> None:
         table.handle(connection, Hello(type="hello", session=session))
     assert len(table.players["p1"].connections) == MAX_PAGES
     assert "pages open" in outbox.last(1 + MAX_PAGES, "error")["text"]
+
+
+def test_opening_claims_grants_those_asked_for_and_a_forged_move_says_who_plays() -> None:
+    table, _host, outbox = make_table()
+    seat(table, 1, "Ann")
+    seat(table, 2, "Bob")
+    table.handle(1, Claim(type="claim", token="A"))
+    assert outbox.last(1, "claim")["status"] == "asked"
+    table.set_settings(ShareSettings(claims="open"))
+    assert outbox.last(1, "claim")["status"] == "granted" and table.pending_claims == []
+    table.handle(2, Move(type="move", token="A", to=(1, 1), seq=1))
+    assert outbox.last(2, "move")["text"] == "Ann plays it"

@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 from core.actions.commands import MoveToken
 from core.model.grid import Cell
 from desktop.mainwindow import MainWindow
-from desktop.qt import Qt
+from desktop.qt import Qt, QToolButton
 from desktop.share.table import PendingMove
 from desktop.table.share_panel import SharePanel
 from tests.desktop.share.pages import Page
@@ -139,7 +139,8 @@ def test_a_move_waits_for_the_gms_ok_in_the_panel(qtbot: QtBot, window: MainWind
 
 
 def test_the_gms_edits_reach_the_page_and_the_gm_removes_a_player(
-        qtbot: QtBot, window: MainWindow, panel: SharePanel, pages: PageThread) -> None:
+        qtbot: QtBot, window: MainWindow, panel: SharePanel, pages: PageThread,
+        answer_yes: list[str]) -> None:
     url, joined, seen = window.share.url, threading.Event(), threading.Event()
 
     async def play() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -158,6 +159,8 @@ def test_the_gms_edits_reach_the_page_and_the_gm_removes_a_player(
     panel.players.setCurrentRow(0)
     qtbot.mouseClick(panel.kick, Qt.MouseButton.LeftButton)
     moved, kicked = wait(qtbot, done)
+    assert answer_yes == ["Remove Ann: Remove Ann? Online now: Ann; their pages will close, "
+                          "their seat end and their tokens be free."]
     assert moved["changes"]["tokens"]["put"]["brannoc"]["x"] == 11
     assert kicked["text"] == "The GM removed you from the table."
     assert panel.players.count() == 0
@@ -244,3 +247,30 @@ def test_only_the_latest_waiting_preview_of_a_page_is_ruled(qtbot: QtBot) -> Non
         (1, "preview", (4, 0)), (2, "preview", (0, 4)), (1, "move", (4, 0))]
     bridge.handle(1, Preview(type="preview", token="A", to=(3, 0)))
     qtbot.waitUntil(lambda: len(log.handled) == 4, timeout=WAIT_MS)
+
+
+def test_the_status_bar_says_who_waits_and_return_does_not_stop_sharing(
+        qtbot: QtBot, window: MainWindow, panel: SharePanel, pages: PageThread) -> None:
+    from desktop.qt import QPushButton
+
+    url, asked = window.share.url, threading.Event()
+
+    async def play() -> None:
+        async with Page(url) as page:
+            await page.join("Ann")
+            await page.send(type="claim", token="brannoc")
+            await page.expect("claim")
+            asked.set()
+            await page.expect("kicked")
+
+    done = pages.submit(play())
+    qtbot.waitUntil(asked.is_set, timeout=WAIT_MS)
+    status = next(b for b in window.statusBar().findChildren(QToolButton)
+                  if b.text().startswith("⇄"))
+    qtbot.waitUntil(lambda: status.text() == "⇄ 1 online · ⚑ 1 waiting", timeout=WAIT_MS)
+    panel.hide()
+    qtbot.mouseClick(status, Qt.MouseButton.LeftButton)
+    assert panel.isVisible()
+    assert not any(b.autoDefault() or b.isDefault() for b in panel.findChildren(QPushButton))
+    window.share.table.kick("p1")
+    wait(qtbot, done)
