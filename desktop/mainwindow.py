@@ -475,8 +475,7 @@ class MainWindow(QMainWindow):
         self._animation_menu(view.addMenu("&Animation speed"))
         self.actions_by_name |= self.table.build_menus(self.menuBar(), self.menus)
         self.actions_by_name |= add_items(self.menuBar(), self.menus, self.share.menu_items(), self)
-        self.share.code_shown.connect(
-            self.actions_by_name["Join code on the player window"].setChecked)
+        self.share.follow_actions(self.actions_by_name)
         self.menuBar().addMenu("&Tools").addActions(list(self.tool_actions.values()))
         self.actions_by_name |= add_items(self.menuBar(), self.menus, [
             MenuItem("&Help", "&Keyboard shortcuts", "F1", self.show_shortcuts,

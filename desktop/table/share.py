@@ -12,6 +12,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from desktop.qt import (
+    QAction,
     QFrame,
     QLabel,
     QObject,
@@ -168,6 +169,21 @@ class ShareController(QObject):
                      "Show the join address and its QR code on the players' window",
                      checked=lambda: self.code_label is not None),
         ]
+
+    def follow_actions(self, actions: dict[str, QAction]) -> None:
+        """The menu's entries follow the sharing: those that need a share are greyed out
+        without one (they did nothing, and said nothing), the join code's tick is whether
+        it shows."""
+        needing = [actions[name] for name in ("Stop sharing", "Push my view to players' devices",
+                                              "Join code on the player window")]
+
+        def follow() -> None:
+            for action in needing:
+                action.setEnabled(self.running)
+
+        self.changed.connect(follow)
+        self.code_shown.connect(actions["Join code on the player window"].setChecked)
+        follow()
 
     def status_button(self) -> QToolButton:
         """The status bar's word on sharing, shown while sharing: how many players, and who

@@ -274,3 +274,13 @@ def test_the_status_bar_says_who_waits_and_return_does_not_stop_sharing(
     assert not any(b.autoDefault() or b.isDefault() for b in panel.findChildren(QPushButton))
     window.share.table.kick("p1")
     wait(qtbot, done)
+
+
+def test_the_menu_entries_that_need_a_share_are_greyed_out_without_one(
+        window: MainWindow) -> None:
+    names = ("Stop sharing", "Push my view to players' devices", "Join code on the player window")
+    assert not any(window.actions_by_name[n].isEnabled() for n in names)
+    assert window.share.start("127.0.0.1", 0) is None
+    assert all(window.actions_by_name[n].isEnabled() for n in names)
+    window.share.stop()
+    assert not any(window.actions_by_name[n].isEnabled() for n in names)
