@@ -6,9 +6,13 @@ drawn in screen pixels turn with it."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from core.model.grid import Cell, Footprint
 from desktop.qt import QPointF, QRectF, QTransform
+
+if TYPE_CHECKING:
+    from core.spatial.pathing import MovePath
 
 CELL_PX = 50.0
 QUARTER_TURNS = 4
@@ -72,6 +76,15 @@ class MapRenderer:
     def footprint_centre(self, footprint: Footprint) -> QPointF:
         cx, cy = footprint.centre
         return self.to_scene(cx, cy)
+
+    def path_points(self, path: MovePath, size: int, target: Cell) -> list[QPointF]:
+        """The centres of a ``size`` footprint at each turn of ``path``, and at ``target``
+        when the path stops short of it (a refused drag)."""
+        points = [self.footprint_centre(Footprint(x, y, size))
+                  for x, y in path.turns().tolist()]
+        if path.end != target:
+            points.append(self.footprint_centre(Footprint(*target, size)))
+        return points
 
     def anchor_for_centre(self, point: QPointF, size: int) -> Cell:
         """The top-left cell of a size×size footprint whose centre is nearest ``point``."""

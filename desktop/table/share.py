@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from desktop.panels.resolve import ResolvePanel
     from desktop.share.protocol import ClientMessage
     from desktop.share.server import ShareServer
-    from desktop.share.table import ShareSettings, ShareTable
+    from desktop.share.table import PendingMove, ShareSettings, ShareTable
     from desktop.table.controller import TableController
     from desktop.table.share_panel import SharePanel
 
@@ -151,6 +151,7 @@ class ShareController(QObject):
         self.code_label: QFrame | None = None
         self._pending_refresh = False
         self._qr: tuple[str, QPixmap] | None = None
+        self._showing_waiting = False  # the map's path preview shows a waiting move
         document.changed.connect(self._document_changed)
         document.replaced.connect(self._document_replaced)
 
@@ -321,6 +322,24 @@ class ShareController(QObject):
             pixmap.loadFromData(data.getvalue(), "PNG")
             self._qr = (url, pixmap)
         return self._qr[1]
+
+    def show_waiting(self, move: PendingMove | None) -> None:
+        """A move waiting for the GM drawn on the GM's map as a drag's path is, with the
+        label the panel gives it (None: no longer)."""
+        from core.spatial.pathing import movement_graph
+
+        scene, encounter = self.view.map_scene, self.document.encounter
+        if move is None or not encounter.has_token(move.token):
+            if self._showing_waiting:
+                scene.path_preview.hide()
+                self._showing_waiting = False
+            return
+        token = encounter.token(move.token)
+        path = movement_graph(encounter, token).path_to(move.goal, self.host.budget_ft())
+        scene.path_preview.show_path(
+            scene.renderer.path_points(path, token.footprint.size, move.goal), move.label,
+            path.legal)
+        self._showing_waiting = True
 
     def show_code_on_tv(self, on: bool) -> None:
         """The join address and its QR code in a corner of the players' window."""

@@ -73,6 +73,8 @@ class Sharing(Protocol):
 
     def stop(self) -> None: ...
 
+    def show_waiting(self, move: PendingMove | None) -> None: ...
+
 
 class SharePanel(QDialog):
     """A window beside the map (not modal): the GM plays on while it is open."""
@@ -183,6 +185,8 @@ class SharePanel(QDialog):
     def _waiting_box(self) -> QGroupBox:
         box, layout, self.waiting = self._list_box("Waiting for you")
         self.waiting.itemDoubleClicked.connect(lambda _item: self._approve())
+        self.waiting.currentItemChanged.connect(lambda item, _before: self.controller
+                                                .show_waiting(_waiting_move(item)))
         row = QHBoxLayout()
         self.approve = _button("Approve", self._approve)
         self.refuse = _button("Refuse", self._refuse)
@@ -338,6 +342,12 @@ class SharePanel(QDialog):
                 table.refuse_claim(what)
             else:
                 table.refuse_move(what)
+
+
+def _waiting_move(item: QListWidgetItem | None) -> PendingMove | None:
+    """The move a row of *Waiting for you* stands for (None: a claim, or no row)."""
+    what = None if item is None else item.data(Qt.ItemDataRole.UserRole)
+    return what if isinstance(what, PendingMove) else None
 
 
 def _button(text: str, clicked: Callable[[], object], tip: str = "") -> QPushButton:

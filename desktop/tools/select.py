@@ -14,7 +14,7 @@ from core.actions.base import plan
 from core.actions.commands import ChangeSet, RemoveToken, toggle_door
 from core.actions.move import MoveAction, MovePlan, placement_problem
 from core.model.dice import ScriptedDice
-from core.model.grid import Cell, Footprint
+from core.model.grid import Cell
 from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
@@ -244,11 +244,8 @@ class SelectTool(MapTool):
     def _plain(self, drag: _Drag, problem: str | None) -> _Preview:
         """The drag's path with its cost or why it is refused, and the hazards it crosses."""
         assert drag.path is not None
-        size = drag.leader.token.footprint.size
-        points = [self.renderer.footprint_centre(Footprint(int(x), int(y), size))
-                  for x, y in drag.path.turns().tolist()]
-        if drag.path.end != drag.target:
-            points.append(self.renderer.footprint_centre(Footprint(*drag.target, size)))
+        points = self.renderer.path_points(drag.path, drag.leader.token.footprint.size,
+                                           drag.target)
         label = self._cost(drag.path.cost_ft) if drag.path.legal else drag.path.reason
         legal = drag.path.legal and problem is None
         if drag.path.legal and problem and len(drag.group) > 1:

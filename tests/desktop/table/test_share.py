@@ -132,10 +132,13 @@ def test_a_move_waits_for_the_gms_ok_in_the_panel(qtbot: QtBot, window: MainWind
     assert "moves Mira to (6, 11)" in panel.waiting.item(0).text()
     assert isinstance(panel.waiting.item(0).data(Qt.ItemDataRole.UserRole), PendingMove)
     panel.waiting.setCurrentRow(0)
+    preview = window.scene.path_preview  # the chosen move drawn on the GM's map
+    assert preview.isVisible() and preview.label.text == panel.waiting.item(0).data(
+        Qt.ItemDataRole.UserRole).label
     qtbot.mouseClick(panel.approve, Qt.MouseButton.LeftButton)
     assert wait(qtbot, done) == ["queued", "applied"]
     assert window.document.encounter.token("mira").cell == Cell(6, 11)
-    assert panel.waiting.count() == 0
+    assert panel.waiting.count() == 0 and not preview.isVisible()
 
 
 def test_the_gms_edits_reach_the_page_and_the_gm_removes_a_player(
