@@ -248,3 +248,18 @@ def test_a_removed_player_s_page_drops_the_map(page: Any, share: HeadlessShare) 
     page.wait_for_function("!document.getElementById('end').hidden")
     assert page.text_content("#end-title") == "The GM removed you from the table."
     assert page.evaluate("state.view") is None
+
+
+def test_turning_the_phone_and_following_again_return_to_the_gms_view(
+        page: Any, share: HeadlessShare) -> None:
+    share.call(lambda: share.table.push_view(0, 0, 6, 3))
+    page.wait_for_function("state.lastView !== null && state.lastView[2] === 6")
+    pushed = page.evaluate("state.scale")
+    page.evaluate("zoomAt(100, 300, 0.5); setFollowing(false); draw()")
+    page.click("#follow")  # on again: the GM's last pushed view, not the whole map
+    assert page.evaluate("state.scale") == pytest.approx(pushed)
+    page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})  # sideways
+    page.wait_for_function(f"Math.abs(state.scale - {pushed}) > 1")
+    left, top = page.evaluate("toScreen(0, 0)")
+    right, bottom = page.evaluate("toScreen(6, 3)")
+    assert left >= 0 and right <= PHONE["height"] and top >= 44 and bottom <= PHONE["width"]
