@@ -470,6 +470,7 @@ function paintBadges(token, now) {
   if (token.conditions.length) lines.push(token.conditions.join(", "));
   if (state.scale < 18 || !lines.length) return;
   ctx.font = `${Math.max(9, state.scale * 0.22)}px system-ui, sans-serif`;
+  ctx.textAlign = "center"; ctx.textBaseline = "middle";
   lines.forEach((line, i) => {
     const y = bottom + (i + 0.6) * Math.max(10, state.scale * 0.26);
     const w = ctx.measureText(line).width + 6;
@@ -477,6 +478,7 @@ function paintBadges(token, now) {
     ctx.fillStyle = i === 0 && token.hp !== undefined && token.hp <= 0 ? "#f88" : "#fff";
     ctx.fillText(line, cx, y);
   });
+  ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
 }
 
 function initials(name) {
