@@ -16,7 +16,17 @@ from desktop.map.fog_layer import PLAYERS_FOG, FogLayer, PlayerViewModel
 from desktop.map.renderer import MapRenderer
 from desktop.map.scene import MapScene
 from desktop.map.view import MapView
-from desktop.qt import QColor, QEvent, QKeyEvent, QMouseEvent, Qt, QWheelEvent, Signal
+from desktop.qt import (
+    QApplication,
+    QColor,
+    QEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPointF,
+    Qt,
+    QWheelEvent,
+    Signal,
+)
 
 if TYPE_CHECKING:
     from core.model.mapmodel import Hazard
@@ -71,13 +81,28 @@ class PlayerView(MapView):
         self.setFrameShape(MapView.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._pressed_at: QPointF | None = None  # a press that has not moved the view yet
 
     def _starts_pan(self, event: QMouseEvent) -> bool:
         return True
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
-        self.navigated.emit()
+        self._pressed_at = event.position()
         super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        """A drag pans, and the window stops following the GM; a click (someone leaning on
+        the table's screen) changes nothing."""
+        pressed = self._pressed_at
+        if pressed is not None and ((event.position() - pressed).manhattanLength()
+                                    >= QApplication.startDragDistance()):
+            self._pressed_at = None
+            self.navigated.emit()
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._pressed_at = None
+        super().mouseReleaseEvent(event)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         self.navigated.emit()

@@ -21,7 +21,7 @@ from core.model.grid import Cell
 from core.rules.missile import MissileRequest
 from desktop.mainwindow import MainWindow
 from desktop.map.fog_layer import PLAYERS_FOG
-from desktop.qt import QColor, QGuiApplication, Qt
+from desktop.qt import QColor, QGuiApplication, QPoint, Qt
 from desktop.table.controller import screen_key
 from desktop.table.player_window import PlayerWindow
 from tests.desktop.qt_fixtures import DEMO
@@ -142,8 +142,13 @@ def test_it_follows_the_gm_view_until_panned_there(qtbot: QtBot, window: MainWin
     window.view.centre_on_cell(Cell(6, 9))
     assert players.centre().x() == pytest.approx(window.view.mapToScene(
         window.view.viewport().rect().center()).x(), abs=30)
+    middle = players.view.viewport().rect().center()
+    qtbot.mouseClick(players.view.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, middle)
+    assert players.following  # a click (a hand on the table's screen) is no pan
     qtbot.mousePress(players.view.viewport(), Qt.MouseButton.LeftButton,
-                     Qt.KeyboardModifier.NoModifier, players.view.viewport().rect().center())
+                     Qt.KeyboardModifier.NoModifier, middle)
+    qtbot.mouseMove(players.view.viewport(), middle + QPoint(40, 0))
     assert not players.following
     assert not window.table.actions["Players follow my view"].isChecked()
     here = players.centre()
