@@ -41,7 +41,11 @@ def test_serve_shares_the_file_and_saves_the_players_moves(tmp_path: Path) -> No
         assert asyncio.run(play()) == "applied"
     finally:
         server.send_signal(signal.SIGINT)
-        out, _ = server.communicate(timeout=30)
+        try:
+            out, _ = server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()  # no server left behind for the next test
+            raise
     assert server.returncode == 0 and f"Saved to {saved}" in out
     assert load_encounter(saved).token("A").cell == Cell(1, 0)
 

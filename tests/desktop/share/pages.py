@@ -24,6 +24,7 @@ from tests.conftest import build_encounter
 SECRETS = ("Zanzibar", "Gloomfang", "Hidden Snare", "TRAP-NOTE", "FIRE-NOTE", "3d7",
            "Morlock", "Cellar Ghoul")
 ENEMY_HP = 37
+RECEIVE_S = 30  # a loaded 2-core machine: a served process's first move imports the rules
 
 
 def secret_encounter() -> Encounter:
@@ -86,7 +87,7 @@ class Page:
     async def expect(self, kind: str, **fields: Any) -> dict[str, Any]:
         """The next message of this kind (with these fields), keeping those before it."""
         while True:
-            frame = await asyncio.wait_for(self.socket.receive(), 10)
+            frame = await asyncio.wait_for(self.socket.receive(), RECEIVE_S)
             if frame.type is not aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the connection closed waiting for {kind}: {frame}")
             self.raw.append(frame.data)

@@ -138,9 +138,9 @@ def test_a_drag_of_someone_elses_token_is_refused(page: Any, share: HeadlessShar
     page.mouse.down()
     page.mouse.move(*goal, steps=4)
     page.mouse.up()  # not the player's token: the drag pans the map instead
+    assert "Tap Bard to ask to play it" in page.text_content("#tip")  # said at the pan
     page.evaluate("send({type: 'move', token: 'B', to: [1, 3], seq: 9})")  # forged
-    page.wait_for_function("!document.getElementById('tip').hidden")
-    assert "not your token" in page.text_content("#tip")
+    page.wait_for_function("document.getElementById('tip').textContent.includes('not your')")
     assert share.call(lambda: share.history.encounter.token("B").cell) == Cell(0, 3)
     assert share.call(lambda: share.history.index) == 0
 
