@@ -71,7 +71,7 @@ from desktop.tools.select import SelectTool
 from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.widgets.elided import ElidedLabel
-from desktop.widgets.icons import TOOL_ICON_PX, tool_icon
+from desktop.widgets.icons import EVERY_SIZE, TOOL_ICON_PX, sizes_shown, tool_icon
 from desktop.widgets.screen_fit import sidebar_width
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.widgets.window_memory import WindowMemory
@@ -259,17 +259,31 @@ class MainWindow(QMainWindow):
         group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, tool in self.tools.items():
-            action = QAction(tool_icon(name), tool.label, self, checkable=True)
+            action = QAction(tool.label, self, checkable=True)
             action.setShortcut(QKeySequence(tool.shortcut))
             action.setToolTip(tool.tooltip)
             action.triggered.connect(lambda _=False, n=name: self.select_tool(n))
             group.addAction(action)
             bar.addAction(action)
             self.tool_actions[name] = action
+        self._icon_sizes: tuple[tuple[int, float], ...] = ()
+        self._draw_tool_icons(self._sizes_shown())
+        self.view.first_painted.connect(lambda: self._draw_tool_icons(EVERY_SIZE))
         self.options_bar = self.addToolBar("Tool options")
         self._options_wrapped = self._options_steady = False
         self.options_bar.setObjectName("tool-options")
         self.view.first_painted.connect(self._steady_options_bar)
+
+    def _sizes_shown(self) -> tuple[tuple[int, float], ...]:
+        return sizes_shown(self.tools_bar.iconSize().width(), self.devicePixelRatio())
+
+    def _draw_tool_icons(self, sizes: tuple[tuple[int, float], ...]) -> None:
+        """The tools' icons with the pixmaps of ``sizes``: until the first frame only those
+        the tool bar shows (13 of 182, 13 ms of the start), every size after it."""
+        if sizes != self._icon_sizes:
+            self._icon_sizes = sizes
+            for name, action in self.tool_actions.items():
+                action.setIcon(tool_icon(name, sizes))
 
     # --- docks ---------------------------------------------------------------------------
     def _build_docks(self) -> None:
@@ -304,6 +318,8 @@ class MainWindow(QMainWindow):
     def show_on_screen(self) -> None:
         """Show the window as the GM left it, or maximised the first time: the map gets the
         screen. Either way within the screen's free area, its frame included."""
+        if self._icon_sizes != EVERY_SIZE:  # table mode may have scaled the tool bar
+            self._draw_tool_icons(self._sizes_shown())
         if self.memory.geometry_restored:
             self.show()
         else:

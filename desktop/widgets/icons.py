@@ -32,6 +32,9 @@ GRID = 24
 INK = QColor("#2f2f2f")
 #: Pixel sizes drawn for each icon (Qt picks the nearest; each also at 2× for HiDPI).
 SIZES = (16, 20, 24, 32, 40, 48, 64)
+RATIOS = (1.0, 2.0)
+#: Every pixmap an icon holds, as (pixels, device pixel ratio).
+EVERY_SIZE: tuple[tuple[int, float], ...] = tuple((px, ratio) for px in SIZES for ratio in RATIOS)
 #: The tool bar's icons at UI scale 100 % (table mode scales them).
 TOOL_ICON_PX = 24
 
@@ -66,13 +69,25 @@ TOOL_SHAPES: dict[str, list[Shape]] = {
 }
 
 
-def tool_icon(name: str) -> QIcon:
-    """The icon of the tool called ``name`` (a :attr:`MapTool.name`)."""
+def tool_icon(name: str, sizes: tuple[tuple[int, float], ...] = EVERY_SIZE) -> QIcon:
+    """The icon of the tool called ``name`` (a :attr:`MapTool.name`) with the pixmaps of
+    ``sizes`` (every size unless :func:`sizes_shown` says which few are needed)."""
     icon = QIcon()
-    for size in SIZES:
-        for ratio in (1.0, 2.0):
-            icon.addPixmap(_pixmap(TOOL_SHAPES[name], size, ratio))
+    for size, ratio in sizes:
+        icon.addPixmap(_pixmap(TOOL_SHAPES[name], size, ratio))
     return icon
+
+
+def sizes_shown(px: int, ratio: float) -> tuple[tuple[int, float], ...]:
+    """The pixmaps an icon shown at ``px`` pixels and device pixel ratio ``ratio`` needs to
+    look exactly as the whole icon does there: the one drawn at that size, which Qt picks
+    among all (an exact size and ratio is its best match), or all of them for a size not
+    among them (Qt scales the nearest).
+
+    >>> sizes_shown(24, 1.0), len(sizes_shown(24, 1.5)) == len(EVERY_SIZE)
+    (((24, 1.0),), True)
+    """
+    return ((px, ratio),) if (px, ratio) in EVERY_SIZE else EVERY_SIZE
 
 
 def _pixmap(shapes: list[Shape], size: int, ratio: float) -> QPixmap:

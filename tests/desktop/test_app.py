@@ -40,6 +40,16 @@ def python_prints(code: str, home: Path, **env: str) -> list[str]:
     return done.stdout.split()
 
 
+def prints_with(code: str, variable: str, given: str | None) -> list[str]:
+    """The words ``code`` prints in a fresh interpreter where the environment variable
+    ``variable`` is ``given`` (None: not set)."""
+    env = {key: value for key, value in os.environ.items() if key != variable}
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                          text=True, check=True, timeout=60,
+                          env=env if given is None else {**env, variable: given})
+    return done.stdout.split()
+
+
 def test_the_icon_has_every_rendered_size(qapp: QApplication) -> None:
     icon = app_icon()
     assert not icon.isNull()
@@ -186,9 +196,22 @@ def test_numpy_starts_no_blas_threads_unless_asked_to(tmp_path: Path, given: str
             f"main(['check', {str(DEMO)!r}])\n"
             "print('numpy' in sys.modules, os.environ['OPENBLAS_NUM_THREADS'],\n"
             "      len(os.listdir('/proc/self/task')))\n")
-    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True, timeout=60,
-                          env=env if given is None else {**env, "OPENBLAS_NUM_THREADS": given})
-    words = done.stdout.split()  # the check's report between the first line and the last
+    # The check's report comes between the first line and the last.
+    words = prints_with(code, "OPENBLAS_NUM_THREADS", given)
     assert [words[0], *words[-3:]] == ["False", "True", kept, kept]
+
+
+@pytest.mark.parametrize(("given", "scanned"), [(None, False), ("", True)])
+def test_pydantic_looks_for_no_plugins_unless_asked_to(given: str | None,
+                                                        scanned: bool) -> None:
+    """``battlemap`` turns pydantic's plugins off before its first model (their search reads
+    every installed distribution's entry points); a value the user set is kept (empty:
+    every plugin). pydantic's loader keeps what it found in ``_plugins``, None until it
+    has looked."""
+    code = ("import os\n"
+            "from desktop.cli.main import main\n"
+            f"main(['check', {str(DEMO)!r}])\n"
+            "from pydantic.plugin import _loader\n"
+            "print(repr(os.environ['PYDANTIC_DISABLE_PLUGINS']), _loader._plugins is not None)\n")
+    assert prints_with(code, "PYDANTIC_DISABLE_PLUGINS", given)[-2:] == [
+        repr("__all__" if given is None else given), str(scanned)]
