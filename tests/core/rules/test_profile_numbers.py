@@ -6,7 +6,9 @@ size footprints (RD "Sizes")."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ from core.actions.history import History
 from core.actions.overrun import OverrunAction
 from core.actions.round import NextRound
 from core.actions.spoiling import PerceptionAction
+from core.io.fileio import load_encounter
 from core.model.combatant import Combatant, Condition, Side
 from core.model.dice import ScriptedDice
 from core.model.encounter import Encounter, Token
@@ -254,3 +257,15 @@ def test_how_long_the_perception_takes(segments: int, spoils_from: int) -> None:
         encounter.timeline.current_segment = segment
         assert (readiness(encounter, "a", "s") == "") is (segment >= spoils_from)
 
+
+
+def test_a_file_saved_before_these_fields_loads_with_todays_numbers() -> None:
+    """The demo encounter's profile spells out every older field and none of these."""
+    demo = Path(__file__).resolve().parents[3] / "assets" / "demo_encounter.json"
+    saved = json.loads(demo.read_text(encoding="utf-8"))["profile"]
+    new = {"shield_damage_penalty": 1, "armour_dent_penalty": 1, "stymied_rounds": 2,
+           "befuddled_rounds": 1, "befuddled_attacked_rounds": 2, "wild_opening_multiplier": 2,
+           "spoil_perception_segments": 1}
+    assert not set(new) & set(saved)
+    profile = load_encounter(demo).profile
+    assert {name: getattr(profile, name) for name in new} == new
