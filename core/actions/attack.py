@@ -15,7 +15,7 @@ from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.model.round import RoundState, ScheduledAttack
-from core.rules.attack import AttackOptions, AttackResult, attack_on_map, prepare_attack
+from core.rules.attack import AttackOptions, AttackResult, attack_with, prepare_attack
 from core.rules.brawl import first_strike, stopped_attack, stops
 from core.rules.report import format_attack, injury_totals
 from core.rules.spoiling import spoil_entry
@@ -52,12 +52,11 @@ class AttackAction(Action[AttackResult]):
         setup = prepare_attack(encounter, self.attacker, self.target, self.options)
         if not is_pummel(encounter.weapon(setup.options.weapon) if setup.options.weapon
                          else None):
-            return attack_on_map(encounter, self.attacker, self.target, self.options, dice)
+            return attack_with(encounter, setup, dice)
         first = first_strike(encounter, setup.attacker, setup.defender, dice)
         if first is not None and stops(setup.attacker, first):
             return stopped_attack(setup.attacker, setup.defender, first)
-        result = attack_on_map(encounter, self.attacker, self.target, self.options, dice)
-        return result.model_copy(update={"first_strike": first})
+        return attack_with(encounter, setup, dice).model_copy(update={"first_strike": first})
 
     def effects(self, encounter: Encounter, result: AttackResult) -> list[Command]:
         attacker = encounter.token(self.attacker).id

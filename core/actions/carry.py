@@ -9,7 +9,8 @@ What outlasts a fight (each a choice of the GM's, :class:`CarryChoices`):
   timeline's own round end (:func:`core.rules.timeline.end_round`), and what is left
   comes across with its remaining rounds as a timer; sleep lasts until the sleeper is
   woken; a Prone creature able to rise stands once a round has passed;
-- hero points (else none);
+- hero points (else none); the critical events' boons for the round (a lucky break or
+  opening, the round's hero points) end with it (:meth:`Combatant.lapsed`);
 - weapons dropped in a panic: recovered (back in hand, when a weapon table defines them)
   or left behind (still listed as dropped).
 
@@ -181,7 +182,7 @@ def _as_carried(combatant: Combatant, choices: CarryChoices, old: Encounter, new
         update["wounds"] = 0
     if not choices.hero_points:
         update["hero_points"] = 0
-    carried = combatant.model_copy(update=update)
+    carried = combatant.lapsed().model_copy(update=update)
     if choices.recover_weapons and carried.dropped_weapons:
         carried = _recovered(carried, old, new, notes)
     for name in carried.weapons:

@@ -16,7 +16,7 @@ from core.actions.turns import spend_action
 from core.model.dice import DiceSource
 from core.model.encounter import Encounter, LogEntry
 from core.rules.brawl import first_strike, stopped_grapple, stops
-from core.rules.grapple import GrappleRequest, GrappleResult, prepare_grapple, resolve_grapple
+from core.rules.grapple import GrappleRequest, GrappleResult, grapple_with, prepare_grapple
 from core.rules.manoeuvre_report import format_grapple
 
 
@@ -48,7 +48,7 @@ class GrappleAction(Action[GrappleResult]):
         first = first_strike(encounter, setup.attacker, setup.defender, dice)
         if first is not None and stops(setup.attacker, first):
             return stopped_grapple(self.request, setup.attacker, setup.defender, first)
-        result = resolve_grapple(encounter, self.request, dice)
+        result = grapple_with(encounter, setup, dice)
         return result.model_copy(update={"first_strike": first})
 
     def effects(self, encounter: Encounter, result: GrappleResult) -> list[Command]:

@@ -61,7 +61,9 @@ def befuddled_attacked(encounter: Encounter, target_id: str) -> list[Command]:
     it stays befuddled through the next round, whose action it loses."""
     if not encounter.token(target_id).combatant.has(Condition.BEFUDDLED):
         return []
-    timer = timer_for(target_id, Condition.BEFUDDLED, encounter.profile, rounds=2)
+    profile = encounter.profile
+    timer = timer_for(target_id, Condition.BEFUDDLED, profile,
+                      rounds=profile.befuddled_attacked_rounds)
     return [restart_timers([timer])] if timer is not None else []
 
 

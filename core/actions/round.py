@@ -74,7 +74,7 @@ class NextRound(_TimelineCommand):
     """End the round: locks hurt (holds go last, :func:`core.rules.holds.locks_at_round_end`),
     timers tick, stun conditions step down, the risen stand, burnt-out hazards go
     (:func:`core.rules.timeline.end_round`); the critical events' boons for the round lapse
-    (:data:`LAPSING`)."""
+    (:meth:`~core.model.combatant.Combatant.lapsed`)."""
 
     label = "Next round"
 
@@ -96,8 +96,8 @@ class NextRound(_TimelineCommand):
         for token_id, conditions in ending.conditions.items():
             self._change(encounter, token_id, conditions=conditions)
         self._submit(encounter, {lock.token_id for lock in locks if lock.submits})
-        for token in [t for t in encounter.tokens if _lucky(t.combatant)]:
-            self._change(encounter, token.id, **LAPSING)
+        for token in [t for t in encounter.tokens if t.combatant.has_lapsing]:
+            self._put(encounter, token.id, token.combatant.lapsed())
         self.logged = [lock.entry for lock in locks] + changed
         encounter.log.extend(self.logged)
         self.expired = [ReplaceHazard(hazard, None) for hazard in ending.expired]
@@ -116,9 +116,13 @@ class NextRound(_TimelineCommand):
                                     if h.held not in yielded or h.kind is not HoldKind.LOCK]
 
     def _change(self, encounter: Encounter, token_id: str, **update: object) -> None:
+        combatant = encounter.token(token_id).combatant
+        self._put(encounter, token_id, combatant.model_copy(update=update))
+
+    def _put(self, encounter: Encounter, token_id: str, combatant: Combatant) -> None:
         token = encounter.token(token_id)
         self.combatants.setdefault(token_id, token.combatant)
-        encounter.put_token(token.with_combatant(token.combatant.model_copy(update=update)))
+        encounter.put_token(token.with_combatant(combatant))
 
     def revert(self, encounter: Encounter) -> ChangeSet:
         for removal in reversed(self.expired):
@@ -126,15 +130,6 @@ class NextRound(_TimelineCommand):
         del encounter.log[len(encounter.log) - len(self.logged):]
         return super().revert(encounter) | ChangeSet(log=bool(self.logged),
                                                      hazards=bool(self.expired))
-
-
-#: What critical events give to the round's end only: a lucky break (16), a lucky opening
-#: not yet used (17, 18), a hero point not spent (23).
-LAPSING = {"lucky_break": 0, "lucky_opening": 0, "round_hero_points": 0}
-
-
-def _lucky(combatant: Combatant) -> bool:
-    return any(getattr(combatant, name) for name in LAPSING)
 
 
 def _conditions_entry(encounter: Encounter, token_id: str, after: frozenset[Condition],

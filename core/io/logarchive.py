@@ -96,7 +96,7 @@ def archive(encounter: Encounter, path: Path, until: int) -> None:
     """Append the log's entries before ``until`` that the archive beside ``path`` lacks
     (OSError when it cannot be written: the encounter file is then not written either)."""
     log = encounter.log
-    archived = encounter.derived(_Archived, _Archived)
+    archived = encounter.kept(_Archived, _Archived)
     start = archived.start(path, log)
     if until > start:
         lines = b"".join(entry.model_dump_json(by_alias=True).encode("utf-8") + b"\n"

@@ -134,9 +134,9 @@ class Bestiary(BaseModel):
 
 def fresh(combatant: Combatant) -> Combatant:
     """The combatant as a template keeps it: full hit points, no conditions, wounds or
-    dropped weapons (what one fight left on it)."""
-    return combatant.model_copy(update={"hp": combatant.max_hp, "conditions": frozenset(),
-                                        "wounds": 0, "dropped_weapons": ()})
+    dropped weapons, none of the round's boons (what one fight left on it)."""
+    return combatant.lapsed().model_copy(update={
+        "hp": combatant.max_hp, "conditions": frozenset(), "wounds": 0, "dropped_weapons": ()})
 
 
 def template_of(encounter: Encounter, token_id: str, notes: str = "") -> Template:

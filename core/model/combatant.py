@@ -32,6 +32,9 @@ MAX_HERO_POINTS = 99
 MAX_SIGHT_FT = 1000
 MAX_DENTS = 10
 MAX_LUCK = 100
+#: What critical events give to the round's end only: a lucky break (16), a lucky opening
+#: not yet used (17, 18), a hero point not spent (23). The end of a fight ends them too.
+LAPSING: dict[str, object] = {"lucky_break": 0, "lucky_opening": 0, "round_hero_points": 0}
 
 
 class Side(StrEnum):
@@ -207,6 +210,16 @@ class Combatant(BaseModel):
     @property
     def has_shield(self) -> bool:
         return self.shield != NO_SHIELD
+
+    @property
+    def has_lapsing(self) -> bool:
+        """Whether it holds a boon that lapses when the round ends (:data:`LAPSING`)."""
+        return any(getattr(self, name) for name in LAPSING)
+
+    def lapsed(self) -> Combatant:
+        """This combatant after the round — or the fight — ends: the boons of
+        :data:`LAPSING` are gone (the one place that knows which fields lapse)."""
+        return self.model_copy(update=LAPSING) if self.has_lapsing else self
 
     def has(self, condition: Condition) -> bool:
         return condition in self.conditions

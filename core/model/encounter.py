@@ -141,6 +141,7 @@ class Encounter(BaseModel):
                          at_most(MAX_PORTRAITS, "portraits")] = Field(default_factory=dict)
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
+    _kept: dict[type, object] = PrivateAttr(default_factory=dict)
     _index: _TokenIndex | None = PrivateAttr(None)
 
     @field_validator("weapons")
@@ -202,6 +203,14 @@ class Encounter(BaseModel):
         if kind not in self._derived:
             self._derived[kind] = build()
         return cast(D, self._derived[kind])
+
+    def kept(self, kind: type[D], build: Callable[[], D]) -> D:
+        """Like :meth:`derived`, but for what layers above remember of this encounter
+        rather than work out from it (which log entries a file's archive holds): kept
+        through every change, a new profile included."""
+        if kind not in self._kept:
+            self._kept[kind] = build()
+        return cast(D, self._kept[kind])
 
     def peek_derived(self, kind: type[D]) -> D | None:
         """The derived value of type ``kind`` if it was built, else None."""
@@ -405,12 +414,12 @@ class Encounter(BaseModel):
         return None
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Encounter:
-        """A copy of the data only: the token index and the derived caches stay behind
-        (the copy builds its own as it goes its own way, and they hold what cannot be
-        copied: locks, per-thread pathfinders)."""
+        """A copy of the data only: the token index, the derived caches and what is kept
+        of this encounter stay behind (the copy builds its own as it goes its own way, and
+        they hold what cannot be copied: locks, per-thread pathfinders)."""
         copy = self.model_copy()
         object.__setattr__(copy, "__dict__", deepcopy(self.__dict__, memo))
-        copy._index, copy._derived = None, {}
+        copy._index, copy._derived, copy._kept = None, {}, {}
         return copy
 
     def scratch_copy(self) -> Encounter:

@@ -233,6 +233,12 @@ class RulesProfile(BaseModel):
     shift_distance_die: str = "d2"
     shift_ft_per_point: int = Field(5, ge=1, le=100)
     critical_retreat_ft: int = Field(10, ge=0, le=MAX_FEET)
+    shield_damage_penalty: int = Field(1, ge=0, le=10)
+    armour_dent_penalty: int = Field(1, ge=0, le=10)
+    stymied_rounds: int = Field(2, ge=1, le=100)
+    befuddled_rounds: int = Field(1, ge=1, le=100)
+    befuddled_attacked_rounds: int = Field(2, ge=1, le=100)
+    wild_opening_multiplier: int = Field(2, ge=1, le=10)
     declaration_seconds: int = Field(120, ge=0, le=86_400)
     declaration_extra_seconds: int = Field(120, ge=1, le=3600)
     declaration_seconds_per_creature: int = Field(120, ge=0, le=3600)
@@ -265,6 +271,7 @@ class RulesProfile(BaseModel):
     spoil_perception_target: int = Field(12, ge=2, le=40)
     spoil_perception_per_segment: int = Field(1, ge=0, le=20)
     spoil_perception_die: str = "d20"
+    spoil_perception_segments: int = Field(1, ge=0, le=10)
 
     # Vision (the product's own reading: the seeds have no light rules; docs/vision.md)
     dim_sight_ft: int = Field(30, ge=0, le=1000)

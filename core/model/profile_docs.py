@@ -348,6 +348,25 @@ FIELD_DOCS: dict[str, FieldDoc] = {
                                    "002 Critical events: '5-10 feet'; RD: d2 × 5 ft"),
     "critical_retreat_ft": FieldDoc(CRITICAL, "Retreat (19): feet",
                                     "002 Critical events: '1 party retreats by 10''"),
+    "shield_damage_penalty": FieldDoc(CRITICAL, "Shield damaged (2): defence lost each time",
+                                      "002 Critical events: 'Shield damaged ( -1 Def)'"),
+    "armour_dent_penalty": FieldDoc(CRITICAL, "Armour dented (4): AC lost each time",
+                                    "002 Critical events: 'Armour dented ( -1 Defence)'; RD: "
+                                    "AC, not AV"),
+    "stymied_rounds": FieldDoc(CRITICAL, "Stymied (22): round ends it lasts (this round "
+                                         "counts)",
+                               "002 Critical events: 'No hero points this or next round'"),
+    "befuddled_rounds": FieldDoc(CRITICAL, "Befuddled (25): round ends it lasts (this round "
+                                           "counts)",
+                                 "002 Critical events: 'Befuddled: If attacked; no skill "
+                                 "action next round'; RD: to the round's end"),
+    "befuddled_attacked_rounds": FieldDoc(
+        CRITICAL, "Befuddled (25) and attacked: round ends it lasts from then",
+        "002 Critical events: 'If attacked; no skill action next round': through the next "
+        "round"),
+    "wild_opening_multiplier": FieldDoc(CRITICAL, "Wild opening (26): damage ×",
+                                        "RD Critical events: 'the same with damage doubled "
+                                        "before AV'"),
     "knee_high_size": FieldDoc(MELEE, "Lower than knee height: this size and smaller",
                                "002 Overruns: 'Creatures lower than knee height cannot overrun "
                                "a braced character'; RD: Tiny"),
@@ -391,6 +410,9 @@ FIELD_DOCS: dict[str, FieldDoc] = {
         "roll difficulty reduces by one'"),
     "spoil_perception_die": FieldDoc(ROUND, "Spoiling: perception die",
                                      "Interp.: a d20 like every save (000 Hit Roll)"),
+    "spoil_perception_segments": FieldDoc(
+        ROUND, "Spoiling: segments the perception takes (hits spoil from then)",
+        "002 Spoiling attacks: 'The perception takes one segment to perform'"),
     "group_overrun_share": FieldDoc(
         MELEE, "Group overrun: the mass of 1/N of the group",
         "002 Overruns: 'In the case of many smaller creatures the mass of half the group is "

@@ -326,7 +326,12 @@ def attack_on_map(encounter: Encounter, attacker_key: str, defender_key: str,
     """Resolve a melee attack between two tokens (:func:`prepare_attack`), with a fumble's
     save and critical event. Missiles are :func:`core.rules.missile.resolve_missile`
     (range, cover, scatter)."""
-    setup = prepare_attack(encounter, attacker_key, defender_key, action)
+    return attack_with(encounter, prepare_attack(encounter, attacker_key, defender_key, action),
+                       dice)
+
+
+def attack_with(encounter: Encounter, setup: MeleeSetup, dice: DiceSource) -> AttackResult:
+    """Roll the attack :func:`prepare_attack` set up (the encounter unchanged since)."""
     parry = setup.defence
     result = resolve_attack(setup.attacker.combatant, setup.defender.combatant, setup.options,
                             encounter.profile, dice, round_terms=setup.terms,

@@ -89,15 +89,18 @@ def lucky_terms(combatant: Combatant) -> tuple[Term, ...]:
                                                         "defence & saves"),)
 
 
-def gear_terms(combatant: Combatant) -> tuple[Term, ...]:
-    """A damaged shield in hand (critical event 2, "-1 Def") and dented armour (4, "-1
-    Defence"; RD: AC, not AV), until repaired."""
+def gear_terms(combatant: Combatant, profile: RulesProfile) -> tuple[Term, ...]:
+    """A damaged shield in hand (critical event 2, "-1 Def": ``shield_damage_penalty`` each
+    time) and dented armour (4, "-1 Defence": ``armour_dent_penalty`` each; RD: AC, not AV),
+    until repaired."""
     shield = (combatant.shield_damage and combatant.has_shield
               and not any(o.shield for o in combatant.out_of_hand))
-    return ((*((Term("Shield damaged", -combatant.shield_damage,
-                      "002 Critical event 2: -1 Def"),) if shield else ()),
-             *((Term("Armour dented", -combatant.armour_dents,
-                     "002 Critical event 4: -1 Defence"),) if combatant.armour_dents else ())))
+    damaged = -combatant.shield_damage * profile.shield_damage_penalty
+    dented = -combatant.armour_dents * profile.armour_dent_penalty
+    return ((*((Term("Shield damaged", damaged, "002 Critical event 2: -1 Def"),)
+               if shield and damaged else ()),
+             *((Term("Armour dented", dented, "002 Critical event 4: -1 Defence"),)
+               if dented else ())))
 
 
 def helpless(combatant: Combatant) -> bool:
@@ -197,7 +200,8 @@ def rounds_of(condition: Condition, profile: RulesProfile, catastrophic: bool = 
         return waking[condition]
     # Critical events: 22 "No hero points this or next round"; 25 to this round's end
     # (lengthened when the befuddled creature is attacked: core.actions.injury).
-    critical = {Condition.STYMIED: 2, Condition.BEFUDDLED: 1}
+    critical = {Condition.STYMIED: profile.stymied_rounds,
+                Condition.BEFUDDLED: profile.befuddled_rounds}
     if condition in critical:
         return critical[condition]
     return 1 if condition in STUN_CHAIN else None

@@ -167,23 +167,27 @@ def helm_off(context: Context, number: int) -> Effect:
 
 
 def shield_damaged(context: Context, number: int) -> Effect:
-    """Row 2 "Shield damaged ( -1 Def) (New shield required)"."""
+    """Row 2 "Shield damaged ( -1 Def) (New shield required)": −1 (``shield_damage_penalty``
+    each)."""
     def make(token_id: str) -> tuple[str, Change | None]:
         c = context.combatant(token_id)
         if not c.has_shield:
             return f"{c.name} has no shield", None
-        return (f"{c.name}'s {SHIELDS[c.shield].label} is damaged: −1 defence until replaced",
-                Change(token_id=token_id, kind=ChangeKind.SHIELD_DAMAGE, amount=1))
+        penalty = context.encounter.profile.shield_damage_penalty
+        return (f"{c.name}'s {SHIELDS[c.shield].label} is damaged: −{penalty} defence until "
+                f"replaced", Change(token_id=token_id, kind=ChangeKind.SHIELD_DAMAGE, amount=1))
     return _each(context, make)
 
 
 def armour_dented(context: Context, number: int) -> Effect:
-    """Row 4 "Armour dented ( -1 Defence)(10% repair cost)": AC −1, not AV (RD)."""
+    """Row 4 "Armour dented ( -1 Defence)(10% repair cost)": AC −1 (``armour_dent_penalty``
+    each), not AV (RD)."""
     def make(token_id: str) -> tuple[str, Change | None]:
         c = context.combatant(token_id)
         if c.armour == "none":
             return f"{c.name} wears no armour", None
-        return (f"{c.name}'s armour is dented: −1 AC until repaired",
+        penalty = context.encounter.profile.armour_dent_penalty
+        return (f"{c.name}'s armour is dented: −{penalty} AC until repaired",
                 Change(token_id=token_id, kind=ChangeKind.ARMOUR_DENT, amount=1))
     return _each(context, make)
 
@@ -276,7 +280,7 @@ def clash(context: Context, number: int) -> Effect:
     a, b = encounter.token(party), encounter.token(foe)
     if not (_reaches(encounter, a, b) and _reaches(encounter, b, a)):
         return Effect(f"{a.name} and {b.name} are not within each other's reach: no clash")
-    hits = [_hit(context, striker, struck, doubled=number == 26)
+    hits = [_hit(context, striker, struck, wild=number == 26)
             for striker, struck in ((a, b), (b, a))]
     note = "; ".join(text for text, _ in hits) + "; each has used its action this round"
     return Effect(note, changes=(*(change for _, change in hits), *used))
@@ -288,21 +292,22 @@ def _reaches(encounter: Encounter, striker: Token, struck: Token) -> bool:
                                                                      striker.combatant)
 
 
-def _hit(context: Context, striker: Token, struck: Token, doubled: bool
+def _hit(context: Context, striker: Token, struck: Token, wild: bool
          ) -> tuple[str, Change]:
     """An automatic hit with the striker's first melee weapon (+ STR), through AV;
-    doubled before AV on a wild opening."""
+    multiplied before AV on a wild opening (``wild_opening_multiplier``, RD: doubled)."""
     profile = context.encounter.profile
     weapons = melee_weapons(context.encounter, striker.combatant)
     dice = weapons[0].damage if weapons else "d2"
     raw = context.roll(dice, f"{striker.name} clash damage") + sum(
         t.value for t in strength_to_damage(striker.combatant, profile, fired=False))
-    raw *= 2 if doubled else 1
+    raw *= profile.wild_opening_multiplier if wild else 1
     av = armour_value(struck.combatant, missile=False).value
     damage = damage_after_armour(raw, av, profile,
                                  magic=bool(weapons and weapons[0].magic_damage)).value
     wounds = wound_points(damage, profile)
-    return (f"{striker.name} hits {struck.name} for {damage}" + (" (doubled)" if doubled else ""),
+    times = f" (×{profile.wild_opening_multiplier})" if wild else ""
+    return (f"{striker.name} hits {struck.name} for {damage}{times}",
             Change(token_id=struck.id, kind=ChangeKind.DAMAGE, amount=damage, wounds=wounds))
 
 

@@ -103,4 +103,4 @@ def _worse(combatant: Combatant, profile: RulesProfile) -> tuple[Term, ...]:
     """The stun condition and Prone (RD "Condition penalties ... with parry/dodge on they
     also lower the parry/dodge value"), and what critical events did (as to AC)."""
     return (*roll_penalty(combatant, profile), *defence_penalty(combatant, profile),
-            *gear_terms(combatant), *lucky_terms(combatant))
+            *gear_terms(combatant, profile), *lucky_terms(combatant))

@@ -329,9 +329,14 @@ def _thrown(name: str, throw: ThrowOutcome) -> str:
 def resolve_grapple(encounter: Encounter, request: GrappleRequest, dice: DiceSource
                     ) -> GrappleResult:
     """Resolve a grapple without changing the encounter."""
-    setup = prepare_grapple(encounter, request)
+    return grapple_with(encounter, prepare_grapple(encounter, request), dice)
+
+
+def grapple_with(encounter: Encounter, setup: GrappleSetup, dice: DiceSource
+                 ) -> GrappleResult:
+    """Roll the grapple :func:`prepare_grapple` set up (the encounter unchanged since)."""
     a, d = setup.attacker, setup.defender
-    attack_roll = dice.roll("d20", f"{a.name} grapple ({request.attempt.value})")
+    attack_roll = dice.roll("d20", f"{a.name} grapple ({setup.attempt.value})")
     defence_roll = dice.roll("d20", f"{d.name} resists the grapple")
     attack = Breakdown.of(Term("d20", attack_roll.total, SEED), *setup.attack_terms.terms)
     defence = Breakdown.of(Term("d20", defence_roll.total, SEED), *setup.defence_terms.terms)

@@ -11,8 +11,8 @@ The group: every mover is engaged with the defender or lined up behind another m
 column pouring at it: each cell between it and the defender, along the way through, holds
 another mover). Each passes along its own line through the defender's place, lead first (the
 one nearest), to the first free place beyond: the shove walk with the defender lifted off the
-map and the creatures beyond passed over, as for one mover (:func:`core.rules.overrun
-.way_past`). **Interp.**: "their size" is the smallest mover's (a mixed pack counts as its
+map and the creatures in the way passed over, as for one mover (:func:`core.rules.overrun
+.walk_past`). **Interp.**: "their size" is the smallest mover's (a mixed pack counts as its
 smallest); the half is ``N // group_overrun_share`` creatures, each size category a
 ``group_overrun_mass_per_category``-fold mass. :func:`resolve_group_overrun` is pure; dice:
 the defender's d20 (none when the whole pack swarms past a braced defender).
@@ -29,7 +29,7 @@ from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
 from core.model.dice import DiceSource, RollRecord
 from core.model.encounter import Encounter, Token
-from core.model.grid import Cell, Direction, Footprint, straight_away
+from core.model.grid import Cell, Direction, straight_away
 from core.model.profile import RulesProfile
 from core.rules.conditions import NoActionError, down, require_action
 from core.rules.holds import move_refusal
@@ -40,17 +40,14 @@ from core.rules.melee import (
     open_contact,
     path_feet,
     recorded_path,
-    speed_step,
     straight_run,
 )
-from core.rules.overrun import MAX_PASS_STEPS, run_feet, standing_terms
-from core.rules.shove import StopReason, plan_push
+from core.rules.overrun import MAX_COLUMN, Momentum, momentum, standing_terms, walk_past
 from core.rules.turns import TurnRefusedError, require_turn
 from core.rules.value import RulesValue
 
 SEED = "002 Overruns"
 GROUP = "002 Overruns: 'the mass of half the group is used'; RD Group overrun"
-MAX_COLUMN = 40  # cells a mover may stand behind the defender's place, in its column
 MAX_PACK = 40  # allies a menu gathers for a pack
 
 
@@ -185,30 +182,21 @@ def _run(encounter: Encounter, mover: Token) -> float:
 
 def _momentum(encounter: Encounter, movers: tuple[Token, ...], defender: Token,
               run_ft: float) -> Breakdown:
-    """10 + 2 per speed step (the slowest mover's) + 4 per size category the group's share
-    is larger − 3 if braced."""
+    """As one mover's (:func:`core.rules.overrun.momentum`), with the slowest mover's speed
+    and the size categories the group's share is larger."""
     profile = encounter.profile
     count = len(movers)
     smallest = min(movers, key=lambda m: m.combatant.size.rank)
     extra = extra_categories(count, profile)
-    larger = smallest.combatant.size.rank - defender.combatant.size.rank + extra
-    terms = [Term("Base", profile.overrun_base, "RD Overrun")]
-    step = speed_step(run_ft, profile)
-    if step:
-        terms.append(Term(f"{'Sprint' if step == 2 else 'Run'} (the slowest: {run_ft:g} ft "
-                          "straight)", step * profile.overrun_per_speed_step,
-                          "002 Overruns: each mph increases the difficulty by 2; RD: the "
-                          "slowest mover's"))
-    if larger > 0:
-        share = count // profile.group_overrun_share
-        terms.append(Term(f"Group of {count} ({smallest.combatant.size.value}; the mass of "
-                          f"{share}: +{extra}) {larger} size categor"
-                          f"{'y' if larger == 1 else 'ies'} larger",
-                          larger * profile.overrun_per_size_category, GROUP))
-    if defender.combatant.has(Condition.BRACED):
-        terms.append(Term("Braced", -profile.overrun_braced,
-                          "002 Overruns: The defender bracing decreases the chance by 3"))
-    return Breakdown.of(*terms)
+    share = count // profile.group_overrun_share
+    return momentum(profile, defender, Momentum(
+        run_ft, smallest.combatant.size.rank - defender.combatant.size.rank + extra,
+        movers=(f"Group of {count} ({smallest.combatant.size.value}; the mass of {share}: "
+                f"+{extra})"),
+        run_note="the slowest: ",
+        run_source=("002 Overruns: each mph increases the difficulty by 2; RD: the slowest "
+                    "mover's"),
+        size_source=GROUP))
 
 
 def _ways(encounter: Encounter, movers: tuple[Token, ...], defender: Token,
@@ -218,43 +206,13 @@ def _ways(encounter: Encounter, movers: tuple[Token, ...], defender: Token,
     board.remove_token(defender.id)
     ways = []
     for mover in movers:
-        path, feet = _way_past(board, mover, defender.footprint, directions[mover.id])
+        path, feet = walk_past(board, mover, defender.footprint, directions[mover.id],
+                               fellows=frozenset(m.id for m in movers) - {mover.id})
         ways.append(MoverWay(mover_id=mover.id, name=mover.name, path=path or (mover.cell,),
                              moved_ft=feet))
         if path:
             board.put_token(mover.at(path[-1]))
     return tuple(ways)
-
-
-def _way_past(board: Encounter, mover: Token, defender: Footprint, direction: Direction
-              ) -> tuple[tuple[Cell, ...], float]:
-    """The walk from the mover's place through the defender's (lifted off ``board``) to the
-    first free place beyond it, creatures standing beyond passed over; empty when a wall, a
-    ledge, a hazard, the map's edge or a mover that could not pass comes first."""
-    start = mover.footprint
-    clear = next(k for k in range(1, MAX_COLUMN + 2) if start.moved(direction, k)
-                 .overlaps(defender))
-    while start.moved(direction, clear).overlaps(defender):
-        clear += 1
-    scratch = board  # copied only when a creature beyond must be lifted off it
-    passed: list[Footprint] = []
-    for steps in range(clear, clear + MAX_PASS_STEPS):
-        if any(start.moved(direction, steps).overlaps(f) for f in passed):
-            continue
-        push = plan_push(scratch, scratch.token(mover.id), direction,
-                         run_feet(board.profile, direction, steps))
-        if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
-            return push.path, push.moved_ft
-        reached = len(push.path)
-        blocker = next((t for cell in start.moved(direction, reached).cells()
-                        if (t := scratch.token_at(cell)) and t.id != mover.id), None)
-        if push.stop_reason is not StopReason.CREATURE or blocker is None or reached < clear:
-            return (), 0.0
-        passed.append(blocker.footprint)
-        if scratch is board:
-            scratch = board.scratch_copy()
-        scratch.remove_token(blocker.id)
-    return (), 0.0
 
 
 class GroupOverrunResult(RulesValue):

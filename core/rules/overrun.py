@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import pairwise
+from typing import NamedTuple
 
 from core.model.breakdown import Breakdown, Term
 from core.model.combatant import Condition
@@ -52,6 +53,7 @@ from core.spatial.pathing import movement_graph
 
 SEED = "002 Overruns"
 MAX_PASS_STEPS = 20  # cells a mover may run on past the creatures behind its defender
+MAX_COLUMN = 40  # cells a group's mover may stand behind the defender's place, in its column
 
 
 class OverrunRequest(RulesValue):
@@ -116,7 +118,8 @@ def prepare_overrun(encounter: Encounter, request: OverrunRequest) -> OverrunSet
     return OverrunSetup(mover=mover, defender=defender, approach=approach, approach_ft=cost,
                         direction=direction, run_ft=run,
                         stand_terms=standing_terms(encounter, defender),
-                        target=_momentum(encounter, mover, defender, run),
+                        target=momentum(encounter.profile, defender, Momentum(
+                            run, mover.combatant.size.rank - defender.combatant.size.rank)),
                         beyond=beyond, pass_ft=pass_ft, swarm=swarm)
 
 
@@ -145,19 +148,30 @@ def standing_terms(encounter: Encounter, defender: Token) -> Breakdown:
                         *roll_penalty(c, profile))
 
 
-def _momentum(encounter: Encounter, mover: Token, defender: Token, run_ft: float) -> Breakdown:
-    """10 + 2 per speed step + 4 per size category the mover is larger − 3 if braced."""
-    profile = encounter.profile
-    step = speed_step(run_ft, profile)
-    larger = mover.combatant.size.rank - defender.combatant.size.rank
+class Momentum(NamedTuple):
+    """What the defender's roll is against, before the profile's numbers: the run (its feet,
+    and what it is, e.g. "the slowest: "), the size categories the movers are larger, and
+    what they are ("Mover", "Group of 8 …"), with each term's source."""
+
+    run_ft: float
+    larger: int
+    movers: str = "Mover"
+    run_note: str = ""
+    run_source: str = "002 Overruns: each mph increases the difficulty by 2"
+    size_source: str = "RD Overrun: +4 per size"
+
+
+def momentum(profile: RulesProfile, defender: Token, of: Momentum) -> Breakdown:
+    """10 + 2 per speed step + 4 per size category larger − 3 if braced (RD Overrun)."""
+    step = speed_step(of.run_ft, profile)
     terms = [Term("Base", profile.overrun_base, "RD Overrun")]
     if step:
-        terms.append(Term(f"{'Sprint' if step == 2 else 'Run'} ({run_ft:g} ft straight)",
-                          step * profile.overrun_per_speed_step,
-                          "002 Overruns: each mph increases the difficulty by 2"))
-    if larger > 0:
-        terms.append(Term(f"Mover {larger} size categor{'y' if larger == 1 else 'ies'} larger",
-                          larger * profile.overrun_per_size_category, "RD Overrun: +4 per size"))
+        terms.append(Term(f"{'Sprint' if step == 2 else 'Run'} ({of.run_note}{of.run_ft:g} ft "
+                          "straight)", step * profile.overrun_per_speed_step, of.run_source))
+    if of.larger > 0:
+        terms.append(Term(f"{of.movers} {of.larger} size categor"
+                          f"{'y' if of.larger == 1 else 'ies'} larger",
+                          of.larger * profile.overrun_per_size_category, of.size_source))
     if defender.combatant.has(Condition.BRACED):
         terms.append(Term("Braced", -profile.overrun_braced,
                           "002 Overruns: The defender bracing decreases the chance by 3"))
@@ -166,27 +180,45 @@ def _momentum(encounter: Encounter, mover: Token, defender: Token, run_ft: float
 
 def way_past(encounter: Encounter, contact: Token, defender: Token, direction: Direction
              ) -> tuple[tuple[Cell, ...], float]:
-    """The mover's walk from contact to the first free place beyond the defender's footprint
-    (RD "Overrun": "the mover passes to the first free cell beyond"): the defender lifted off
-    the map, other creatures in the way passed over; and its feet. Empty when a wall, a
-    ledge, a hazard or the map's edge is in the way first."""
-    clear = 1
-    while contact.footprint.moved(direction, clear).overlaps(defender.footprint):
+    """The mover's walk from contact past the defender (:func:`walk_past`, the defender
+    lifted off a scratch copy of the map) and its feet."""
+    board = encounter.scratch_copy()
+    board.remove_token(defender.id)
+    board.put_token(contact)
+    return walk_past(board, contact, defender.footprint, direction)
+
+
+def walk_past(board: Encounter, mover: Token, defender: Footprint, direction: Direction,
+              fellows: frozenset[str] = frozenset()) -> tuple[tuple[Cell, ...], float]:
+    """The walk from the mover's place on ``board`` (the defender lifted off it) through the
+    defender's place to the first free place beyond it (RD "Overrun": "the mover passes to
+    the first free cell beyond"), other creatures in the way passed over; and its feet. Empty
+    when a wall, a ledge, a hazard, the map's edge or one of ``fellows`` (a group's movers
+    lined up ahead that could not pass) comes first."""
+    start = mover.footprint
+    clear = next((k for k in range(1, MAX_COLUMN + 2)
+                  if start.moved(direction, k).overlaps(defender)), 1)
+    while start.moved(direction, clear).overlaps(defender):
         clear += 1
-    scratch = encounter.scratch_copy()
-    scratch.remove_token(defender.id)
-    scratch.put_token(contact)
-    passed: list[Footprint] = []  # creatures the mover runs past, lifted off the scratch map
-    for steps in range(clear, clear + MAX_PASS_STEPS):
-        if any(contact.footprint.moved(direction, steps).overlaps(f) for f in passed):
+    scratch = board  # copied only when a creature in the way must be lifted off it
+    passed: list[Footprint] = []
+    steps = clear
+    while steps < clear + MAX_PASS_STEPS:  # each turn goes further or lifts a creature off
+        if any(start.moved(direction, steps).overlaps(f) for f in passed):
+            steps += 1  # a creature passed over stands there: further on
             continue
-        push = plan_push(scratch, contact, direction, run_feet(encounter.profile, direction, steps))
+        push = plan_push(scratch, scratch.token(mover.id), direction,
+                         run_feet(board.profile, direction, steps))
         if len(push.path) == steps + 1 and push.stop_reason is StopReason.FULL_DISTANCE:
             return push.path, push.moved_ft
-        blocker = _blocking(scratch, contact.footprint.moved(direction, len(push.path)))
-        if push.stop_reason is not StopReason.CREATURE or blocker is None:
+        reached = len(push.path)
+        blocker = _blocking(scratch, start.moved(direction, reached), mover.id)
+        if (push.stop_reason is not StopReason.CREATURE or blocker is None
+                or (reached < clear and blocker.id in fellows)):
             return (), 0.0
-        passed.append(blocker.footprint)
+        passed.append(blocker.footprint)  # lifted off; the same place is tried again
+        if scratch is board:
+            scratch = board.scratch_copy()
         scratch.remove_token(blocker.id)
     return (), 0.0
 
@@ -196,9 +228,10 @@ def run_feet(profile: RulesProfile, direction: Direction, steps: int) -> float:
     return sum(step_costs_ft([direction] * steps, profile.cell_size_ft, profile.diagonal_rule))
 
 
-def _blocking(encounter: Encounter, footprint: Footprint) -> Token | None:
-    """A creature standing on ``footprint``."""
-    return next((t for cell in footprint.cells() if (t := encounter.token_at(cell))), None)
+def _blocking(encounter: Encounter, footprint: Footprint, mover_id: str) -> Token | None:
+    """A creature other than the mover standing on ``footprint``."""
+    return next((t for cell in footprint.cells()
+                 if (t := encounter.token_at(cell)) and t.id != mover_id), None)
 
 
 class OverrunResult(RulesValue):

@@ -55,7 +55,7 @@ def armour_class(c: Combatant, profile: RulesProfile) -> Breakdown:
         Term("Shield", shield_bonus(c), "000 Shields table"),
         Term("DEX modifier", _mod(profile, c.abilities.dexterity), "ability table"),
         Term("Defensive techniques", c.technique_ac, "000 AC Components"),
-        *defence_penalty(c, profile), *gear_terms(c), *lucky_terms(c),
+        *defence_penalty(c, profile), *gear_terms(c, profile), *lucky_terms(c),
     )
 
 

@@ -14,7 +14,8 @@ each segment until the action is over.").
   ``spoil_perception_target`` (12; **Interp.**: the seed gives no base, 002 Surprise's
   "standard (12)" Spot save) − ``spoil_perception_per_segment`` (1) for each segment of the
   action already performed. Success: it has noticed, and its hits from the next segment on
-  spoil the action ("The perception takes one segment"); one roll a segment.
+  spoil the action ("The perception takes one segment": ``spoil_perception_segments``, 1,
+  :func:`spoils_from`); one roll a segment.
 - A hit by a creature that neither concentrates on the target nor has noticed it does not
   spoil (:func:`readiness`), when ``spoiling_needs_notice`` is on (the default; off: every hit
   during the action spoils it).
@@ -143,9 +144,10 @@ class PerceptionResult(RulesValue):
     total: Breakdown
     difficulty: Breakdown
     noticed: bool
+    spoils_from: int  # the segment its hits spoil the action from, once noticed
 
     def summary(self) -> str:
-        verdict = (f"notices it: its hits from segment {self.segment + 1} spoil the action"
+        verdict = (f"notices it: its hits from segment {self.spoils_from} spoil the action"
                    if self.noticed else "does not notice it (it may roll again next segment)")
         return (f"{self.watcher} watches {self.target}'s long action: "
                 f"{self.total.value} vs {self.difficulty.value} — {verdict}")
@@ -198,7 +200,14 @@ def resolve_perception(encounter: Encounter, watcher_id: str, target_id: str,
     return PerceptionResult(watcher_id=watcher.id, watcher=watcher.name, target_id=target.id,
                             target=target.name, segment=encounter.timeline.current_segment,
                             roll=roll, total=total, difficulty=against,
-                            noticed=total.value >= against.value)
+                            noticed=total.value >= against.value,
+                            spoils_from=spoils_from(encounter.timeline.current_segment, profile))
+
+
+def spoils_from(noticed: int, profile: RulesProfile) -> int:
+    """The first segment whose hits spoil an action noticed at segment ``noticed``: "The
+    perception takes one segment to perform" (``spoil_perception_segments``)."""
+    return noticed + profile.spoil_perception_segments
 
 
 def perception_chance(encounter: Encounter, watcher_id: str, target_id: str) -> float:
@@ -223,11 +232,13 @@ def readiness(encounter: Encounter, attacker_id: str | None, target_id: str) -> 
         return ""
     noticed = [w.segment for w in watches if w.kind is WatchKind.NOTICED]
     name = encounter.token(attacker_id).name
-    if noticed and min(noticed) < now:
-        return ""
     if noticed:
-        return (f"{name} noticed it at segment {min(noticed)}: the perception takes one "
-                f"segment, its hits spoil from segment {min(noticed) + 1}")
+        first = spoils_from(min(noticed), encounter.profile)
+        if first <= now:
+            return ""
+        return (f"{name} noticed it at segment {min(noticed)}: the perception takes "
+                f"{encounter.profile.spoil_perception_segments} segment(s), its hits spoil "
+                f"from segment {first}")
     return (f"{name} was not concentrating on it and has not noticed it ({SEED}: 'If you are "
             "not concentrating then a perception roll must be made to notice the movements "
             "of the caster')")

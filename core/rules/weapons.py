@@ -84,10 +84,11 @@ def label_of(item: OutOfHand) -> str:
 
 def gear_notes(combatant: Combatant) -> list[str]:
     """What critical events did to its gear, in a GM's words: "Long sword dropped at (0,0)",
-    "shield damaged −1", "armour dented −1"."""
+    "shield damaged ×1", "armour dented ×2" (how many times: what each costs is the
+    profile's, shown in the AC's breakdown)."""
     notes = [o.describe(label_of(o)) for o in combatant.out_of_hand]
     if combatant.shield_damage and combatant.has_shield:
-        notes.append(f"shield damaged −{combatant.shield_damage}")
+        notes.append(f"shield damaged ×{combatant.shield_damage}")
     if combatant.armour_dents:
-        notes.append(f"armour dented −{combatant.armour_dents}")
+        notes.append(f"armour dented ×{combatant.armour_dents}")
     return notes

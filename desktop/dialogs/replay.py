@@ -38,6 +38,7 @@ from desktop.widgets.screen_fit import resize_within_screen
 
 if TYPE_CHECKING:
     from core.actions.history import History
+    from core.model.encounter import LogEntry
 
 HIGHLIGHT = QColor("#ffe08a")
 FRAME_WIDTH_PX = 1200
@@ -61,6 +62,10 @@ class ReplayDialog(QDialog):
         self.slider.setToolTip("Drag to any step of the fight (PgUp/PgDn, Home/End)")
         self.step = QLabel()
         self.log = QListWidget()
+        # One line each: a row added or taken away does not lay out the thousands above it.
+        self.log.setUniformItemSizes(True)
+        self._rows: list[LogEntry] = []  # the entries the log's rows show
+        self._marked = range(0)  # the rows highlighted
         self.message = QLabel()
         self._build()
         self.slider.valueChanged.connect(self.show_step)
@@ -102,14 +107,28 @@ class ReplayDialog(QDialog):
         return frame
 
     def _show_log(self, frame: Frame) -> None:
-        self.log.clear()
-        self.log.addItems([entry.summary for entry in frame.encounter.log])
-        for row in frame.log_lines:
+        """The rows follow the frame's log: those past what both logs share go, the
+        frame's newer entries come (a step is a row or a few, not a refill of thousands)."""
+        log = frame.encounter.log
+        keep = _shared_start(self._rows, log)
+        for row in range(self.log.count() - 1, keep - 1, -1):
+            self.log.takeItem(row)
+        self.log.addItems([entry.summary for entry in log[keep:]])
+        self._rows[keep:] = log[keep:]
+        self._mark(frame.log_lines)
+
+    def _mark(self, lines: range) -> None:
+        for row in self._marked:
+            if row < self.log.count():
+                self.log.item(row).setBackground(QBrush())
+        self.log.clearSelection()
+        self._marked = lines
+        for row in lines:
             item = self.log.item(row)
             item.setBackground(QBrush(HIGHLIGHT))
             item.setSelected(True)
-        if frame.log_lines:
-            self.log.scrollToItem(self.log.item(frame.log_lines[-1]))
+        if lines:
+            self.log.scrollToItem(self.log.item(lines[-1]))
 
     def highlighted(self) -> list[str]:
         """The log lines marked for the shown step (what a test reads)."""
@@ -149,6 +168,13 @@ class ReplayDialog(QDialog):
             self.show_step(shown)
         self.message.setText(f"Wrote {len(frames)} frames and replay.gif to {folder}")
         return written
+
+
+def _shared_start(shown: list[LogEntry], log: list[LogEntry]) -> int:
+    """How many entries the two logs begin with alike (entries are immutable: by
+    identity)."""
+    pairs = enumerate(zip(shown, log, strict=False))
+    return next((row for row, (a, b) in pairs if a is not b), min(len(shown), len(log)))
 
 
 def _captioned(image: QImage, frame: Frame) -> QImage:

@@ -148,7 +148,6 @@ class MapScene(QGraphicsScene):
             self._refresh_hazards()
         for token_id in changes.tokens:
             self._sync_token(token_id)
-            self.dropped.sync(self.encounter, token_id)
 
     def restyle_labels(self) -> None:
         """Labels take the UI scale and the map's turn anew (table mode changed them)."""
@@ -213,6 +212,9 @@ class MapScene(QGraphicsScene):
         item.setZValue(Z_TOKEN + self.encounter.order_of(token_id) * TOKEN_Z_STEP)
 
     def _sync_token(self, token_id: str) -> None:
+        """The token's item and the items it dropped, as the scene shows them (the players'
+        scene calls this too when the party's sight changes)."""
+        self.dropped.sync(self.encounter, token_id)
         present = self.shows_token(token_id)
         item = self.tokens.get(token_id)
         if not present:

@@ -1,7 +1,8 @@
 """The Resolve panel's offer to decline what a roll just did (002 "Critical events": the GM
 may turn an event down): one row per event that changed the map, each with a Decline button.
 Declining replaces the step by the same roll with that event declined — the same dice, so
-nothing else changes — as long as the step is still the last one done."""
+nothing else changes — as long as the step is still the last one done. When the encounter
+refuses the declined form, the step stays as rolled and the box says why."""
 
 from __future__ import annotations
 
@@ -86,7 +87,17 @@ class DeclineBox(QWidget):
         except (ValueError, LookupError):
             self.document.redo()
             raise
-        self.document.perform(again)
+        refusals: list[str] = []
+        note = refusals.append
+        self.document.refused.connect(note)
+        try:
+            done = self.document.perform(again)
+        finally:
+            self.document.refused.disconnect(note)
+        if not done:  # the step as rolled goes back: declining must never lose the roll
+            self.document.redo()
+            raise ValueError(f"Not declined: {refusals[0] if refusals else 'refused'}. The "
+                             f"roll stands as it was.")
         return again
 
     def withdraw(self) -> None:

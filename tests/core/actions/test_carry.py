@@ -137,3 +137,18 @@ def test_who_may_carry_on_and_where_they_go_by_default() -> None:
     assert default_drop(old) == Cell(1, 1)
     with pytest.raises(ValueError, match="outside 0-1,000,000"):
         CarryChoices(rounds_between=-1)
+
+
+def test_the_boons_of_the_last_round_stay_behind(tmp_path: Path) -> None:
+    """002 Critical events 16-18, 23: a lucky break, an unused lucky opening and the round's
+    hero points last to the round's end, so not into the next fight; hero points do."""
+    fought = _fought()
+    mira = fought.token("mira")
+    fought.put_token(mira.with_combatant(mira.combatant.model_copy(update={
+        "lucky_break": 4, "lucky_opening": 6, "round_hero_points": 1})))
+    carried = carry_party(fought, load_encounter(_next_map(tmp_path)), ["mira"],
+                          CarryChoices())
+    arrived = carried.encounter.token("mira").combatant
+    assert (arrived.lucky_break, arrived.lucky_opening, arrived.round_hero_points) == (0, 0, 0)
+    assert arrived.hero_points == 2
+

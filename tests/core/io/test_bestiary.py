@@ -32,7 +32,8 @@ def _encounter() -> Encounter:
     claw = Weapon(name="Claw", damage="d4", reach_ft=5)
     hurt = Combatant(name="Ghoul", side="opposition", max_hp=20, hp=3, wounds=2,
                      conditions=frozenset({Condition.STUNNED}), weapons=("Claw",),
-                     dropped_weapons=("Club",), portrait=key, hero_points=1)
+                     dropped_weapons=("Club",), portrait=key, hero_points=1,
+                     lucky_break=3, lucky_opening=5, round_hero_points=1)
     encounter = Encounter(portraits={key: art})
     encounter.weapons.append(claw)
     encounter.add_token(Token(id="ghoul", combatant=hurt, x=1, y=1))
@@ -44,6 +45,7 @@ def test_a_combatant_saved_as_a_template_is_fresh_and_carries_its_weapons_and_ar
     c = template.combatant
     assert (c.hp, c.wounds, c.conditions, c.dropped_weapons) == (20, 0, frozenset(), ())
     assert c.hero_points == 1 and c.weapons == ("Claw",)
+    assert (c.lucky_break, c.lucky_opening, c.round_hero_points) == (0, 0, 0)
     assert [w.name for w in template.weapons] == ["Claw"]
     assert template.portrait is not None and c.portrait is not None
 

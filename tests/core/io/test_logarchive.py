@@ -19,6 +19,7 @@ from core.model.dice import SeededDice
 from core.model.encounter import Encounter, LogEntry, Token
 from core.model.limits import MAX_LOG_ENTRIES
 from core.model.mapmodel import BattleMap
+from core.model.profile import RulesProfile
 from core.model.weight import Weight, of_text
 
 
@@ -93,3 +94,15 @@ def test_a_log_too_heavy_for_the_files_room_gives_way_by_weight(
     assert 25 < start < 40
     kept = json.loads(encounter_to_json(encounter))["log"]
     assert [entry["summary"] for entry in kept] == [f"check {n}" for n in range(start, 50)]
+
+
+def test_a_footprint_change_does_not_archive_the_log_again(tmp_path: Path) -> None:
+    """A new profile with other footprints drops the map's caches, not what the archive
+    holds: the next save appends nothing twice."""
+    encounter = logged(MAX_LOG_ENTRIES + 2)
+    path = tmp_path / "crypt.json"
+    save_encounter(encounter, path)
+    encounter.set_profile(RulesProfile(size_footprints=(1, 1, 1, 3, 4, 5)))
+    save_encounter(encounter, path)
+    assert archived(path) == [0, 1]
+    assert load_encounter(path).profile.size_footprints == (1, 1, 1, 3, 4, 5)

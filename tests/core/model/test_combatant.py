@@ -62,3 +62,15 @@ def test_combatant_json_round_trip() -> None:
     fighter = Combatant(name="Mira", abilities=Abilities(strength=16), armour="banded",
                         conditions=frozenset({Condition.PRONE}), level=6)
     assert Combatant.model_validate_json(fighter.model_dump_json()) == fighter
+
+
+def test_the_rounds_boons_lapse_and_nothing_else() -> None:
+    """Critical events 16-18, 23 last to the round's end; the rest of the combatant stays."""
+    lucky = Combatant(name="Mira", hp=3, hero_points=2, lucky_break=4, lucky_opening=6,
+                      round_hero_points=1)
+    assert lucky.has_lapsing
+    lapsed = lucky.lapsed()
+    assert not lapsed.has_lapsing
+    assert lapsed == lucky.model_copy(update={"lucky_break": 0, "lucky_opening": 0,
+                                              "round_hero_points": 0})
+    assert lapsed.lapsed() is lapsed

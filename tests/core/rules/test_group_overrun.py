@@ -77,6 +77,25 @@ def test_a_pack_of_eight_small_dogs_knocks_the_hero_down_and_pours_past(
     assert Condition.PRONE not in encounter.token("X").combatant.conditions
 
 
+def test_a_big_lead_passes_over_a_creature_beside_the_defender_as_one_mover_does(
+        make_encounter: Make) -> None:
+    """The Ogre (Large) leads, the Dog lined up behind it: the Goblin beside the Hero is in
+    the Ogre's way and passed over, as in an overrun by one (it stayed put before); the Dog
+    follows through and past the Ogre."""
+    encounter = make_encounter("""
+        . . . . . . . .
+        M L L X . . . .
+        . L L C . . . .
+    """, {"M": dog("Dog"), "L": Combatant(name="Ogre", size="large"), "X": HERO,
+          "C": Combatant(name="Goblin", side=Side.OPPOSITION)})
+    request = GroupOverrunRequest(movers=("L", "M"), defender="X")
+    outcome = perform(GroupOverrunAction(request), History(encounter), ScriptedDice([1]))
+    assert not outcome.result.stands
+    assert encounter.token("L").cell == Cell(4, 1)
+    assert encounter.token("M").cell == Cell(6, 1)
+    assert encounter.token("C").cell == Cell(3, 2)
+
+
 def test_the_defender_that_stands_stops_the_whole_group(make_encounter: Make) -> None:
     encounter = corridor(make_encounter)
     request = GroupOverrunRequest(movers=tuple("EFGH"), defender="X")

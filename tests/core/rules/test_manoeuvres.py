@@ -200,6 +200,25 @@ def test_overrun_that_knocks_down_passes_beyond(make_encounter: Make) -> None:
     assert encounter.token("B").combatant.conditions == {Condition.PRONE}
 
 
+def test_a_big_mover_passes_over_a_creature_beside_the_defender(make_encounter: Make
+                                                                 ) -> None:
+    """RD Overrun: 'the mover passes to the first free cell beyond'. The Ogre (Large, two
+    rows) runs through the Guard; the Goblin beside the Guard is in its way: passed over,
+    the Ogre stands clear at (3,1), the first place beyond (it went on to (5,1), taking its
+    own cells for a creature in the way)."""
+    encounter = make_encounter("""
+        . . . . . . .
+        L L D . . . .
+        L L C . . . .
+        . . . . . . .
+    """, {"L": Combatant(name="Ogre", size="large"), "D": foe("Guard"), "C": foe("Goblin")})
+    outcome = perform(OverrunAction(OverrunRequest(mover="L", defender="D")),
+                      History(encounter), ScriptedDice([1]))
+    assert not outcome.result.stands
+    assert encounter.token("L").cell == Cell(3, 1)
+    assert encounter.token("C").cell == Cell(2, 2)  # passed over, not moved
+
+
 def test_tiny_creatures_cannot_overrun_the_braced(make_encounter: Make) -> None:
     """Nowhere free beyond the braced defender (the map ends): refused."""
     encounter = make_encounter("A B", {"A": Combatant(name="A", size="tiny"), "B": foe(
