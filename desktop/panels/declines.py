@@ -1,7 +1,8 @@
 """The Resolve panel's offer to decline what a roll just did (002 "Critical events": the GM
 may turn an event down): one row per event that changed the map, each with a Decline button.
 Declining replaces the step by the same roll with that event declined — the same dice, so
-nothing else changes — as long as the step is still the last one done. When the encounter
+nothing else changes — as long as the step is still the last one done (after a later step
+the offer stays in sight, greyed, until the GM undoes back to it). When the encounter
 refuses the declined form, the step stays as rolled and the box says why."""
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from desktop.qt import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget, S
 
 if TYPE_CHECKING:
     from desktop.document.document import EncounterDocument
+
+
+STALE = "A later step was done: undo back to this roll to decline its events"
 
 
 class DeclineBox(QWidget):
@@ -109,13 +113,20 @@ class DeclineBox(QWidget):
         self.hide()
 
     def _follow(self) -> None:
-        """Undone (or another step after it): nothing to decline any more."""
+        """Undone: nothing to decline any more. Another step after it (the next segment, a
+        move): the events stay in sight, their buttons greyed, until that step is undone
+        (a GM's walk-through: the offer vanished at the next segment, unread)."""
         if self.offered is None or self._busy:
             return
         outcome, index = self.offered
         history = self.document.history
-        if not history.is_done(outcome.command) or history.index != index:
+        if not history.is_done(outcome.command):
             self.withdraw()
+            return
+        last = history.index == index
+        for button in self.findChildren(QPushButton):
+            button.setEnabled(last)
+        self.message.setText("" if last else STALE)
 
 
 def _replace_label(old: QLabel) -> QLabel:

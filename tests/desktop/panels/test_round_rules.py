@@ -254,3 +254,23 @@ def test_a_declined_event_of_rolled_dice_is_not_logged_as_typed_in(window: MainW
     decline.click()
     assert any(e.text.endswith("— declined by the GM") for e in document.encounter.log)
     assert not any("typed in" in entry.text for entry in document.encounter.log)
+
+
+def test_the_decline_offer_stays_greyed_after_a_later_step_until_it_is_undone(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """A GM's walk-through: the critical event's Decline vanished at the next segment."""
+    panel, document = window.resolve_panel, window.document
+    panel.typed_mode.setChecked(True)
+    window.timeline_panel.roll()
+    for value in (5, 9, 10, 10, 5, 5, 1):  # Brannoc drops his sword (as above)
+        field = panel.die_fields[-1]
+        qtbot.keyClicks(field, str(value))
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+    buttons = [b for b in panel.declines.findChildren(QPushButton) if b.isVisible()]
+    window.timeline_panel.next_segment()
+    assert panel.declines.isVisible() and not any(b.isEnabled() for b in buttons)
+    assert "undo back to this roll" in panel.declines.message.text()
+    document.undo()  # the segment: the roll is the last step again
+    assert all(b.isEnabled() for b in buttons) and panel.declines.message.text() == ""
+    document.undo()  # the roll itself
+    assert not panel.declines.isVisible()
