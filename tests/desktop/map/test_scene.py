@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+from core.actions.commands import MoveToken
 from core.model.encounter import Encounter
+from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
 from desktop.document.document import EncounterDocument
 from desktop.mainwindow import MainWindow
@@ -19,9 +21,16 @@ from desktop.map.items import MIN_BADGE_PX
 from desktop.map.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.qt import (
     QColor,
+    QEvent,
     QImage,
+    QObject,
     QPainter,
+    QPaintEvent,
+    QPoint,
+    QPointF,
+    QRect,
     QRectF,
+    QSize,
     QStyleOptionGraphicsItem,
     Qt,
     QTransform,
@@ -109,3 +118,27 @@ def test_the_backdrop_and_the_floor_leave_no_pixel_unpainted() -> None:
         painter.end()
         pixels = np.frombuffer(image.constBits(), np.uint32, 300 * 200)
         assert set(np.unique(pixels).tolist()) == expected
+
+
+def test_a_move_repaints_only_around_the_token(window: MainWindow, qtbot: QtBot) -> None:
+    """The GM's map repaints the token's old and new cells, nothing far away (an empty
+    layer's update once stretched every move's repaint from the map's corner)."""
+    window.settings.setValue("animation_ms", 0)
+    view, regions = window.view, []
+
+    class Spy(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if isinstance(event, QPaintEvent):
+                regions.append(event.region().boundingRect())
+            return False
+
+    spy = Spy()
+    view.viewport().installEventFilter(spy)
+    window.document.push(MoveToken("mira", Cell(6, 12)))  # from (6, 9)
+    qtbot.waitUntil(lambda: bool(regions))
+    view.viewport().removeEventFilter(spy)
+    moved = view.mapFromScene(window.scene.renderer.cell_rect(Cell(6, 9)).united(
+        window.scene.renderer.cell_rect(Cell(6, 12)))).boundingRect()
+    corner = QRect(view.mapFromScene(QPointF(0, 0)) - QPoint(3, 3), QSize(6, 6))
+    assert any(region.intersects(moved) for region in regions)
+    assert not any(region.intersects(corner) for region in regions), (corner, regions)
