@@ -194,7 +194,8 @@ def player_view(encounter: Encounter) -> PlayerView:
 
 def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     """The tokens and hazards the players may see in ``view``."""
-    seen = _footprints_seen(view.visible, encounter.tokens)
+    xs, ys, sizes = token_boxes(encounter)
+    seen: list[bool] = boxes_touch(view.visible, xs, ys, xs + sizes, ys + sizes).tolist()
     tokens = tuple(t for t, shown in zip(encounter.tokens, seen, strict=True)
                    if shown and not t.gm_only)
     hazards = tuple(h for h in encounter.map.hazards
@@ -202,17 +203,44 @@ def player_items(encounter: Encounter, view: PlayerView) -> PlayerItems:
     return PlayerItems(tokens=tokens, hazards=hazards)
 
 
-def _footprints_seen(mask: BoolArray, tokens: list[Token]) -> list[bool]:
-    """Whether any cell of each token's footprint is in ``mask``, all tokens at once (one
-    numpy call per token was 13 ms of every change on a map of 3,000 tokens)."""
-    if not tokens:
-        return []
-    count = len(tokens)
-    xs = np.fromiter((t.x for t in tokens), np.intp, count)
-    ys = np.fromiter((t.y for t in tokens), np.intp, count)
-    sizes = np.fromiter((t.footprint.size for t in tokens), np.intp, count)
-    seen: list[bool] = boxes_touch(mask, xs, ys, xs + sizes, ys + sizes).tolist()
-    return seen
+IntArray = npt.NDArray[np.intp]
+
+
+def token_boxes(encounter: Encounter) -> tuple[IntArray, IntArray, IntArray]:
+    """The top-left cells (x, y) and footprint sizes of the encounter's tokens, in map order,
+    read-only, kept up to date token by token (reading every token's footprint was 0.6 ms
+    of each party move on a map of 300 tokens)."""
+    return encounter.derived(_Boxes, _Boxes).follow(encounter)
+
+
+@dataclass
+class _Boxes:
+    """The tokens last read and their boxes; a change reads only the tokens that are new
+    objects (added, moved, edited)."""
+
+    stamp: tuple[int, int] | None = None
+    sizes: dict[str, tuple[Token, int]] = field(default_factory=dict)
+    boxes: tuple[IntArray, IntArray, IntArray] = field(
+        default_factory=lambda: (np.zeros(0, np.intp),) * 3)
+
+    def follow(self, encounter: Encounter) -> tuple[IntArray, IntArray, IntArray]:
+        stamp = encounter.token_stamp()
+        if stamp != self.stamp:
+            tokens, before = encounter.tokens, self.sizes
+            self.sizes = {t.id: (t, _kept_size(before.get(t.id), t)) for t in tokens}
+            count = len(tokens)
+            boxes = (np.fromiter((t.x for t in tokens), np.intp, count),
+                     np.fromiter((t.y for t in tokens), np.intp, count),
+                     np.fromiter((self.sizes[t.id][1] for t in tokens), np.intp, count))
+            for array in boxes:
+                array.flags.writeable = False
+            self.boxes, self.stamp = boxes, stamp
+        return self.boxes
+
+
+def _kept_size(kept: tuple[Token, int] | None, token: Token) -> int:
+    """The footprint size of ``token``, from ``kept`` when that was read from it."""
+    return kept[1] if kept is not None and kept[0] is token else token.footprint.size
 
 
 def boxes_touch(mask: BoolArray, x0: npt.NDArray[np.intp], y0: npt.NDArray[np.intp],
@@ -226,8 +254,9 @@ def boxes_touch(mask: BoolArray, x0: npt.NDArray[np.intp], y0: npt.NDArray[np.in
     [False, False]
     """
     height, width = mask.shape
-    area = np.zeros((height + 1, width + 1), dtype=np.int64)
-    area[1:, 1:] = mask.astype(np.int64).cumsum(0).cumsum(1)
+    area = np.zeros((height + 1, width + 1), dtype=np.int32)  # 300 × 300 cells fit
+    np.cumsum(mask, axis=0, dtype=np.int32, out=area[1:, 1:])
+    np.cumsum(area[1:, 1:], axis=1, out=area[1:, 1:])
     x0, x1 = np.clip(x0, 0, width), np.clip(x1, 0, width)
     y0, y1 = np.clip(y0, 0, height), np.clip(y1, 0, height)
     touched: BoolArray = (area[y1, x1] - area[y0, x1] - area[y1, x0] + area[y0, x0]) > 0

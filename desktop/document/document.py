@@ -9,14 +9,17 @@ a refused command changes nothing, never reaches the history, and is announced o
 After every step that may change what the party sees (tokens, walls, the map, the fog), the
 cells the party now sees for the first time are recorded as explored *into that step*
 (:func:`core.actions.fog.record_party_view`): undoing a move forgets what it showed, and the
-history shows no extra steps. The lit cells of a dark map are kept by
-:class:`desktop.document.lighting.LightKeeper`; while it sweeps on its worker, the recording
-waits for them.
+history shows no extra steps. A push and what it records reach the views as one change set
+(:attr:`changed` once), so they work out the players' view once per move. The lit cells of
+a dark map are kept by :class:`desktop.document.lighting.LightKeeper`; while it sweeps on
+its worker, the recording waits for them.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +57,7 @@ class EncounterDocument(QObject):
         self._grouping = 0
         self._group_changes = ChangeSet()  # what the pushes of the open group touched
         self._was_clean = True
+        self._held: list[ChangeSet] | None = None  # changes of a push not yet announced
         self.lights = LightKeeper(self) if keep_lights else None
         if self.lights is not None:
             self.lights.lit.connect(self._relit)
@@ -81,29 +85,52 @@ class EncounterDocument(QObject):
             if changes.hazards and not self.lights.current:  # a fire lit or put out
                 changes = changes | ChangeSet(fog=True)
             self.lights.catch_up()  # before the views read the lit cells
+        if self._held is not None:
+            self._held.append(changes)
+        else:
+            self._announce(changes)
+
+    def _announce(self, changes: ChangeSet) -> None:
         self.changed.emit(changes)
         self.history_changed.emit()
         if self.history.is_clean != self._was_clean:
             self._was_clean = self.history.is_clean
             self.path_changed.emit()
 
+    @contextmanager
+    def _one_announcement(self) -> Iterator[None]:
+        """The changes made inside the block announced once, at its end: a move and the
+        explored cells recorded into it are one change to the views (the players' view
+        and items were worked out twice per party move)."""
+        if self._held is not None:
+            yield
+            return
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+            if held:
+                self._announce(functools.reduce(operator.or_, held))
+
     # --- editing ---------------------------------------------------------------------
     def push(self, command: Command, merge_key: object | None = None) -> bool:
         """Apply ``command`` as one step; pushes with the same ``merge_key`` one after
         another merge into one step (a brush stroke, a drag). False, with :attr:`refused`
         emitted, when the encounter refuses it."""
-        try:
-            changes = self.history.push(command, merge_key)
-        except CommandRefusedError as error:
+        with self._one_announcement():
+            try:
+                changes = self.history.push(command, merge_key)
+            except CommandRefusedError as error:
+                if self._grouping:
+                    raise
+                self.refused.emit(str(error))
+                return False
             if self._grouping:
-                raise
-            self.refused.emit(str(error))
-            return False
-        if self._grouping:
-            self._group_changes = self._group_changes | changes
-        elif _may_show_more(changes):
-            self._record()
-        return True
+                self._group_changes = self._group_changes | changes
+            elif _may_show_more(changes):
+                self._record()
+            return True
 
     def _record(self) -> None:
         """Record what the party sees now as explored, unless the lit cells are still

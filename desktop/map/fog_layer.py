@@ -105,8 +105,12 @@ class FogLayer(QGraphicsItem):
         changed = self._kinds is None or self._kinds.shape != kinds.shape
         if changed:
             self._reshape(width, height)
-        pixels = np.array([_bgra(self.look.unseen), _bgra(self.look.remembered),
-                           (0, 0, 0, 0)], dtype=np.uint8)[kinds]
+        elif np.array_equal(kinds, self._kinds):
+            return
+        # One 32-bit pixel per kind, taken whole (indexing BGRA bytes was 0.3 ms a move).
+        colours = np.array([_bgra(self.look.unseen), _bgra(self.look.remembered),
+                            (0, 0, 0, 0)], dtype=np.uint8).view(np.uint32).ravel()
+        pixels = np.take(colours, kinds).view(np.uint8).reshape(height, width, 4)
         self.image = image_of(pixels, QImage.Format.Format_ARGB32)
         old, self._kinds = self._kinds, kinds
         if changed or old is None:

@@ -66,12 +66,17 @@ class _Layer(QGraphicsItem):
 
     def _cover(self, footprints: list[Footprint], labels: list[tuple[QPointF, str, QColor]]
                ) -> None:
+        if not footprints and not self.labels and self._bounds.isEmpty():
+            return  # empty and was: Qt would still repaint a few pixels at the origin
         self.prepareGeometryChange()
         rect = QRectF()
         for footprint in footprints:
             rect = rect.united(self.renderer.footprint_rect(footprint))
         pad = self.renderer.length(0.2)
-        self._bounds = rect.adjusted(-pad, -pad, pad, pad)
+        # Nothing to cover, nothing to repaint: the padded empty rectangle was a corner of
+        # the map repainted at every change, which stretched the GM's repaint region from
+        # there to a moved token (every layer between painted, clipped, at each move).
+        self._bounds = rect.adjusted(-pad, -pad, pad, pad) if footprints else QRectF()
         for label in self.labels:
             label.setParentItem(None)
             if label.scene() is not None:

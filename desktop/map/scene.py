@@ -319,9 +319,9 @@ class MapScene(QGraphicsScene):
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # no seams at edges
-        painter.fillRect(rect, self.backdrop)
         enc = self.encounter
         area = self.renderer.map_rect(enc.map.width, enc.map.height)
+        self._fill_backdrop(painter, rect, area)
         if self._background is not None:
             bg = enc.map.background
             assert bg is not None
@@ -337,6 +337,18 @@ class MapScene(QGraphicsScene):
             self._draw_grid(painter, rect.intersected(area))
         if self.show_elevation_numbers:
             self._draw_elevation_numbers(painter, rect.intersected(area))
+
+    def _fill_backdrop(self, painter: QPainter, rect: QRectF, area: QRectF) -> None:
+        """The backdrop over ``rect``, but not under the cells' opaque floor (filling the
+        whole view was a fifth of a frame's pixels at fit and all of them zoomed in): a
+        device pixel of the map's edge is filled too, then painted over."""
+        if self._background is not None:  # the cells are drawn translucent over it
+            painter.fillRect(rect, self.backdrop)
+            return
+        edge = 1 / max(MapRenderer.zoom_of(painter.worldTransform()), 1e-6)
+        floor = area.adjusted(edge, edge, -edge, -edge)
+        for band in _around_rect(rect, floor):
+            painter.fillRect(band, self.backdrop)
 
     def _draw_cell_images(self, painter: QPainter, rect: QRectF) -> None:
         """The cell image (1 pixel per cell), scaled up without smoothing, only the cells in
@@ -396,6 +408,20 @@ class MapScene(QGraphicsScene):
             painter.drawText(cell_rect.adjusted(2, 0, -3, -1),
                              Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
                              f"{int(window[dy, dx]):+d}")
+
+
+def _around_rect(rect: QRectF, inner: QRectF) -> list[QRectF]:
+    """``rect`` less ``inner``: up to four bands (above, below, left and right of it),
+    the side bands the whole height, so that bands overlap rather than meet (two fills
+    meeting on a line between pixel centres may both leave a pixel out)."""
+    if not rect.intersects(inner):
+        return [rect]
+    middle = rect.intersected(inner)
+    bands = [QRectF(rect.left(), rect.top(), rect.width(), middle.top() - rect.top()),
+             QRectF(rect.left(), middle.bottom(), rect.width(), rect.bottom() - middle.bottom()),
+             QRectF(rect.left(), rect.top(), middle.left() - rect.left(), rect.height()),
+             QRectF(middle.right(), rect.top(), rect.right() - middle.right(), rect.height())]
+    return [band for band in bands if not band.isEmpty()]
 
 
 def _cells_image(encounter: Encounter, opaque: bool,

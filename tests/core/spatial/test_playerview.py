@@ -7,12 +7,21 @@ import random
 
 import pytest
 
-from core.actions.commands import ReplaceWalls, toggle_door
+from core.actions.commands import (
+    MoveToken,
+    RemoveToken,
+    ReplaceWalls,
+    SetProfile,
+    UpdateCombatant,
+    toggle_door,
+)
 from core.actions.history import History
-from core.model.combatant import Combatant
+from core.model.combatant import Combatant, Size
 from core.model.encounter import Encounter, Token
+from core.model.grid import Cell
 from core.model.mapmodel import BattleMap, Darkness, Light, WallKind, WallSegment
-from core.spatial.playerview import party_sight
+from core.model.profile import RulesProfile
+from core.spatial.playerview import party_sight, token_boxes
 from core.spatial.vision import party_vision
 
 
@@ -50,3 +59,28 @@ def test_doors_and_walls_changed_one_by_one_keep_the_partys_sight_exact(
         assert (party_sight(encounter) == party_vision(encounter)).all()
     history.set_index(0)
     assert (party_sight(encounter) == party_vision(encounter)).all()
+
+
+def test_the_token_boxes_follow_moves_removals_growth_and_the_profile() -> None:
+    """The cached boxes the players' items are read from stay exact as tokens move, are
+    removed, grow (a new size) and as the profile changes every footprint."""
+    encounter = Encounter(map=BattleMap(width=12, height=8), tokens=[
+        Token(id="ogre", combatant=Combatant(name="Ogre", size=Size.LARGE), x=0, y=0),
+        Token(id="rat", combatant=Combatant(name="Rat", size=Size.TINY), x=4, y=0)])
+    history = History(encounter)
+
+    def boxes() -> list[tuple[int, int, int]]:
+        return [tuple(int(v) for v in box) for box in zip(*token_boxes(encounter), strict=True)]
+
+    assert boxes() == [(0, 0, 2), (4, 0, 1)]
+    history.push(MoveToken("rat", Cell(6, 3)))
+    assert boxes() == [(0, 0, 2), (6, 3, 1)]
+    ogre = encounter.token("ogre").combatant
+    history.push(UpdateCombatant("ogre", ogre.model_copy(update={"size": Size.HUGE})))
+    assert boxes() == [(0, 0, 3), (6, 3, 1)]
+    history.push(SetProfile(RulesProfile(size_footprints=(1, 1, 1, 3, 5, 5))))
+    assert boxes() == [(0, 0, 5), (6, 3, 1)]
+    history.push(RemoveToken("ogre"))
+    assert boxes() == [(6, 3, 1)]
+    history.set_index(0)
+    assert boxes() == [(0, 0, 2), (4, 0, 1)]

@@ -1,20 +1,39 @@
 """What the GM's scene draws: hazard names only where cells are big enough to hold them,
-condition badges readable inside their token at any zoom, a selection ring a GM can see."""
+condition badges readable inside their token at any zoom, a selection ring a GM can see,
+the backdrop and floor with no seam between."""
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+from core.actions.commands import MoveToken
+from core.model.encounter import Encounter
+from core.model.grid import Cell
+from core.model.mapmodel import BattleMap
+from desktop.document.document import EncounterDocument
 from desktop.mainwindow import MainWindow
 from desktop.map import style
 from desktop.map.items import MIN_BADGE_PX
-from desktop.map.scene import MIN_HAZARD_NAME_CELL_PX
+from desktop.map.scene import MIN_HAZARD_NAME_CELL_PX, MapScene
 from desktop.qt import (
+    QColor,
+    QEvent,
     QImage,
+    QObject,
     QPainter,
+    QPaintEvent,
+    QPoint,
+    QPointF,
+    QRect,
+    QRectF,
+    QSize,
     QStyleOptionGraphicsItem,
     Qt,
+    QTransform,
 )
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
@@ -76,3 +95,50 @@ def test_a_selected_token_shows_a_ring_a_gm_can_see(window: MainWindow) -> None:
 
     assert edge_colour(True) == style.SELECTION.name()
     assert edge_colour(False) != style.SELECTION.name()
+
+
+def test_the_backdrop_and_the_floor_leave_no_pixel_unpainted() -> None:
+    """The backdrop is filled only around the map's opaque floor; at any zoom, turn and
+    fractional offset every pixel is one or the other (no seam where the fills meet)."""
+    scene = MapScene(EncounterDocument(Encounter(map=BattleMap(width=7, height=5))))
+    scene.show_grid = False
+    middle = scene.renderer.map_rect(7, 5).center()
+    expected = {scene.backdrop.rgb(), style.FLOOR.rgb()}
+    rng = random.Random(7)
+    for _ in range(60):
+        image = QImage(300, 200, QImage.Format.Format_RGB32)
+        image.setDevicePixelRatio(rng.choice([1.0, 1.25, 1.5]))  # QT_SCALE_FACTOR
+        image.fill(QColor("magenta"))  # what nothing painted over
+        painter = QPainter(image)
+        painter.setWorldTransform(QTransform().translate(
+            rng.uniform(100, 200), rng.uniform(60, 140)).rotate(90 * rng.randint(0, 3)).scale(
+            *[rng.uniform(0.1, 0.8)] * 2).translate(-middle.x(), -middle.y()))
+        scene.drawBackground(painter, painter.worldTransform().inverted()[0].mapRect(
+            QRectF(image.rect())))
+        painter.end()
+        pixels = np.frombuffer(image.constBits(), np.uint32, 300 * 200)
+        assert set(np.unique(pixels).tolist()) == expected
+
+
+def test_a_move_repaints_only_around_the_token(window: MainWindow, qtbot: QtBot) -> None:
+    """The GM's map repaints the token's old and new cells, nothing far away (an empty
+    layer's update once stretched every move's repaint from the map's corner)."""
+    window.settings.setValue("animation_ms", 0)
+    view, regions = window.view, []
+
+    class Spy(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if isinstance(event, QPaintEvent):
+                regions.append(event.region().boundingRect())
+            return False
+
+    spy = Spy()
+    view.viewport().installEventFilter(spy)
+    window.document.push(MoveToken("mira", Cell(6, 12)))  # from (6, 9)
+    qtbot.waitUntil(lambda: bool(regions))
+    view.viewport().removeEventFilter(spy)
+    moved = view.mapFromScene(window.scene.renderer.cell_rect(Cell(6, 9)).united(
+        window.scene.renderer.cell_rect(Cell(6, 12)))).boundingRect()
+    corner = QRect(view.mapFromScene(QPointF(0, 0)) - QPoint(3, 3), QSize(6, 6))
+    assert any(region.intersects(moved) for region in regions)
+    assert not any(region.intersects(corner) for region in regions), (corner, regions)

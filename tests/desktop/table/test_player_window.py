@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.base import plan
-from core.actions.commands import MoveToken, ReplaceHazard, toggle_door
+from core.actions.commands import ChangeSet, MoveToken, ReplaceHazard, toggle_door
 from core.actions.fog import SetGmOnly
 from core.actions.missile import MissileAction
 from core.io.fileio import load_encounter
@@ -67,6 +67,21 @@ def test_a_token_behind_a_wall_is_on_the_gm_map_only(window: MainWindow,
     assert "giant" in window.scene.tokens and "giant" not in players.scene.tokens
     assert fog_at(players, EAST_ROOM_CELL) == PLAYERS_FOG.unseen
     assert fog_at(players, Cell(10, 8)).alpha() == 0  # seen now: no fog
+
+
+def test_a_move_and_what_it_shows_reach_the_views_as_one_change(
+        window: MainWindow, players: PlayerWindow) -> None:
+    """The explored cells are recorded into the move before any view hears of it: the
+    players' view is worked out once per move, and it already shows them."""
+    heard: list[ChangeSet] = []
+    window.document.changed.connect(heard.append)
+    window.document.push(MoveToken("hale", Cell(17, 9)))  # looks round the east room
+    assert len(heard) == 1 and heard[0].tokens == {"hale"} and heard[0].fog
+    assert window.document.encounter.fog.explored  # recorded into that one change
+    assert fog_at(players, EAST_ROOM_CELL).alpha() == 0
+    window.document.undo()
+    assert len(heard) == 2 and heard[1].tokens == {"hale"} and heard[1].fog
+    assert not window.document.encounter.fog.explored
 
 
 def test_what_was_seen_stays_dimmed_and_undo_forgets_it(window: MainWindow,
