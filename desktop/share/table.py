@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 FOGGED_FOR_GM = "it ends where the party has not been: the players saw no ruling"
 MAX_PLAYERS = 24
 MAX_PAGES = 6  # a player's open pages: a phone, a tablet, and pages still closing
-MOVES_PER_SECOND = 4.0  # a player's move requests (each is ruled on the GM's GUI thread)
+MOVES_PER_SECOND = 10.0  # a player's move requests (each is ruled on the GM's GUI thread)
 SESSION_BYTES = 24  # 192 bits, 32 characters
 
 
