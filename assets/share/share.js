@@ -155,10 +155,27 @@ function takeView(view) {
   state.view = view;
   decodeFog();
   if (!state.fitted) {
-    state.lastView = state.lastView || [0, 0, view.map.width, view.map.height];
+    state.lastView = state.lastView || exploredArea();
     fit(...state.lastView); state.fitted = true;
   }
   draw();
+}
+
+// What the party has explored, a cell around it: the first view when the GM has pushed
+// none (the whole of a 300-cell map would draw each cell about a pixel wide on a phone).
+function exploredArea() {
+  const { width, height } = state.view.map;
+  let left = width; let top = height; let right = -1; let bottom = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (state.explored[y * width + x] !== 1) continue;
+      left = Math.min(left, x); right = Math.max(right, x);
+      top = Math.min(top, y); bottom = Math.max(bottom, y);
+    }
+  }
+  if (right < 0) return [0, 0, width, height];
+  left = Math.max(0, left - 1); top = Math.max(0, top - 1);
+  return [left, top, Math.min(width, right + 2) - left, Math.min(height, bottom + 2) - top];
 }
 
 function applyDelta(changes) {
@@ -721,7 +738,7 @@ function setFollowing(on) {
 document.getElementById("follow").onclick = () => {
   setFollowing(!state.following);
   if (state.following && state.view) {
-    fit(...(state.lastView || [0, 0, state.view.map.width, state.view.map.height]));
+    fit(...(state.lastView || exploredArea()));
   }
 };
 document.getElementById("ruler").onclick = (event) => {

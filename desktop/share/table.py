@@ -130,6 +130,7 @@ class ShareTable:
         self.pending_claims: list[PendingClaim] = []
         self._connections: dict[int, str | None] = {}
         self._ids = itertools.count(1)
+        self.pushed_view: Json | None = None  # the GM's last pushed area, for pages joining later
         self.publisher = Publisher(lambda: host.encounter, outbox,
                                    ViewOptions(self.settings.enemy_hp))
 
@@ -227,6 +228,8 @@ class ShareTable:
                     session=player.session,
                     settings={"moves": settings.moves, "claims": settings.claims})
         self._reply(connection, "state", view=self.publisher.view())
+        if self.pushed_view is not None:
+            self.outbox.send([connection], self.pushed_view)
         self._roster_changed()
 
     # --- claims --------------------------------------------------------------------------
@@ -406,9 +409,9 @@ class ShareTable:
         self._roster_changed()
 
     def push_view(self, x: float, y: float, width: float, height: float) -> None:
-        """Show every page this area of the map (in cells)."""
-        self.outbox.send(self._joined(), {"type": "view", "x": x, "y": y, "width": width,
-                                          "height": height})
+        """Show every page this area of the map (in cells), and every page that joins later."""
+        self.pushed_view = {"type": "view", "x": x, "y": y, "width": width, "height": height}
+        self.outbox.send(self._joined(), self.pushed_view)
 
     def set_settings(self, settings: ShareSettings) -> None:
         hp_changed = settings.enemy_hp != self.settings.enemy_hp
@@ -448,6 +451,7 @@ class ShareTable:
 
     def replaced(self) -> None:
         """Another encounter: every page starts again from its whole view."""
+        self.pushed_view = None  # an area of the map that is gone
         self._forget_gone_tokens()
         self.publisher.replaced(self._joined())
 

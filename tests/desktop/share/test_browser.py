@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from core.actions.commands import MoveToken
@@ -164,6 +165,17 @@ def test_the_page_follows_the_gms_pushed_view(page: Any, share: HeadlessShare) -
     left, top = page.evaluate("toScreen(0, 0)")
     right, _bottom = page.evaluate("toScreen(2, 2)")
     assert right - left <= PHONE["width"] and top >= 0
+
+
+def test_the_first_view_without_a_push_is_what_the_party_explored(
+        page: Any, share: HeadlessShare) -> None:
+    explored = share.call(lambda: share.table.seen().view.explored)
+    rows, columns = np.nonzero(explored)
+    assert explored.shape[1] > columns.max() + 2  # the east of the map is unexplored
+    left, top = max(0, columns.min() - 1), max(0, rows.min() - 1)
+    right = min(explored.shape[1], columns.max() + 2)
+    bottom = min(explored.shape[0], rows.max() + 2)
+    assert page.evaluate("state.lastView") == [left, top, right - left, bottom - top]
 
 
 def touch(screen: Any, kind: str, points: list[tuple[float, float]]) -> None:

@@ -301,6 +301,18 @@ def test_the_gms_pushed_view_goes_to_every_seated_page() -> None:
     assert "view" not in outbox.kinds(2)
 
 
+def test_a_page_joining_after_a_push_is_shown_the_pushed_area_until_the_map_is_replaced(
+        ) -> None:
+    table, _host, outbox = make_table()
+    table.push_view(2.0, 1.5, 6.0, 3.0)
+    seat(table, 1, "Ann")
+    assert outbox.kinds(1).index("view") > outbox.kinds(1).index("state")
+    assert outbox.last(1, "view")["width"] == 6.0
+    table.replaced()
+    seat(table, 2, "Bob")
+    assert "view" not in outbox.kinds(2)
+
+
 def test_a_player_cannot_let_go_of_a_token_someone_else_plays() -> None:
     table, _host, outbox = make_table(claims="open")
     seat(table, 1, "Ann")
