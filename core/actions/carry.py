@@ -12,7 +12,9 @@ What outlasts a fight (each a choice of the GM's, :class:`CarryChoices`):
 - hero points (else none); the critical events' boons for the round (a lucky break or
   opening, the round's hero points) end with it (:meth:`Combatant.lapsed`);
 - weapons dropped in a panic: recovered (back in hand, when a weapon table defines them)
-  or left behind (still listed as dropped).
+  or left behind (still listed as dropped); the weapons and the shield a critical event
+  took out of hand: recovered (there is time between the fights), or still out of hand,
+  a dropped one lying nowhere on the new map (its cell was the old map's).
 
 Where they stand: a traveller whose name a party token of the new encounter bears (the
 stand-in the GM placed when preparing the map: its start cell) takes that token's place;
@@ -45,6 +47,7 @@ from core.model.mapmodel import BattleMap
 from core.model.round import ConditionTimer, RoundState
 from core.rules.conditions import gets_up
 from core.rules.timeline import end_round, with_default_timers
+from core.rules.weapons import label_of
 
 #: Conditions of the fight's moment: they end with it.
 FIGHT_ONLY = frozenset({Condition.DEFENSIVE_STANCE, Condition.SCARPERING, Condition.AIMING,
@@ -185,6 +188,8 @@ def _as_carried(combatant: Combatant, choices: CarryChoices, old: Encounter, new
     carried = combatant.lapsed().model_copy(update=update)
     if choices.recover_weapons and carried.dropped_weapons:
         carried = _recovered(carried, old, new, notes)
+    if carried.out_of_hand:
+        carried = _back_in_hand(carried, choices.recover_weapons, notes)
     for name in carried.weapons:
         _bring_weapon(name, old, new, notes)
     if carried.portrait is not None and carried.portrait not in new.portraits:
@@ -211,6 +216,17 @@ def _recovered(combatant: Combatant, old: Encounter, new: Encounter, notes: list
         elif table_name not in held:
             held.append(table_name)
     return combatant.model_copy(update={"weapons": tuple(held), "dropped_weapons": tuple(left)})
+
+
+def _back_in_hand(combatant: Combatant, recover: bool, notes: list[str]) -> Combatant:
+    """Every item out of hand taken back, or left out of hand with no cell on the new map."""
+    labels = ", ".join(label_of(o) for o in combatant.out_of_hand)
+    if recover:
+        notes.append(f"{combatant.name} took back what was out of hand: {labels}")
+        return combatant.model_copy(update={"out_of_hand": ()})
+    notes.append(f"{combatant.name}'s {labels}: still out of hand (recover with an action)")
+    return combatant.model_copy(update={"out_of_hand": tuple(
+        o.model_copy(update={"cell": None}) for o in combatant.out_of_hand)})
 
 
 def _bring_weapon(name: str, old: Encounter, new: Encounter, notes: list[str]) -> None:

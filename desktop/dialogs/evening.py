@@ -39,7 +39,8 @@ TICKS = (("hp", "Hit points as the fight left them", "Unticked: back to full"),
           "the rounds between the fights. Unticked: none"),
          ("hero_points", "Hero points left", "Unticked: none"),
          ("recover_weapons", "Dropped weapons recovered",
-          "Weapons dropped in a panic go back in hand. Unticked: left behind"))
+          "Weapons dropped in a panic, and what a critical event took out of hand, go "
+          "back in hand. Unticked: left behind"))
 EXPLAIN_BALANCE = ("Summed levels (Hit Dice) and hit points of the creatures standing on "
                    "each side: a rough balance, not a prediction — nothing is rolled or "
                    "simulated.")

@@ -10,7 +10,7 @@ import pytest
 
 from core.actions.carry import CarryChoices, carry_party, default_drop, party_of
 from core.io.fileio import load_encounter, save_encounter
-from core.model.combatant import Combatant, Condition, Side
+from core.model.combatant import Combatant, Condition, OutOfHand, Side
 from core.model.encounter import Encounter, Token
 from core.model.grid import Cell
 from core.model.mapmodel import BattleMap
@@ -107,6 +107,34 @@ def test_what_the_gm_unticks_stays_behind(tmp_path: Path) -> None:
     assert mira.weapons == ("Star bow",)
     assert mira.dropped_weapons == ("Long sword", "Frying pan")
     assert not new.timeline.timers
+
+
+def _with_sword_dropped_and_bow_tangled() -> Encounter:
+    fought = _fought()
+    mira = fought.token("mira")
+    fought.put_token(mira.with_combatant(mira.combatant.model_copy(update={"out_of_hand": (
+        OutOfHand(item="Long sword", cell=Cell(4, 4)),
+        OutOfHand(item="Star bow", how="tangled"))})))
+    return fought
+
+
+def test_what_a_critical_event_took_out_of_hand_is_taken_back_between_the_fights(
+        tmp_path: Path) -> None:
+    carried = carry_party(_with_sword_dropped_and_bow_tangled(),
+                          load_encounter(_next_map(tmp_path)), ["mira"], CarryChoices())
+    assert carried.encounter.token("mira").combatant.out_of_hand == ()
+    assert "Mira took back what was out of hand: Long sword, Star bow" in carried.notes
+
+
+def test_unticked_it_stays_out_of_hand_and_lies_nowhere_on_the_new_map(tmp_path: Path
+                                                                       ) -> None:
+    carried = carry_party(_with_sword_dropped_and_bow_tangled(),
+                          load_encounter(_next_map(tmp_path)), ["mira"],
+                          CarryChoices(recover_weapons=False))
+    held = carried.encounter.token("mira").combatant.out_of_hand
+    assert [(o.item, o.how, o.cell) for o in held] == [
+        ("Long sword", "dropped", None), ("Star bow", "tangled", None)]
+    assert any("still out of hand" in note for note in carried.notes)
 
 
 def test_the_new_encounter_it_came_from_is_left_as_it_was(tmp_path: Path) -> None:
