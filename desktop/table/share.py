@@ -13,15 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from desktop.qt import (
     QAction,
-    QFrame,
-    QLabel,
     QObject,
     QPixmap,
     QSettings,
     Qt,
     QTimer,
     QToolButton,
-    QVBoxLayout,
     QWidget,
     Signal,
 )
@@ -42,9 +39,9 @@ if TYPE_CHECKING:
     from desktop.share.server import ShareServer
     from desktop.share.table import PendingMove, ShareSettings, ShareTable
     from desktop.table.controller import TableController
+    from desktop.table.join_card import JoinCard
     from desktop.table.share_panel import SharePanel
 
-QR_SCALE = 6
 
 
 class DocumentHost:
@@ -148,7 +145,7 @@ class ShareController(QObject):
         self.table: ShareTable | None = None
         self.bridge = _Bridge(lambda: self.table)
         self.panel: SharePanel | None = None
-        self.code_label: QFrame | None = None
+        self.code_label: JoinCard | None = None
         self._pending_refresh = False
         self._qr: tuple[str, QPixmap] | None = None
         self._showing_waiting = False  # the map's path preview shows a waiting move
@@ -308,8 +305,8 @@ class ShareController(QObject):
         self.table.push_view(left, top, abs(x1 - x0), abs(y1 - y0))
 
     def qr_pixmap(self) -> QPixmap:
-        """The join address's QR code (made once per address: the panel redraws whenever
-        a player comes or goes)."""
+        """The join address's QR code, a pixel per module (made once per address: the
+        panel redraws whenever a player comes or goes; each shows it scaled)."""
         import io
 
         import segno
@@ -317,7 +314,7 @@ class ShareController(QObject):
         url = self.url
         if self._qr is None or self._qr[0] != url:
             data = io.BytesIO()
-            segno.make(url, error="m").save(data, kind="png", scale=QR_SCALE, border=2)
+            segno.make(url, error="m").save(data, kind="png", scale=1, border=2)
             pixmap = QPixmap()
             pixmap.loadFromData(data.getvalue(), "PNG")
             self._qr = (url, pixmap)
@@ -351,20 +348,9 @@ class ShareController(QObject):
         self.code_shown.emit(self.code_label is not None)
 
     def _show_code(self) -> None:
+        from desktop.table.join_card import JoinCard
+
         self.table_play.show_player_window(True)
         players = self.table_play.player_window
         assert players is not None
-        code = QFrame(players)
-        code.setStyleSheet("background: white; color: black;")
-        layout = QVBoxLayout(code)
-        picture = QLabel()
-        picture.setPixmap(self.qr_pixmap())
-        layout.addWidget(picture, 0, Qt.AlignmentFlag.AlignHCenter)
-        words = QLabel(f"<b>Join on your phone</b><br>{self.url}")
-        words.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        layout.addWidget(words)
-        code.adjustSize()
-        code.move(16, 16)
-        code.show()
-        code.raise_()
-        self.code_label = code
+        self.code_label = JoinCard(players, self.qr_pixmap(), self.url)

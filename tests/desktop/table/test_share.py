@@ -200,6 +200,10 @@ def test_the_join_code_shows_on_the_player_window(qtbot: QtBot, window: MainWind
     code = window.share.code_label
     assert code is not None and code.isVisible() and code.parent() is players
     assert toggle.isChecked()
+    players.resize(1920, 1080)  # on the TV: a third of its height, whole modules
+    qr = code.picture.pixmap().width()
+    assert qr % window.share.qr_pixmap().width() == 0 and 300 <= qr <= 400
+    assert code.geometry().bottom() < 1080
     window.share.stop()
     assert window.share.code_label is None and not toggle.isChecked()
     toggle.trigger()  # not sharing: no code, and the menu says so
