@@ -109,14 +109,16 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 # imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
 # for the autosave's check process (desktop.document.load_check); tomllib, 3 ms, for the version of
 # a bare checkout; sharing's table and protocol (their pydantic models), aiohttp and segno, until
-# the GM shares.
+# the GM shares; the bestiary and Universal VTT maps (their models and readers, 3.5 ms), until
+# the GM opens the library, imports or exports a map.
 NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib", "desktop.share.table",
-                "desktop.share.protocol", "aiohttp", "segno")
+                "desktop.share.protocol", "aiohttp", "segno", "core.model.bestiary",
+                "core.io.bestiary", "core.io.uvtt", "core.io.uvtt_export")
 # The only modules of core.rules and core.actions the first window imports: what its docks
 # show (the timeline, ratings, holds, morale triggers) and the commands its tools push. The
 # resolvers, their odds and their actions (37 ms) wait for the warm-up (desktop/__init__).
 FIRST_WINDOW_RULES = frozenset(
-    {f"core.rules.{name}" for name in ("conditions", "cover", "damage", "holds", "measure",
+    {f"core.rules.{name}" for name in ("conditions", "damage", "holds", "measure",
                                        "melee", "morale", "ratings", "sleep", "surprise",
                                        "timeline", "turns", "value", "weapons")}
     | {f"core.actions.{name}" for name in ("base", "bounds", "commands", "fog", "gm_edits",
