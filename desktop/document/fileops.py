@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, EncounterSaveError, load_encounter, save_encounter
-from core.io.uvtt import UvttImportError, import_uvtt_file
 from desktop.document.autosave import Autosaver, RecoveryError, read_recovery
 from desktop.document.images import art_of
 from desktop.qt import (
@@ -85,6 +84,8 @@ class FileController(QObject):
         """Import a Universal VTT map as a new, unsaved encounter. The file is read on a
         worker thread behind a busy indicator (large images), which stays up while the map
         image is decoded for display; a refused file leaves the open encounter untouched."""
+        from core.io.uvtt import UvttImportError, import_uvtt_file  # not for the first frame
+
         progress = QProgressDialog(f"Importing {path.name}…", "", 0, 0, self.window)
         progress.setCancelButton(None)
         progress.setMinimumDuration(300)

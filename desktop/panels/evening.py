@@ -5,14 +5,11 @@ What is decided is core's (:mod:`core.actions.carry`, :mod:`core.actions.bestiar
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.io.fileio import EncounterFileError, load_encounter
-from core.io.uvtt import UvttImportError, import_uvtt_file
-from core.io.uvtt_export import UvttExportError, write_uvtt
-from core.model.bestiary import Template, template_of
-from desktop.document.bestiary import BestiaryStore
 from desktop.document.fileops import UVTT_SUFFIXES
 from desktop.panels.library import LIBRARY_PATH
 from desktop.qt import (
@@ -28,8 +25,10 @@ from desktop.qt import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from core.model.bestiary import Template
     from core.model.encounter import Encounter
     from core.model.grid import Cell
+    from desktop.document.bestiary import BestiaryStore
     from desktop.document.document import EncounterDocument
     from desktop.document.fileops import FileController
     from desktop.document.selection import SelectionModel
@@ -49,9 +48,17 @@ class EveningController(QObject):
         super().__init__(window)
         self.window, self.document, self.files = window, document, files
         self.selection, self.drop_point = selection, drop_point
-        self.store = BestiaryStore(data_dir, bundled)
+        self._bestiary_files = (data_dir, bundled)
         self.library: LibraryDialog | None = None
         self._drop: Cell | None = None  # where the library adds (None: the view's centre)
+
+    # The bestiary, Universal VTT maps and their pydantic models (3.5 ms) are imported when
+    # first used, not while the window opens.
+    @cached_property
+    def store(self) -> BestiaryStore:
+        from desktop.document.bestiary import BestiaryStore
+
+        return BestiaryStore(*self._bestiary_files)
 
     def _say(self, text: str) -> None:
         self.window.statusBar().showMessage(text, STATUS_MS)
@@ -108,6 +115,8 @@ class EveningController(QObject):
 
     def save_to_bestiary(self, token_id: str) -> str:
         """Keep the token's combatant as a template of the GM's bestiary; "" or why not."""
+        from core.model.bestiary import template_of
+
         encounter = self.document.encounter
         template = template_of(encounter, token_id)
         if self.store.mine.find(template.name) is not None:
@@ -171,6 +180,8 @@ class EveningController(QObject):
         return self.files.save()
 
     def _read_map(self, path: Path) -> Encounter | None:
+        from core.io.uvtt import UvttImportError, import_uvtt_file
+
         try:
             if path.suffix.lower() in UVTT_SUFFIXES:
                 return import_uvtt_file(path).encounter
@@ -218,6 +229,7 @@ class EveningController(QObject):
             if not name:
                 return False
             path = Path(name) if name.endswith(".dd2vtt") else Path(name + ".dd2vtt")
+        from core.io.uvtt_export import UvttExportError, write_uvtt
         from desktop.map.picture import map_picture  # Qt's offscreen drawing: when asked
 
         try:

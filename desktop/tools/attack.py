@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.rules.cover import cover_on_map
 from desktop.qt import QKeyEvent, Qt
 from desktop.tools.base import MapTool, TokenEntry, ToolContext
 
@@ -85,6 +84,8 @@ class AttackTool(MapTool):
     def _cover(self, target_id: str) -> str:
         """The target's cover from the attacker as measured on the map: it counts against
         missiles (the Missile tool); in melee only a shield does (RD "Cover from the map")."""
+        from core.rules.cover import cover_on_map  # at the first aim: see desktop/__init__
+
         assert self.attacker is not None
         report = cover_on_map(self.document.encounter, self.attacker, target_id)
         return (f"Cover from here: {report.describe()} — against missiles; in melee only a "

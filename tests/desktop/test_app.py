@@ -109,14 +109,16 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 # imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
 # for the autosave's check process (desktop.document.load_check); tomllib, 3 ms, for the version of
 # a bare checkout; sharing's table and protocol (their pydantic models), aiohttp and segno, until
-# the GM shares.
+# the GM shares; the bestiary and Universal VTT maps (their models and readers, 3.5 ms), until
+# the GM opens the library, imports or exports a map.
 NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib", "desktop.share.table",
-                "desktop.share.protocol", "aiohttp", "segno")
+                "desktop.share.protocol", "aiohttp", "segno", "core.model.bestiary",
+                "core.io.bestiary", "core.io.uvtt", "core.io.uvtt_export")
 # The only modules of core.rules and core.actions the first window imports: what its docks
 # show (the timeline, ratings, holds, morale triggers) and the commands its tools push. The
 # resolvers, their odds and their actions (37 ms) wait for the warm-up (desktop/__init__).
 FIRST_WINDOW_RULES = frozenset(
-    {f"core.rules.{name}" for name in ("conditions", "cover", "damage", "holds", "measure",
+    {f"core.rules.{name}" for name in ("conditions", "damage", "holds", "measure",
                                        "melee", "morale", "ratings", "sleep", "surprise",
                                        "timeline", "turns", "value", "weapons")}
     | {f"core.actions.{name}" for name in ("base", "bounds", "commands", "fog", "gm_edits",
@@ -215,3 +217,42 @@ def test_pydantic_looks_for_no_plugins_unless_asked_to(given: str | None,
             "print(repr(os.environ['PYDANTIC_DISABLE_PLUGINS']), _loader._plugins is not None)\n")
     assert prints_with(code, "PYDANTIC_DISABLE_PLUGINS", given)[-2:] == [
         repr("__all__" if given is None else given), str(scanned)]
+
+
+def test_a_shortcut_pressed_at_once_and_what_the_first_frame_left_out_work(
+        tmp_path: Path) -> None:
+    """The first window is built without the bestiary and the Attack tool's cover (see
+    NOT_AT_START, FIRST_WINDOW_RULES): a GM who presses K as soon as the window is active
+    (before the warm-up thread is done), aims at once, and opens the library gets them, in
+    a fresh interpreter where nothing imported them before."""
+    code = ("import sys\n"
+            "from pathlib import Path\n"
+            "from PySide6.QtTest import QTest\n"
+            "from desktop.app import open_window\n"
+            "from desktop.qt import Qt\n"
+            "from desktop.system.application import application\n"
+            "app = application()\n"
+            f"window = open_window(Path({str(DEMO)!r}), Path({str(DEMO)!r}))\n"
+            "window.show_on_screen()\n"
+            "print('core.rules.cover' in sys.modules, 'core.model.bestiary' in sys.modules)\n"
+            "window.activateWindow()\n"
+            "print(QTest.qWaitForWindowActive(window))\n"
+            "QTest.keyClick(window.view, Qt.Key.Key_K)\n"
+            "print(window.view.tool.name)\n"
+            "encounter = window.document.encounter\n"
+            "def click(name):\n"
+            "    cell = next(t.cell for t in encounter.tokens if t.name == name)\n"
+            "    centre = window.scene.renderer.cell_rect(cell).center()\n"
+            "    QTest.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,\n"
+            "                     Qt.KeyboardModifier.NoModifier,\n"
+            "                     window.view.mapFromScene(centre))\n"
+            "click('Pip')\n"
+            "click('Kobold')\n"
+            "print(window.resolve_panel.card.text().startswith('Cover from here:'))\n"
+            "window.token_panel.add_button.click()\n"
+            "library = window.evening.library\n"
+            "print(library is not None and library.isVisible(),\n"
+            "     len(window.evening.store.bundled.templates))\n"
+            "window.document.history.mark_clean()\n")
+    assert python_prints(code, tmp_path) == ["False", "False", "True", "attack", "True", "True",
+                                             "16"]
