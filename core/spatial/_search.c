@@ -173,7 +173,7 @@ static int anchor_of(Search *s, PyObject *args, Py_ssize_t *node) {
     }
     if (!PyArg_ParseTuple(args, "nn", &x, &y)) return 0;
     if (x < 0 || y < 0 || x >= s->width || y >= s->height) {
-        PyErr_Format(PyExc_IndexError, "(%zd, %zd) is off the %zd×%zd grid", x, y,
+        PyErr_Format(PyExc_IndexError, "(%zd, %zd) is off the %zd x %zd grid", x, y,
                      s->width, s->height);
         return 0;
     }
