@@ -13,8 +13,8 @@
  * improve an anchor; an improved anchor's older entry stays queued (popped, it only counts
  * as reaching the goal). One Search is rooted at one anchor and answers many goals:
  * resolve(x, y) goes on from where the last goal left it, the queue reordered for the new
- * goal; a goal already settled is queued again at its distance, and the search stops when
- * that entry comes out (libtcod's resume). The GIL is released while it searches. It reads
+ * goal; a goal reached before and no longer queued is queued again at its distance, and
+ * the search stops when that entry comes out (libtcod's resume). The GIL is released while it searches. It reads
  * the caller's arrays through the buffer protocol and holds them until freed. Not for two
  * threads at once: each thread makes its own. */
 
