@@ -140,21 +140,21 @@ def _outcomes(scenario: Scenario, requests: list[ShoveRequest]) -> dict[str, dic
 # --- movement ------------------------------------------------------------------------------
 def astar_runs(encounter: Encounter, token_id: str, goal: Cell, runs: int
                ) -> dict[str, list[float]]:
-    """Seconds per run, after two warm-up runs, of a fresh graph, its tcod pathfinder,
-    the search, and the three together."""
+    """Seconds per run, after two warm-up runs, of a fresh graph, its search's setup
+    (:meth:`MovementGraph.search`), the search, and the three together."""
     token = encounter.token(token_id)
-    parts: dict[str, list[float]] = {"graph_build": [], "tcod_setup": [], "search": [],
+    parts: dict[str, list[float]] = {"graph_build": [], "search_setup": [], "search": [],
                                      "total": []}
     for run in range(runs + 2):
         t0 = time.perf_counter()
         graph = MovementGraph(encounter, token)
         t1 = time.perf_counter()
-        graph.pathfinder()
+        graph.search()
         t2 = time.perf_counter()
         graph.path_to(goal)
         t3 = time.perf_counter()
         if run >= 2:  # two warm-up runs
-            for key, seconds in (("graph_build", t1 - t0), ("tcod_setup", t2 - t1),
+            for key, seconds in (("graph_build", t1 - t0), ("search_setup", t2 - t1),
                                  ("search", t3 - t2), ("total", t3 - t0)):
                 parts[key].append(seconds)
     return parts

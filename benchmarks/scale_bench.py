@@ -40,7 +40,7 @@ from core.rules.missile_odds import missile_odds
 from core.rules.odds import shove_odds
 from core.rules.shove import ShoveRequest
 from core.spatial.geometry import MapGeometry, geometry_of
-from core.spatial.pathing import UNREACHABLE, MovementGraph, find_path
+from core.spatial.pathing import MovementGraph, find_path
 from core.spatial.playerview import party_sight
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,9 +193,9 @@ def _astar_cold(encounter: Encounter, token_id: str, goal: Cell) -> float:
 
 def bench_astar(scenario: Scenario) -> Figures:
     """``MovementGraph`` + ``path_to`` corner to corner on the scale map and along the
-    serpentine, and its parts (graph arrays, tcod's pathfinder, the search); "cold" drops
+    serpentine, and its parts (graph arrays, the search's setup, the search); "cold" drops
     every derived value but the geometry first. ``anchors_reached``: the anchors the
-    search reached (libtcod's cost is per anchor)."""
+    search reached (its cost is per anchor)."""
     maze, runner, goal = serpentine(SCALE.size)
     figures: Figures = {}
     for name, (encounter, token_id, target) in (
@@ -209,7 +209,7 @@ def bench_astar(scenario: Scenario) -> Figures:
         figures |= spread_ms(f"astar_{name}_cold", cold[2:])
         graph = MovementGraph(encounter, encounter.token(token_id))
         path = graph.path_to(target)
-        reached = int((graph.pathfinder().distance != UNREACHABLE).sum())
+        reached = graph.search().reached_count()
         figures |= {f"astar_{name}_path_cells": len(path.cells),
                     f"astar_{name}_cost_ft": path.cost_ft, f"astar_{name}_legal": path.legal,
                     f"astar_{name}_anchors_reached": reached}

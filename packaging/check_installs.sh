@@ -3,10 +3,11 @@
 #   bash packaging/check_installs.sh SOURCE_DIR WHEEL [LAYOUT...]
 # LAYOUT: editable (pip install -e), regular (pip install DIR), wheel (pip install WHEEL),
 # pipx (pipx install DIR); all four by default. SOURCE_DIR is a copy of the checkout (an
-# in-tree build leaves build/ and *.egg-info behind). Each layout gets a fresh venv and runs,
-# from an empty folder: --version, a seeded headless resolve, a render and the autosave's
-# check of the demo that the installation bundles, then packaging/smoke_check.py (opens
-# the demo window offscreen).
+# in-tree build leaves build/ and *.egg-info behind). Each layout gets a fresh venv (each
+# compiles the search, core/spatial/_search.c) and runs, from an empty folder: --version,
+# where the compiled search was built, a seeded headless resolve, a render and the
+# autosave's check of the demo that the installation bundles, then packaging/smoke_check.py
+# (opens the demo window offscreen).
 # .ci/run calls this; too slow for the unit tests (one venv with PySide6 per layout).
 set -euo pipefail
 export QT_QPA_PLATFORM=offscreen
@@ -45,6 +46,8 @@ check() {
     local demo
     demo="$("$bin/python" -c 'from desktop.system.resources import DEMO; print(DEMO)')"
     "$bin/battlemap" --version
+    # the compiled search (core/spatial/_search.c), built by this installation
+    "$bin/python" -c 'import core.spatial._search as s; print("compiled search:", s.__file__)'
     "$bin/battlemap" resolve shove "$demo" --attacker Ogre --target Mira --seed 1 >resolve.txt
     grep -m1 "^Ogre shoves Mira" resolve.txt
     "$bin/battlemap" render "$demo" --out "$run/demo.png" --size 800x500

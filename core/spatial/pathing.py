@@ -1,10 +1,12 @@
-"""Movement paths and ranges on the grid (A* and Dijkstra through libtcod).
+"""Movement paths and ranges on the grid: A* of our own (compiled), Dijkstra through libtcod.
 
-Why tcod: a pure-Python A* over 200×200 cells takes ~65 ms here; tcod's C pathfinder takes
-a few ms and accepts per-direction edge conditions, which is how walls between cells are
-expressed. The search minimises the average diagonal cost (7.5 ft for 5-10-5) and the cost
-reported is the exact count along the chosen path (:func:`core.model.grid.step_costs_ft`); without
-difficult terrain the two orders agree exactly (see docs/rules.md).
+Why compiled: a pure-Python A* over 200×200 cells takes ~65 ms here, and libtcod's
+pathfinder, which takes the same graph (per-direction edge conditions: the walls between
+cells), spends 250-500 ns per anchor it reaches: 16-21 ms on a 300×300 map.
+:mod:`core.spatial._search` (C, ``_search.c``) runs the same search on the same arrays
+with the GIL released. The search minimises the average diagonal cost (7.5 ft for 5-10-5) and
+the cost reported is the exact count along the chosen path (:func:`core.model.grid.step_costs_ft`);
+without difficult terrain the two orders agree exactly (see docs/rules.md).
 
 Rules (rules-decisions "Shove" 9 and the spatial-engine issue): walls and closed doors block;
 difficult terrain costs double; other creatures' cells cannot be entered, except allies',
@@ -19,7 +21,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -31,8 +32,11 @@ from core.model.profile import DiagonalRule
 from core.spatial.footprints import footprint_layers, window_any
 from core.spatial.geometry import DIRECTIONS, BoolArray, geometry_of
 
-if TYPE_CHECKING:
-    import tcod.path
+try:
+    from core.spatial._search import Search
+except ImportError as error:  # a source checkout whose C part was never built
+    raise ImportError(f"{error}: the compiled search is built by `pip install -e .` "
+                      "(or `python setup.py build_ext --inplace`)") from error
 
 UNREACHABLE = np.iinfo(np.int32).max
 POCKET_RADIUS = 12
@@ -56,10 +60,10 @@ _WEIGHTS = {
 
 # The A* search's weights per rule (orthogonal, diagonal, the heuristic's diagonal): the
 # same order as _WEIGHTS, scaled so the heuristic's diagonal can sit one unit under the true
-# one. An exact octile heuristic gives whole regions the same f and libtcod's heap takes
-# ties in no useful order; a hair under, they are ordered and the search stays optimal (the
-# heuristic is still a lower bound). Measured along the 45,000-cell serpentine: 17.2 →
-# 15.0 ms; the open 300×300 map: 11.6 → 12.1 ms. 5-ft diagonals have no room under.
+# one. An exact octile heuristic gives whole regions the same f, and the queue (which orders
+# by f alone, as libtcod's did) takes ties in no useful order; a hair under, they are
+# ordered and the search stays exact (the heuristic is still a lower bound). 5-ft
+# diagonals have no room under.
 _SEARCH_WEIGHTS = {
     DiagonalRule.FIVE: (1, 1, 1),
     DiagonalRule.FIVE_TEN_FIVE: (256, 384, 383),
@@ -133,9 +137,9 @@ class MovementGraph:
         self.layers = footprint_layers(encounter, self.size)
         self.passable = passable_layer(encounter, token.combatant.side, self.size)
         self.conditions = self.layers.steps
-        # One pathfinder per thread (the GUI's and the odds worker's): a search resumes
-        # where the last one of its thread stopped, and neither waits for the other.
-        self._finders = threading.local()
+        # One search per thread (the GUI's and the odds worker's): a search resumes where
+        # the last one of its thread stopped, and neither waits for the other.
+        self._searches = threading.local()
 
     @cached_property
     def cost(self) -> npt.NDArray[np.int8]:
@@ -153,25 +157,18 @@ class MovementGraph:
         allies[y:y + size, x:x + size] = counts[y:y + size, x:x + size] > 1  # not this token
         return self.passable & ~window_any(allies, self.size)
 
-    def pathfinder(self) -> tcod.path.Pathfinder:
-        """This thread's pathfinder rooted at the token's cell (resumed for each new goal).
-        Its graph has one blocked row more than the map: libtcod takes a path through every
-        node of its graph for a loop, which no path can be then."""
-        finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
-        if finder is None:
+    def search(self) -> Search:
+        """This thread's A* search rooted at the token's anchor (resumed for each new goal),
+        over the graph as it is when first asked for."""
+        search: Search | None = getattr(self._searches, "search", None)
+        if search is None:
             orth, diag, guess_diag = _SEARCH_WEIGHTS[self.rule]
-            cost = _padded(self.cost)
-            graph = libtcod_path().CustomGraph(cost.shape)
-            for index, direction in enumerate(DIRECTIONS):
-                dx, dy = direction.delta
-                weight = diag if direction.diagonal else orth
-                graph.add_edge((dy, dx), weight, cost=cost,
-                               condition=_padded(self.conditions[index]))
-            graph.set_heuristic(cardinal=orth, diagonal=guess_diag)
-            finder = libtcod_path().Pathfinder(graph)
-            finder.add_root((self.token.y, self.token.x))
-            self._finders.finder = finder
-        return finder
+            search = Search(self.cost, [np.ascontiguousarray(c) for c in self.conditions],
+                            [d.delta for d in DIRECTIONS],
+                            [diag if d.diagonal else orth for d in DIRECTIONS],
+                            (orth, guess_diag), (self.token.x, self.token.y))
+            self._searches.search = search
+        return search
 
     def path_to(self, goal: Cell, budget_ft: float | None = None) -> MovePath:
         """The cheapest path for the token's top-left cell to ``goal``, with the reason it is
@@ -199,20 +196,17 @@ class MovementGraph:
         return MovePath(anchors, cost, True)
 
     def _trace(self, goal: Cell) -> npt.NDArray[np.intc] | None:
-        """Resolve up to ``goal`` and have libtcod walk the traversal back to the token:
-        the anchors (x, y) from the token to the goal."""
-        finder = self.pathfinder()
-        finder.resolve((goal.y, goal.x))
-        if finder.distance[goal.y, goal.x] == UNREACHABLE:
+        """Search on up to ``goal``: the anchors (x, y) from the token to the goal."""
+        search = self.search()
+        if not search.resolve(goal.x, goal.y):
             return None
-        backwards = finder.path_from((goal.y, goal.x))  # (y, x) from the goal
-        return np.ascontiguousarray(backwards[::-1, ::-1])
+        return np.frombuffer(search.path(goal.x, goal.y), dtype=np.intc).reshape(-1, 2)
 
     def _reached(self, goal: Cell) -> bool:
         """Whether this thread's search has already found some way to ``goal``: then it is
         in no pocket, and a drag's next cell (the last search's neighbour) needs no flood."""
-        finder: tcod.path.Pathfinder | None = getattr(self._finders, "finder", None)
-        return finder is not None and finder.distance[goal.y, goal.x] != UNREACHABLE
+        search: Search | None = getattr(self._searches, "search", None)
+        return search is not None and search.reached(goal.x, goal.y)
 
     def _why_blocked(self, goal: Cell) -> str:
         footprint = Footprint(goal.x, goal.y, self.size)
@@ -389,11 +383,6 @@ def _source(encounter: Encounter, token: Token) -> tuple[object, ...]:
     geometry = geometry_of(encounter)
     return (id(token), encounter.token_stamp(), id(geometry), geometry.revision,
             id(encounter.profile))
-
-
-def _padded(layer: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
-    """``layer`` with a row of zeros (blocked, or no step) below it."""
-    return np.concatenate([layer, np.zeros((1, layer.shape[1]), dtype=layer.dtype)])
 
 
 def find_path(encounter: Encounter, token_id: str, goal: Cell,

@@ -15,12 +15,14 @@ GOOD = ["core/__init__.py", "core/py.typed", "desktop/cli/main.py", "desktop/sys
         "assets/__init__.py", "assets/demo_encounter.json", "assets/library.json",
         "assets/icons/battlemap.svg", "assets/icons/battlemap-16.png",
         "assets/icons/battlemap-512.png", "assets/share/index.html", "assets/share/share.js",
-        "assets/share/share.css", "battlemap-0.1.0.dist-info/METADATA",
-        "battlemap-0.1.0.dist-info/RECORD"]
+        "assets/share/share.css", "core/spatial/_search.pyi",
+        "core/spatial/_search.cpython-311-x86_64-linux-gnu.so",
+        "battlemap-0.1.0.dist-info/METADATA", "battlemap-0.1.0.dist-info/RECORD"]
+WHEEL = "battlemap-0.1.0-cp311-cp311-linux_x86_64.whl"
 
 
-def check(tmp_path: Path, names: list[str]) -> tuple[int, str]:
-    wheel = tmp_path / "battlemap-0.1.0-py3-none-any.whl"
+def check(tmp_path: Path, names: list[str], wheel_name: str = WHEEL) -> tuple[int, str]:
+    wheel = tmp_path / wheel_name
     with zipfile.ZipFile(wheel, "w") as archive:
         for name in names:
             archive.writestr(name, "x")
@@ -32,7 +34,7 @@ def check(tmp_path: Path, names: list[str]) -> tuple[int, str]:
 def test_the_projects_packages_and_data_pass(tmp_path: Path) -> None:
     code, out = check(tmp_path, GOOD)
     assert code == 0
-    assert out.startswith(f"battlemap-0.1.0-py3-none-any.whl: {len(GOOD)} files")
+    assert out.startswith(f"{WHEEL}: {len(GOOD)} files")
 
 
 @pytest.mark.parametrize(("extra", "problem"), [
@@ -51,3 +53,17 @@ def test_a_missing_asset_is_named(tmp_path: Path) -> None:
     code, out = check(tmp_path, [name for name in GOOD if "512" not in name])
     assert code == 1
     assert "missing: assets/icons/battlemap-512.png" in out
+
+
+def test_a_wheel_without_the_compiled_search_is_refused(tmp_path: Path) -> None:
+    code, out = check(tmp_path, [name for name in GOOD if not name.endswith(".so")])
+    assert code == 1
+    assert "missing: the compiled search, core/spatial/_search.*.so" in out
+
+
+def test_a_wheel_for_any_platform_is_refused(tmp_path: Path) -> None:
+    """The search is compiled for one platform: a py3-none-any wheel would install it
+    where it cannot load."""
+    code, out = check(tmp_path, GOOD, "battlemap-0.1.0-py3-none-any.whl")
+    assert code == 1
+    assert "tagged for any platform, but it carries compiled code" in out
