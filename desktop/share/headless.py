@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import gc
+import signal
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -127,6 +128,7 @@ def serve(path: Path, host: str, port: int, settings: ShareSettings,
 
     from core.io.fileio import load_encounter, save_encounter
 
+    _stop_on_signals()
     share = HeadlessShare(load_encounter(path), settings)
     url = share.start(host, port)
     print(f"Sharing {path.name} at {url}", flush=True)
@@ -140,3 +142,12 @@ def serve(path: Path, host: str, port: int, settings: ShareSettings,
         save_encounter(share.history.encounter, out)
         print(f"Saved to {out}", flush=True)
     return 0
+
+
+def _stop_on_signals() -> None:
+    """Ctrl+C (SIGINT) and SIGTERM (``kill``, a service manager) both stop the share and save.
+    SIGINT too when the process started with it ignored — run in the background of a script,
+    as POSIX shells do without job control —, where Python never raises KeyboardInterrupt
+    and Ctrl+C would not stop it."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)

@@ -19,11 +19,18 @@ from tests.desktop.share.pages import Page, secret_encounter
 REPO = Path(__file__).resolve().parents[3]
 
 
-def test_serve_shares_the_file_and_saves_the_players_moves(tmp_path: Path) -> None:
+#: ``python -m desktop`` started with SIGINT ignored, as a shell's background job is.
+IGNORING_CTRL_C = ("import runpy, signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                   "runpy.run_module('desktop', run_name='__main__')")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_shares_the_file_and_saves_the_players_moves(tmp_path: Path,
+                                                           stop: signal.Signals) -> None:
     source, saved = tmp_path / "fight.json", tmp_path / "after.json"
     save_encounter(secret_encounter(), source)
     server = subprocess.Popen(
-        [sys.executable, "-m", "desktop", "serve", str(source), "--port", "0", "--out",
+        [sys.executable, "-c", IGNORING_CTRL_C, "serve", str(source), "--port", "0", "--out",
          str(saved)], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -40,11 +47,12 @@ def test_serve_shares_the_file_and_saves_the_players_moves(tmp_path: Path) -> No
 
         assert asyncio.run(play()) == "applied"
     finally:
-        server.send_signal(signal.SIGINT)
+        server.send_signal(stop)
         try:
             out, _ = server.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()  # no server left behind for the next test
+            server.wait()
             raise
     assert server.returncode == 0 and f"Saved to {saved}" in out
     assert load_encounter(saved).token("A").cell == Cell(1, 0)
