@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "packaging"
 APP = "battlemap"
-# Libraries built with their symbols, measured to run stripped (about 45 MB). The
+# Libraries built with their symbols, measured to run stripped. The
 # auditwheel-patched ones in numpy.libs break when stripped ("ELF load command address/offset
 # not page-aligned"), which is why PyInstaller's own strip option (all or nothing) is off.
-STRIPPED = ("libpython3*.so*", "python3.*/lib-dynload/*.so", "tcod/*.so", "tcod.libs/*.so*")
+STRIPPED = ("libpython3*.so*", "python3.*/lib-dynload/*.so")
 TIMED_RUNS = 3
 MB = 1_000_000
 # Where a Python may live; hidden from the checked bundle.

@@ -143,6 +143,17 @@ static int queued(const Search *s, Py_ssize_t node) {
     return 0;
 }
 
+/* Takes the queue's first entry out and relaxes the steps out of its anchor, unless the
+ * anchor was improved since (expanding it again would improve nothing); ``node``: the
+ * anchor. Returns 0 when out of memory. */
+static int settle_next(Search *s, Py_ssize_t *node) {
+    Entry top = s->heap[0];
+    s->heap[0] = s->heap[--s->heap_size];
+    sift_down(s->heap, s->heap_size, 0);
+    *node = top.node;
+    return top.g != s->dist[top.node] || expand(s, top.node);
+}
+
 /* Search on until an entry of ``goal`` comes out of the queue or the queue is empty (an
  * entry whose anchor was improved since is not expanded again: it would improve nothing).
  * Returns 0 when out of memory. */
@@ -155,23 +166,32 @@ static int run(Search *s, Py_ssize_t goal) {
         s->target = goal;
         reorder(s);
     }
-    while (s->heap_size > 0) {
-        Entry top = s->heap[0];
-        s->heap[0] = s->heap[--s->heap_size];
-        sift_down(s->heap, s->heap_size, 0);
-        if (top.g == s->dist[top.node] && !expand(s, top.node)) return 0;
-        if (top.node == goal) break;
+    Py_ssize_t settled = -1;
+    while (s->heap_size > 0 && settled != goal)
+        if (!settle_next(s, &settled)) return 0;
+    return 1;
+}
+
+/* Search on until the queue is empty: every anchor's distance is final (the flood of a
+ * search made with a zero heuristic: Dijkstra's). Returns 0 when out of memory. */
+static int exhaust(Search *s) {
+    Py_ssize_t settled;
+    while (s->heap_size > 0)
+        if (!settle_next(s, &settled)) return 0;
+    return 1;
+}
+
+static int claim(Search *s) {
+    if (s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is in use by another thread");
+        return 0;
     }
     return 1;
 }
 
 static int anchor_of(Search *s, PyObject *args, Py_ssize_t *node) {
     Py_ssize_t x, y;
-    if (s->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this search is in use by another thread");
-        return 0;
-    }
-    if (!PyArg_ParseTuple(args, "nn", &x, &y)) return 0;
+    if (!claim(s) || !PyArg_ParseTuple(args, "nn", &x, &y)) return 0;
     if (x < 0 || y < 0 || x >= s->width || y >= s->height) {
         PyErr_Format(PyExc_IndexError, "(%zd, %zd) is off the %zd x %zd grid", x, y,
                      s->width, s->height);
@@ -192,6 +212,19 @@ static PyObject *Search_resolve(Search *s, PyObject *args) {
     s->busy = 0;
     if (!ok) return PyErr_NoMemory();
     return PyBool_FromLong(s->dist[goal] != UNREACHED);
+}
+
+static PyObject *Search_flood(Search *s, PyObject *Py_UNUSED(ignored)) {
+    if (!claim(s)) return NULL;
+    s->busy = 1;
+    int ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = exhaust(s);
+    Py_END_ALLOW_THREADS
+    s->busy = 0;
+    if (!ok) return PyErr_NoMemory();
+    return PyBytes_FromStringAndSize((const char *)s->dist,
+                                     s->width * s->height * (Py_ssize_t)sizeof(int64_t));
 }
 
 static PyObject *Search_reached(Search *s, PyObject *args) {
@@ -358,6 +391,9 @@ static void Search_dealloc(Search *s) {
 static PyMethodDef Search_methods[] = {
     {"resolve", (PyCFunction)Search_resolve, METH_VARARGS,
      "resolve(x, y) -> bool: search on until (x, y) is settled; whether a path reaches it."},
+    {"flood", (PyCFunction)Search_flood, METH_NOARGS,
+     "flood() -> bytes: search until the queue is empty; every anchor's distance (native "
+     "int64, row by row; 2**63 - 1: unreached)."},
     {"reached", (PyCFunction)Search_reached, METH_VARARGS,
      "reached(x, y) -> bool: whether some path has reached (x, y) so far."},
     {"distance", (PyCFunction)Search_distance, METH_VARARGS,

@@ -1,10 +1,11 @@
-"""Movement paths and ranges on the grid: A* of our own (compiled), Dijkstra through libtcod.
+"""Movement paths and ranges on the grid: A* and Dijkstra of our own (compiled).
 
 Why compiled: a pure-Python A* over 200×200 cells takes ~65 ms here, and libtcod's
 pathfinder, which takes the same graph (per-direction edge conditions: the walls between
 cells), spends 250-500 ns per anchor it reaches: 16-21 ms on a 300×300 map.
 :mod:`core.spatial._search` (C, ``_search.c``) runs the same search on the same arrays
-with the GIL released. The search minimises the average diagonal cost (7.5 ft for 5-10-5) and
+with the GIL released; with a zero heuristic it floods a window (Dijkstra: movement ranges,
+the pocket check). The search minimises the average diagonal cost (7.5 ft for 5-10-5) and
 the cost reported is the exact count along the chosen path (:func:`core.model.grid.step_costs_ft`);
 without difficult terrain the two orders agree exactly (see docs/rules.md).
 
@@ -20,7 +21,6 @@ import threading
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
-from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -38,17 +38,8 @@ except ImportError as error:  # a source checkout whose C part was never built
     raise ImportError(f"{error}: the compiled search is built by `pip install -e .` "
                       "(or `python setup.py build_ext --inplace`)") from error
 
-UNREACHABLE = np.iinfo(np.int32).max
+UNREACHABLE = np.iinfo(np.int64).max  # a flood's distance to an anchor it never reached
 POCKET_RADIUS = 12
-
-
-def libtcod_path() -> ModuleType:
-    """tcod's path module, imported when first needed: importing tcod loads its SDL
-    bindings too (~75 ms, a tenth of the app's start-up) and a window's first frame needs no
-    path. The app imports it in the background once the window is up."""
-    import tcod.path
-
-    return tcod.path
 
 
 # Edge weights per diagonal rule: (orthogonal, diagonal, feet per unit).
@@ -163,12 +154,21 @@ class MovementGraph:
         search: Search | None = getattr(self._searches, "search", None)
         if search is None:
             orth, diag, guess_diag = _SEARCH_WEIGHTS[self.rule]
-            search = Search(self.cost, [np.ascontiguousarray(c) for c in self.conditions],
-                            [d.delta for d in DIRECTIONS],
-                            [diag if d.diagonal else orth for d in DIRECTIONS],
-                            (orth, guess_diag), (self.token.x, self.token.y))
+            search = self._search_over(np.s_[:, :], (orth, diag), (orth, guess_diag),
+                                       self.token.cell)
             self._searches.search = search
         return search
+
+    def _search_over(self, window: tuple[slice, slice], weights: tuple[int, int],
+                     heuristic: tuple[int, int], start: Cell) -> Search:
+        """A search over the anchors in ``window`` (rows, columns), its steps weighing
+        ``weights`` (orthogonal, diagonal), from ``start`` (in the window)."""
+        orth, diag = weights
+        return Search(np.ascontiguousarray(self.cost[window]),
+                      [np.ascontiguousarray(c[window]) for c in self.conditions],
+                      [d.delta for d in DIRECTIONS],
+                      [diag if d.diagonal else orth for d in DIRECTIONS], heuristic,
+                      (start.x, start.y))
 
     def path_to(self, goal: Cell, budget_ft: float | None = None) -> MovePath:
         """The cheapest path for the token's top-left cell to ``goal``, with the reason it is
@@ -254,23 +254,16 @@ class MovementGraph:
         return int(cells @ entered) * self.cell_ft
 
     def _flood(self, centre: Cell, radius: int
-               ) -> tuple[npt.NDArray[np.int32], tuple[int, int]]:
-        """Dijkstra distances (graph units) from ``centre`` over the window of ``radius``
-        anchors around it, and the window's top-left (y, x)."""
+               ) -> tuple[npt.NDArray[np.int64], tuple[int, int]]:
+        """Dijkstra distances (graph units; :data:`UNREACHABLE` where none) from ``centre``
+        over the window of ``radius`` anchors around it, and the window's top-left (y, x)."""
         orth, diag, _ = _WEIGHTS[self.rule]
         height, width = self.cost.shape
         y0, x0 = max(centre.y - radius, 0), max(centre.x - radius, 0)
         y1, x1 = min(centre.y + radius + 1, height), min(centre.x + radius + 1, width)
-        graph = libtcod_path().CustomGraph((y1 - y0, x1 - x0))
-        cost = self.cost[y0:y1, x0:x1]
-        for index, direction in enumerate(DIRECTIONS):
-            dx, dy = direction.delta
-            graph.add_edge((dy, dx), diag if direction.diagonal else orth, cost=cost,
-                           condition=self.conditions[index][y0:y1, x0:x1])
-        finder = libtcod_path().Pathfinder(graph)
-        finder.add_root((centre.y - y0, centre.x - x0))
-        finder.resolve()
-        distance: npt.NDArray[np.int32] = finder.distance
+        search = self._search_over(np.s_[y0:y1, x0:x1], (orth, diag), (0, 0),
+                                   Cell(centre.x - x0, centre.y - y0))
+        distance = np.frombuffer(search.flood(), dtype=np.int64).reshape(y1 - y0, x1 - x0)
         return distance, (y0, x0)
 
     def sealed_off(self, goal: Cell) -> bool:

@@ -104,8 +104,8 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
     assert len(seeds) == 3
 
 
-# What the first window is built and painted without (each was part of its start): libtcod,
-# a tenth of it (the warm-up loads it off the GUI thread afterwards); numpy.ma, 8 ms,
+# What the first window is built and painted without (each was part of its start): tcod
+# (the app no longer uses it: paths and floods are core.spatial._search); numpy.ma, 8 ms,
 # imported by the first call of ``np.unique`` (indexing the demo's walls); subprocess, 3 ms,
 # for the autosave's check process (desktop.document.load_check); tomllib, 3 ms, for the version of
 # a bare checkout; sharing's table and protocol (their pydantic models), aiohttp and segno, until
@@ -146,7 +146,7 @@ def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
             f"print('rules:' + ','.join(n for n in rules if n in sys.modules\n"
             f"                          and n not in {sorted(FIRST_WINDOW_RULES)!r}))\n"
             "warm_up().join()\n"
-            "print('tcod.path' in sys.modules, all(n in sys.modules for n in rules))\n"
+            "print('tcod' not in sys.modules, all(n in sys.modules for n in rules))\n"
             "window.document.history.mark_clean()\n")
     assert python_prints(code, tmp_path)[-5:] == ["True", "imported:", "rules:", "True", "True"]
 

@@ -27,7 +27,7 @@ from core.model.profile import DiagonalRule, RulesProfile
 from core.model.tables import SIZES, Size
 from core.spatial._search import Search
 from core.spatial.geometry import DIRECTIONS
-from core.spatial.pathing import _SEARCH_WEIGHTS, MovementGraph
+from core.spatial.pathing import _SEARCH_WEIGHTS, _WEIGHTS, UNREACHABLE, MovementGraph
 
 Anchor = tuple[int, int]
 
@@ -70,11 +70,11 @@ def graph_weights(graph: MovementGraph) -> list[int]:
     return [diag if d.diagonal else orth for d in DIRECTIONS]
 
 
-def dijkstra(graph: MovementGraph) -> dict[Anchor, int]:
+def dijkstra(graph: MovementGraph, weights: list[int] | None = None) -> dict[Anchor, int]:
     """The cheapest cost from the token's anchor to every anchor it reaches, in the search's
-    units: a step leaves an anchor only where its direction's condition holds and enters
-    only an anchor of cost > 0, at the direction's weight times that cost."""
-    weights, rows, cols = graph_weights(graph), *graph.cost.shape
+    units (or ``weights``'): a step leaves an anchor only where its direction's condition
+    holds and enters only an anchor of cost > 0, at the direction's weight times that cost."""
+    weights, (rows, cols) = weights or graph_weights(graph), graph.cost.shape
     best = {(graph.token.x, graph.token.y): 0}
     queue = [(0, graph.token.x, graph.token.y)]
     while queue:
@@ -128,6 +128,30 @@ def test_every_goal_costs_what_a_plain_dijkstra_finds(encounter: Encounter,
             assert units_along(graph, path.cells) == optimum[goal.x, goal.y], goal
             assert graph.search().distance(goal.x, goal.y) == optimum[goal.x, goal.y]
             assert path.cost_ft == graph.exact_cost(path.cells)
+
+
+@settings(max_examples=100, deadline=None)
+@given(battles(), st.integers(0, 9))
+def test_a_flood_reaches_what_a_plain_dijkstra_does_within_its_window(
+        encounter: Encounter, radius: int) -> None:
+    """The range and pocket floods (the same search with no heuristic, over a window around
+    the token) give Dijkstra's distances wherever the window holds the whole cheapest way,
+    and never less than them."""
+    graph = MovementGraph(encounter, encounter.tokens[0])
+    if not graph.passable[graph.token.y, graph.token.x]:
+        return
+    orth, diag, _ = _WEIGHTS[graph.rule]
+    optimum = dijkstra(graph, [diag if d.diagonal else orth for d in DIRECTIONS])
+    distance, (y0, x0) = graph._flood(graph.token.cell, radius)
+    rows, cols = distance.shape
+    assert (y0, x0) == (max(graph.token.y - radius, 0), max(graph.token.x - radius, 0))
+    whole = (rows, cols) == graph.cost.shape
+    for (y, x), units in np.ndenumerate(distance):
+        best = optimum.get((x + x0, y + y0))
+        if units == UNREACHABLE:
+            assert best is None or not whole
+        else:
+            assert best is not None and units >= best and (units == best or not whole)
 
 
 def padded(layer: np.ndarray) -> np.ndarray:
