@@ -61,8 +61,10 @@ def _mouse(window: MainWindow, kind: QEvent.Type, cell: Cell) -> None:
 
 
 def _drag_frames(window: MainWindow, token_id: str, cells: list[Cell]) -> list[float]:
-    """Seconds per drag step: move handling (path preview) plus a repaint of the view."""
+    """Seconds per drag step: move handling (path preview) plus a repaint of the view.
+    The view is painted once first: its first paint at a new zoom is the zoom's frame."""
     start = window.document.encounter.token(token_id).cell
+    window.view.viewport().grab()
     _mouse(window, QEvent.Type.MouseButtonPress, start)
     frames = []
     for cell in cells:
@@ -70,8 +72,16 @@ def _drag_frames(window: MainWindow, token_id: str, cells: list[Cell]) -> list[f
         _mouse(window, QEvent.Type.MouseMove, cell)
         window.view.viewport().grab()
         frames.append(time.perf_counter() - began)
-    _mouse(window, QEvent.Type.MouseButtonRelease, start)  # drop where it was: no move
+    if window.scene.tokens[token_id].at_rest():
+        raise AssertionError("the benchmark's drag dragged nothing")
+    # Back over the start and dropped there: no move (a release drops the token where the
+    # last move left it; dropped at the line's end, the token was gone from ``start`` and
+    # the fitted drag pressed on an empty cell and dragged nothing).
+    _mouse(window, QEvent.Type.MouseMove, start)
+    _mouse(window, QEvent.Type.MouseButtonRelease, start)
     window.tools["select"].deactivate()
+    if window.document.encounter.token(token_id).cell != start:
+        raise AssertionError("the benchmark's drag moved the token")
     return frames
 
 

@@ -44,7 +44,7 @@ from desktop.qt import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
     from desktop.map.renderer import MapRenderer
 
@@ -101,16 +101,17 @@ class TokenDots(QGraphicsItem):
         self.picture.forget()
         self.update()
 
-    def show_sizes(self, sizes: frozenset[int], items: Iterable[TokenItem]) -> None:
+    def show_sizes(self, sizes: frozenset[int],
+                   items_by_size: Mapping[int, Mapping[str, TokenItem]]) -> None:
         """Draw the resting tokens of footprint ``sizes`` from now on (the zoom changed);
-        ``items`` are every token item of the scene."""
+        ``items_by_size`` are every token item of the scene by footprint side."""
         changed, self.sizes = sizes ^ self.sizes, sizes
         if not changed:
             return
-        for item in items:
-            if item.cells in changed:
-                item.setFlag(NO_CONTENTS, item.cells in sizes
-                             and item.token_id in self._members)
+        for size in changed:
+            drawn_here = size in sizes
+            for token_id, item in items_by_size.get(size, {}).items():
+                item.setFlag(NO_CONTENTS, drawn_here and token_id in self._members)
         self.picture.forget()
         self.update()
 

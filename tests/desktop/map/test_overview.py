@@ -177,6 +177,32 @@ def test_a_zoom_step_past_a_size_threshold_recomputes_no_dot(
     assert asked == []
 
 
+
+def test_a_token_grown_by_an_edit_follows_its_new_sizes_threshold(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """The scene keeps its token items by size for the zoom step that flags one size:
+    an item whose size an edit changed is flagged with its new size, and after undo with
+    its old one."""
+    window.document.push(MoveToken("mira", Cell(2, 12)))  # room to grow
+    mira = window.scene.tokens["mira"]
+
+    def zoom_and_rest(cell_px: float) -> None:
+        zoom_to(window, cell_px)
+        qtbot.waitUntil(lambda: not window.scene.faces.zooming)
+
+    zoom_and_rest(DETAIL_PX / 2.5)  # a Medium token 5.6 px: a dot; a Huge one 16.8 px
+    assert drawn_by_dots(mira)
+    combatant = window.document.encounter.token("mira").combatant
+    assert window.document.push(UpdateCombatant("mira", combatant.model_copy(
+        update={"size": Size.HUGE})))
+    zoom_and_rest(3 * DETAIL_PX)
+    zoom_and_rest(DETAIL_PX / 2.5)
+    assert not drawn_by_dots(mira)  # Huge: in detail at this zoom, as the giant
+    window.document.undo()
+    zoom_and_rest(3 * DETAIL_PX)
+    zoom_and_rest(DETAIL_PX / 2.5)
+    assert drawn_by_dots(mira)
+
 class PaintedAreas(QObject):
     """The bounding rectangles of a widget's paint events."""
 
