@@ -30,7 +30,7 @@ from core.rules.grapple import (
 )
 from core.rules.group_overrun import GroupOverrunRequest, group_overrun_odds, pack_of
 from core.rules.melee import IllegalManoeuvreError, enemies, engaged
-from core.rules.overrun import OverrunRequest, overrun_line, overrun_odds
+from core.rules.overrun import OverrunOdds, OverrunRequest, overrun_line, overrun_odds
 from core.rules.value import RulesValue
 
 Request = (ForceBackRequest | ChargeRequest | OverrunRequest | GrappleRequest | EvadeRequest
@@ -217,14 +217,18 @@ class DragOffer(RulesValue):
 
 def drag_offer(encounter: Encounter, mover_id: str, goal: Cell, *, path: tuple[Cell, ...],
                around: bool, budget_ft: float | None = None,
-               seen: Collection[str] | None = None) -> DragOffer | None:
+               seen: Collection[str] | None = None,
+               odds_of: Callable[[Encounter, OverrunRequest], OverrunOdds] = overrun_odds
+               ) -> DragOffer | None:
     """A drag straight through an enemy offers an overrun (unless the GM goes ``around``);
     during a round a path that leaves cells next to able enemies asks their evade checks.
     ``path`` is the legal path the movement rules give to ``goal`` (empty when there is
     none). A player's preview passes the ids the players ``seen``: an enemy they cannot
-    see asks no check there (the move itself asks every one)."""
+    see asks no check there (the move itself asks every one). ``odds_of`` works out an
+    overrun's odds (a drag's preview passes one that remembers them: every goal past the
+    same enemy along the same line is the same overrun)."""
     if not around and (run := overrun_line(encounter, mover_id, goal)) is not None:
-        odds = _try(lambda: overrun_odds(encounter, run))
+        odds = _try(lambda: odds_of(encounter, run))
         if odds is not None and odds.swarm:
             defender = encounter.token(run.defender)
             return DragOffer(manoeuvre="overrun", request=run, chance=Fraction(1),

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from core.model.encounter import Encounter
     from core.rules.manoeuvres import DragOffer
+    from core.rules.overrun import OverrunOdds, OverrunRequest
     from core.spatial.pathing import MovePath
     from desktop.tools.base import ToolContext
 
@@ -45,6 +46,9 @@ class DragRulings:
         context.scene.addItem(self.marks)
         self.offer: DragOffer | None = None
         self.previews = OddsService(context.document)
+        # Overrun odds per request at one document state (its history, revision): every goal
+        # past the same enemy along the same line is the same overrun, ~1 ms each to work out.
+        self._overruns: tuple[object, dict[OverrunRequest, OverrunOdds]] = (None, {})
         # the drag's last cell while its offer is still being worked out: mover, work
         self._unsettled: tuple[str, Callable[[Encounter], DragOffer | None]] | None = None
 
@@ -63,7 +67,7 @@ class DragRulings:
 
         def compute(encounter: Encounter) -> DragOffer | None:
             return drag_offer(encounter, token_id, goal, path=path.cells if path.legal else (),
-                              around=around, budget_ft=budget_ft)
+                              around=around, budget_ft=budget_ft, odds_of=self.overrun_odds)
 
         self.offer, self._unsettled = None, (token_id, compute)
 
@@ -73,6 +77,21 @@ class DragRulings:
 
         return self.previews.ask((token_id, goal, around, budget_ft, path.legal), compute,
                                  take)
+
+    def overrun_odds(self, encounter: Encounter, request: OverrunRequest) -> OverrunOdds:
+        """The odds of ``request``, remembered until the document changes (on the odds
+        worker too: an answer from an encounter changed meanwhile is dropped by the odds
+        service, and the next state starts a new memo)."""
+        from core.rules.overrun import overrun_odds
+
+        document = self.context.document
+        stamp, memo = self._overruns
+        if stamp != (document.history, document.revision):
+            stamp, memo = (document.history, document.revision), {}
+            self._overruns = (stamp, memo)
+        if request not in memo:
+            memo[request] = overrun_odds(encounter, request)
+        return memo[request]
 
     def settle(self) -> DragOffer | None:
         """The offer of the drag's last cell, worked out now if the worker has not

@@ -13,6 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from core.actions.base import plan
+from core.actions.commands import MoveToken
 from core.actions.force_back import ForceBackAction
 from core.actions.grapple import GrappleAction
 from core.model.combatant import Condition
@@ -177,6 +178,23 @@ def test_a_drop_before_the_slow_ruling_arrives_still_offers_the_overrun(
     panel = quiet.resolve_panel
     assert panel.pending is not None and panel.pending.name == "overrun"
     assert quiet.document.encounter.token("brannoc").cell == Cell(10, 5)
+
+
+def test_every_goal_past_the_same_enemy_works_out_the_overrun_once(
+        quiet: MainWindow, drag: Callable[..., None]) -> None:
+    """Each cell a drag enters past the orc along the same line is the same overrun: its
+    odds (~1 ms) are worked out once per state of the document."""
+    select = quiet.tools["select"]
+    assert isinstance(select, SelectTool)
+    drag((10, 5), [(9, 5), (8, 5), (7, 5), (6, 5)])  # Brannoc west, on past the orc
+    stamp, memo = select.rulings._overruns
+    document = quiet.document
+    assert stamp == (document.history, document.revision)
+    (request, odds), = memo.items()
+    assert request.defender == "orc" and request.direction is Direction.W
+    document.push(MoveToken("mira", Cell(6, 10)))  # any edit: odds worked out afresh
+    again = select.rulings.overrun_odds(document.encounter, request)
+    assert select.rulings._overruns[0] != stamp and again is not odds
 
 
 def test_shift_drag_goes_around_without_an_overrun(quiet: MainWindow,
