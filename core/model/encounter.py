@@ -52,7 +52,6 @@ SCHEMA = "battlemap.encounter"  # repeated as the Literal defaults of Encounter 
 SCHEMA_VERSION = 1
 
 
-
 def private(model: BaseModel) -> dict[str, Any]:
     """A model's private attributes, read from their dict: through pydantic's ``__getattr__``
     each read costs ~1.4 µs (it asks the attribute's descriptor first), and the token index,
@@ -60,6 +59,13 @@ def private(model: BaseModel) -> dict[str, Any]:
     values = model.__pydantic_private__
     assert values is not None  # every model here has private attributes
     return values
+
+
+def _slot(slots: dict[type, object], kind: type[D], build: Callable[[], D]) -> D:
+    """The value of type ``kind`` in ``slots``, built and kept there on first use."""
+    if kind not in slots:
+        slots[kind] = build()
+    return cast(D, slots[kind])
 
 
 class UnknownTokenError(KeyError):
@@ -210,18 +216,13 @@ class Encounter(BaseModel):
         """The value of type ``kind`` derived from this encounter (the map's geometry
         indexes), built on first use and kept until :meth:`drop_derived`. Layers above the
         model own what it holds; the model only keeps the slot."""
-        derived = private(self)["_derived"]
-        if kind not in derived:
-            derived[kind] = build()
-        return cast(D, derived[kind])
+        return _slot(private(self)["_derived"], kind, build)
 
     def kept(self, kind: type[D], build: Callable[[], D]) -> D:
         """Like :meth:`derived`, but for what layers above remember of this encounter
         rather than work out from it (which log entries a file's archive holds): kept
         through every change, a new profile included."""
-        if kind not in self._kept:
-            self._kept[kind] = build()
-        return cast(D, self._kept[kind])
+        return _slot(private(self)["_kept"], kind, build)
 
     def peek_derived(self, kind: type[D]) -> D | None:
         """The derived value of type ``kind`` if it was built, else None."""

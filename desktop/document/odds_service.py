@@ -72,7 +72,7 @@ class OddsService(QObject):
         self.document = document
         self.last_ms = 0.0  # how long the last computation took
         self._memo: dict[Hashable, Answer] = {}
-        self._memo_revision = self._stamp()
+        self._memo_revision = self.stamp()
         self._wanted: _Request | None = None
         self._queued: Future[None] | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="battlemap-odds")
@@ -81,7 +81,7 @@ class OddsService(QObject):
     def ask(self, key: Hashable, compute: Compute, show: Show) -> bool:
         """Show the answer of ``compute`` for ``key``: now if memoised or quick (True),
         else when the worker has it and the document has not changed meanwhile (False)."""
-        self._wanted = _Request(key, compute, show, self._stamp())
+        self._wanted = _Request(key, compute, show, self.stamp())
         return self._answer(self._wanted)
 
     def _answer(self, request: _Request) -> bool:
@@ -101,7 +101,8 @@ class OddsService(QObject):
                                            request.compute, self.document.encounter)
         return False
 
-    def _stamp(self) -> Stamp:
+    def stamp(self) -> Stamp:
+        """The document's state the answers are remembered for."""
         return self.document.history, self.document.revision
 
     def forget(self) -> None:
@@ -129,10 +130,10 @@ class OddsService(QObject):
     def _deliver(self, done: _Done) -> None:
         """On the GUI thread: the staleness rule."""
         wanted = self._wanted
-        if done.revision != self._stamp():  # computed on an encounter since changed
+        if done.revision != self.stamp():  # computed on an encounter since changed
             if wanted is not None and wanted.key == done.key \
-                    and wanted.revision != self._stamp():  # not asked again since
-                self._wanted = replace(wanted, revision=self._stamp())
+                    and wanted.revision != self.stamp():  # not asked again since
+                self._wanted = replace(wanted, revision=self.stamp())
                 self._answer(self._wanted)
             return
         error = done.answer.error

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from desktop.table.share_panel import SharePanel
 
 
-
 class DocumentHost:
     """The rules host of a share from the window: its document, the select tool's budget,
     the Resolve panel for the evade checks a move asks for."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from core.model.grid import Cell, Footprint
 from core.rules.holds import move_refusal
-from desktop.document.odds_service import Answer, OddsService
+from desktop.document.odds_service import Answer, OddsService, Stamp
 from desktop.map.melee_items import CellMarks, Mark, chance_colour
 from desktop.map.shove_overlay import percent
 
@@ -46,9 +46,9 @@ class DragRulings:
         context.scene.addItem(self.marks)
         self.offer: DragOffer | None = None
         self.previews = OddsService(context.document)
-        # Overrun odds per request at one document state (its history, revision): every goal
+        # Overrun odds per request at one document state (the previews' stamp): every goal
         # past the same enemy along the same line is the same overrun, ~1 ms each to work out.
-        self._overruns: tuple[object, dict[OverrunRequest, OverrunOdds]] = (None, {})
+        self._overruns: tuple[Stamp | None, dict[OverrunRequest, OverrunOdds]] = (None, {})
         # the drag's last cell while its offer is still being worked out: mover, work
         self._unsettled: tuple[str, Callable[[Encounter], DragOffer | None]] | None = None
 
@@ -84,11 +84,10 @@ class DragRulings:
         service, and the next state starts a new memo)."""
         from core.rules.overrun import overrun_odds
 
-        document = self.context.document
-        stamp, memo = self._overruns
-        if stamp != (document.history, document.revision):
-            stamp, memo = (document.history, document.revision), {}
-            self._overruns = (stamp, memo)
+        stamp = self.previews.stamp()
+        if self._overruns[0] != stamp:
+            self._overruns = (stamp, {})
+        memo = self._overruns[1]
         if request not in memo:
             memo[request] = overrun_odds(encounter, request)
         return memo[request]
