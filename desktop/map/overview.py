@@ -260,6 +260,7 @@ class HazardTint(QGraphicsItem):
         self._items: list[HazardItem] = []
         self._image: QImage | None = None
         self._tinted: list[HazardItem] = []  # the items the image shows
+        self.held = False  # this paint pass copies the tint from the floor (desktop.map.floor)
 
     def set_bounds(self, width: int, height: int) -> None:
         """The map's size in cells."""
@@ -289,6 +290,11 @@ class HazardTint(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        if widget is None or not self.held:
+            self.draw(painter)
+
+    def draw(self, painter: QPainter) -> None:
+        """The tint of the hazards held (none: nothing)."""
         if not self._items:
             return
         if self._image is None:

@@ -15,6 +15,7 @@ from desktop.document.images import art_of
 from desktop.map import style
 from desktop.map.cell_image import image_of
 from desktop.map.dropped import DroppedItems
+from desktop.map.floor import Floor
 from desktop.map.items import (
     DETAIL_PX,
     Z_TOKEN,
@@ -75,8 +76,8 @@ class MapScene(QGraphicsScene):
         self.setBspTreeDepth(ITEM_INDEX_DEPTH)
         self.document = document
         self.renderer = renderer or MapRenderer()
-        self.show_elevation_numbers = True
-        self.show_grid = True
+        self._show_elevation_numbers = True
+        self._show_grid = True
         self.backdrop = style.BACKGROUND
         self.tokens: dict[str, TokenItem] = {}
         # The same items by footprint side: a zoom step that turns one size into dots
@@ -102,6 +103,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.dots)
         self.hazard_tint = HazardTint(self.renderer)
         self.addItem(self.hazard_tint)
+        self.floor = Floor(self, self._draw_ground, self.hazard_tint, self.walls,
+                           faces=self.faces, backdrop=self.backdrop)
         self._selected: set[str] = set()
         self._cells = QImage()
         self._ledges = Ledges(self.renderer)
@@ -117,6 +120,24 @@ class MapScene(QGraphicsScene):
     def encounter(self) -> Encounter:
         return self.document.encounter
 
+    @property
+    def show_grid(self) -> bool:
+        return self._show_grid
+
+    @show_grid.setter
+    def show_grid(self, shown: bool) -> None:
+        self._show_grid = shown
+        self.floor.forget()
+
+    @property
+    def show_elevation_numbers(self) -> bool:
+        return self._show_elevation_numbers
+
+    @show_elevation_numbers.setter
+    def show_elevation_numbers(self, shown: bool) -> None:
+        self._show_elevation_numbers = shown
+        self.floor.forget()
+
     def rebuild(self) -> None:
         """Draw everything afresh (a new or resized map)."""
         enc = self.encounter
@@ -129,6 +150,7 @@ class MapScene(QGraphicsScene):
         # scene: the players' window draws the same pixmaps.
         self._background = art_of(enc).background_of(enc)
         self._refresh_cells()
+        self.floor.forget()
         self.walls.set_walls(enc.map.walls)
         self._refresh_hazards()
         blocker = QSignalBlocker(self)  # new items for the same tokens: the same selection
@@ -151,9 +173,12 @@ class MapScene(QGraphicsScene):
             self.rebuild()
             return
         if changes.cells:
-            self.update(self._refresh_some_cells(changes.cells))
+            area = self._refresh_some_cells(changes.cells)
+            self.floor.redraw(area)
+            self.update(area)
         if changes.walls:
             self.walls.change(changes.walls_added, changes.walls_removed)
+            self.floor.forget()
         if changes.hazards:
             self._refresh_hazards()
         for token_id in changes.tokens:
@@ -254,6 +279,7 @@ class MapScene(QGraphicsScene):
             self.removeItem(item.label)
         self.hazard_items = [HazardItem(h, self.renderer, self.for_players)
                              for h in self.shown_hazards()]
+        self.floor.forget()
         for item in self.hazard_items:
             self.addItem(item)
             self.addItem(item.label)
@@ -332,6 +358,20 @@ class MapScene(QGraphicsScene):
         return QRectF(top_left, self.renderer.cell_rect(Cell(x1, y1)).bottomRight())
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        """The ground, or zoomed far out the floor (:mod:`desktop.map.floor`)."""
+        if not self.floor.holds(painter, hazards_in_detail=self._hazard_names_shown):
+            self._draw_ground(painter, rect)
+            return
+        enc = self.encounter
+        bounds = self.renderer.map_rect(enc.map.width, enc.map.height).united(
+            self.walls.boundingRect())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for band in _around_rect(rect, bounds):
+            painter.fillRect(band, self.backdrop)
+        self.floor.copy(painter, rect, bounds)
+
+    def _draw_ground(self, painter: QPainter, rect: QRectF) -> None:
+        """Backdrop, background art, cells, ledges, grid and heights over ``rect``."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # no seams at edges
         enc = self.encounter
         area = self.renderer.map_rect(enc.map.width, enc.map.height)

@@ -15,24 +15,28 @@ import math
 from typing import TYPE_CHECKING
 
 from desktop.map.renderer import MapRenderer
-from desktop.qt import QPainter, QPixmap, QPointF, QRectF, Qt, QTransform
+from desktop.qt import QColor, QPainter, QPixmap, QPointF, QRectF, Qt, QTransform
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from desktop.map.token_faces import FaceBook
-    from desktop.qt import QGraphicsItem
+    from desktop.qt import QGraphicsItem, QGraphicsScene
 
 MAX_LEND = 2.5  # lent scaled up or down by at most this (five wheel notches)
 MARGIN = 0.25  # of the viewport's size on each side: a pan's first steps are in it
 
 
 class LayerPicture:
-    """The picture of one graphics item's drawing, made when a frame needs it."""
+    """The picture of one graphics item's drawing (or a scene's background), made when a
+    frame needs it."""
 
-    def __init__(self, item: QGraphicsItem, draw: Callable[[QPainter, QRectF], None]) -> None:
+    def __init__(self, item: QGraphicsItem | QGraphicsScene,
+                 draw: Callable[[QPainter, QRectF], None], *, opaque: QColor | None = None
+                 ) -> None:
         self.item = item
         self.draw = draw
+        self.opaque = opaque  # what the layer covers its bounds with, if it does
         self._shot: _Shot | None = None
         self._dirty: list[QRectF] = []  # scene areas to draw anew into the picture
         self._faces: FaceBook | None = None
@@ -73,7 +77,8 @@ class LayerPicture:
         if shot is not None and shot.serves(transform, ratio, needed):
             shot.copy(painter, transform, needed)
         elif self._faces is None or not self._faces.zooming:
-            self._shot = _Shot.take(self.draw, transform, ratio, viewport, bounds)
+            self._shot = _Shot.take(self.draw, transform, ratio, viewport, bounds,
+                                     opaque=self.opaque)
             self._shot.copy(painter, transform, needed)
         elif shot is not None and shot.lends(transform, ratio,
                                             transform.mapRect(bounds).intersected(viewport)):
@@ -83,7 +88,9 @@ class LayerPicture:
 
 
 class _Shot:
-    """A layer drawn into a transparent picture of device pixels for one view."""
+    """A layer drawn into a picture of device pixels for one view: transparent, or
+    filled with the colour an opaque layer (the floor) covers its bounds with, which
+    Qt copies without blending."""
 
     def __init__(self, pixmap: QPixmap, transform: QTransform, ratio: float,
                  area: QRectF) -> None:
@@ -92,7 +99,8 @@ class _Shot:
 
     @classmethod
     def take(cls, draw: Callable[[QPainter, QRectF], None], transform: QTransform,
-             ratio: float, viewport: QRectF, bounds: QRectF) -> _Shot:
+             ratio: float, viewport: QRectF, bounds: QRectF, *, opaque: QColor | None
+             ) -> _Shot:
         """What ``draw`` draws within ``bounds`` (scene) that ``transform`` puts into
         ``viewport`` or near it, drawn as the item would draw it there."""
         margin_x, margin_y = viewport.width() * MARGIN, viewport.height() * MARGIN
@@ -101,7 +109,7 @@ class _Shot:
         pixmap = QPixmap(max(1, math.ceil(area.width() * ratio)),
                          max(1, math.ceil(area.height() * ratio)))
         pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
+        pixmap.fill(Qt.GlobalColor.transparent if opaque is None else opaque)
         if not area.isEmpty():
             painter = QPainter(pixmap)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)

@@ -55,8 +55,8 @@ class WallLayer(QGraphicsItem):
         self._bounds = QRectF()
         self._walls: dict[tuple[int, int], Counter[WallKey]] = {}  # by chunk
         self._pens: dict[tuple[WallKind, bool], QPen] = {}  # shared: merged chunks group by pen
-        self.picture = LayerPicture(self, self._stroke_picture)  # zoomed out
-        self._cell_px = 0.0  # on screen, in the frame being painted
+        self.picture = LayerPicture(self, self.draw)  # zoomed out
+        self.held = False  # this paint pass copies the walls from the floor (desktop.map.floor)
 
     def set_walls(self, walls: list[WallSegment]) -> None:
         """Draw these walls (a new or resized map)."""
@@ -115,23 +115,25 @@ class WallLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        if widget is not None and self.held:
+            return
+        exposed: QRectF = option.exposedRect  # type: ignore[attr-defined]
+        if widget is None or self.renderer.on_screen(1, painter.worldTransform()) >= \
+                self.PICTURE_BELOW_PX:  # (no widget: a file's picture, exact)
+            self.draw(painter, exposed)
+        else:
+            self.picture.paint(painter, exposed, QRectF(widget.rect()), self._bounds)
+
+    def draw(self, painter: QPainter, area: QRectF) -> None:
+        """Stroke the walls reaching into ``area`` (scene)."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        exposed: QRectF = option.exposedRect  # type: ignore[attr-defined]
         cell_px = self.renderer.on_screen(1, painter.worldTransform())
-        if widget is None or cell_px >= self.PICTURE_BELOW_PX:  # (no widget: a file's
-            _stroke(painter, self._chunks(cell_px).exposed(exposed))  # picture, exact)
-        else:
-            self._cell_px = cell_px
-            self.picture.paint(painter, exposed, QRectF(widget.rect()), self._bounds)
+        _stroke(painter, self._chunks(cell_px).exposed(area))
 
     def _chunks(self, cell_px: float) -> _Chunks:
         """The chunks to stroke with a cell ``cell_px`` on screen."""
         return self._merged() if cell_px < self.COARSE_BELOW_PX else self._fine
-
-    def _stroke_picture(self, painter: QPainter, area: QRectF) -> None:
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        _stroke(painter, self._chunks(self._cell_px).exposed(area))
 
     def _merged(self) -> _Chunks:
         if self._coarse is None:

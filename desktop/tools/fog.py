@@ -48,6 +48,7 @@ class FogTool(CellPaintTool):
         self.preview = FogLayer(self.renderer, GM_FOG)
         self.preview.hide()
         self.scene.addItem(self.preview)
+        self.scene.floor.underlays.append(self.preview)  # drawn under the walls
         self.pinned = False  # View > Show players' fog
         self.fog_on: QCheckBox | None = None  # the options, once made
         self.darkness: QComboBox | None = None

@@ -79,18 +79,18 @@ def test_the_dots_picture_follows_a_token_that_moves(window: MainWindow) -> None
 
 def test_the_picture_is_lent_while_zooming_and_taken_anew_at_rest(
         qtbot: QtBot, window: MainWindow) -> None:
-    view, walls = window.view, window.scene.walls
+    view, floor = window.view, window.scene.floor  # the walls' picture, and more
     zoom_to(window, 4)
     qtbot.waitUntil(lambda: not window.scene.faces.zooming)
     view.viewport().repaint()
-    rested = walls.picture._shot
+    rested = floor.picture._shot
     assert rested is not None
     view.zoom_by(1.2)
     view.viewport().repaint()
-    assert walls.picture._shot is rested  # lent, scaled
+    assert floor.picture._shot is rested  # lent, scaled
     qtbot.waitUntil(lambda: not window.scene.faces.zooming)
     view.viewport().repaint()
-    assert walls.picture._shot is not rested
+    assert floor.picture._shot is not rested
     QApplication.processEvents()
 
 
