@@ -159,12 +159,6 @@ class MovementGraph:
             self._searches.search = search
         return search
 
-    def prepare(self) -> None:
-        """Make now what a first goal needs: this thread's search and where the token may
-        end (a drag does it before the pointer moves)."""
-        self.search()
-        _ = self.ends_ok  # kept from here on
-
     def _search_over(self, window: tuple[slice, slice], weights: tuple[int, int],
                      heuristic: tuple[int, int], start: Cell) -> Search:
         """A search over the anchors in ``window`` (rows, columns), its steps weighing
