@@ -39,7 +39,6 @@ from desktop.qt import (
     QDropEvent,
     QKeyEvent,
     QKeySequence,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -72,6 +71,7 @@ from desktop.tools.shove import ShoveTool
 from desktop.tools.walls import DoorTool, EraseTool, WallTool
 from desktop.widgets.elided import ElidedLabel
 from desktop.widgets.icons import EVERY_SIZE, TOOL_ICON_PX, sizes_shown, tool_icon
+from desktop.widgets.readout import Readout
 from desktop.widgets.screen_fit import sidebar_width
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem, add_items, shortcut_text
 from desktop.widgets.window_memory import WindowMemory
@@ -644,7 +644,7 @@ class MainWindow(QMainWindow):
 
     # --- status and title ------------------------------------------------------------------
     def _build_status_bar(self) -> None:
-        self.cell_label = QLabel()
+        self.cell_label = Readout()
         self.statusBar().addPermanentWidget(self.cell_label)
         self.statusBar().addPermanentWidget(self.share.status_button())
         for side, text in (("left", "◧ Log"), ("right", "Panels ◨")):
