@@ -34,6 +34,7 @@ def test_a_new_cell_under_the_pointer_repaints_the_read_out_alone(
     cells = [Cell(x, 3) for x in range(2, 8)]  # (3, 3) names the brazier: the widest text
     for cell in cells:  # the read-out grows to the widest once
         window.view.cell_hovered.emit(cell)
+    bar.clearMessage()  # the tool's hint, which would end (and repaint the bar) meanwhile
     qtbot.wait(50)  # laid out and repainted
     count = PaintCount()
     buttons = bar.findChildren(QToolButton)
