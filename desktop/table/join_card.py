@@ -1,7 +1,9 @@
 """The join address and its QR code in a corner of the players' window, sized to that
 window: on a TV across the table a code a sixth of the screen high could not be scanned
 from a seat, so the code takes about a third of the window's shorter side (whole multiples
-of its modules, so they stay crisp) and the words grow with it."""
+of its modules, so they stay crisp) and the words grow with it. The card is as wide as the
+code: the address wraps where a line is full, within its 32-letter key too (in a small
+window its one line made the card half the window wide)."""
 
 from __future__ import annotations
 
@@ -22,9 +24,11 @@ class JoinCard(QFrame):
         self.picture = QLabel()
         layout.addWidget(self.picture, 0, Qt.AlignmentFlag.AlignHCenter)
         self.title = QLabel("<b>Join on your phone</b>")
-        self.address = QLabel(url)  # for a laptop's browser: small, the code is what is read
+        # For a laptop's browser: small, the code is what is read.
+        self.address = QLabel(breakable(url))
         for words in (self.title, self.address):
             words.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            words.setWordWrap(True)
             layout.addWidget(words)
         window.installEventFilter(self)
         self.fit_to(window)
@@ -42,6 +46,7 @@ class JoinCard(QFrame):
             font = words.font()
             font.setPixelSize(max(12, pixels))
             words.setFont(font)
+            words.setFixedWidth(side)
         self.adjustSize()
         self.move(MARGIN, MARGIN)
 
@@ -49,3 +54,8 @@ class JoinCard(QFrame):
         if event.type() == QEvent.Type.Resize and isinstance(watched, QWidget):
             self.fit_to(watched)
         return False
+
+
+def breakable(url: str) -> str:
+    """``url`` with a zero-width space between its characters: it may wrap after any."""
+    return "\u200b".join(url)

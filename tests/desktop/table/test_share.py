@@ -204,6 +204,11 @@ def test_the_join_code_shows_on_the_player_window(qtbot: QtBot, window: MainWind
     qr = code.picture.pixmap().width()
     assert qr % window.share.qr_pixmap().width() == 0 and 300 <= qr <= 400
     assert code.geometry().bottom() < 1080
+    players.resize(900, 600)  # a small window: the address wraps under the code
+    qr = code.picture.pixmap().width()
+    assert code.address.height() > code.address.fontMetrics().height()
+    assert code.width() <= qr + 2 * code.layout().contentsMargins().left()
+    assert code.address.text().replace("\u200b", "") == window.share.url
     window.share.stop()
     assert window.share.code_label is None and not toggle.isChecked()
     toggle.trigger()  # not sharing: no code, and the menu says so
