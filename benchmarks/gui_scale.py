@@ -112,6 +112,18 @@ class Bench:
         self.view.fit_map()
         settle(self.counter)
 
+    def rest(self) -> None:
+        """Run the event loop until the last zoom has rested and the token faces it owed
+        are drawn (``desktop.map.token_faces``: 150 ms after the last wheel notch, then a
+        few ms at a time), as they are by the time a GM's hand has gone from the wheel to
+        a token. Without it the share group's first drag, which follows its pans within
+        150 ms of the last notch, took the rest's 10-27 ms in one of its frames."""
+        faces = self.window.scene.faces
+        while faces.zooming or faces.owed:
+            QApplication.processEvents()
+            time.sleep(0.005)
+        settle(self.counter)
+
     def close(self) -> None:
         self.counter.remove()
         self.window.document.history.mark_clean()
@@ -220,6 +232,7 @@ def _drag(bench: Bench, token: Token, prefix: str) -> Figures:
     """Press on the token, move one cell east at a time and back again, release on the
     last cell: every step a frame; the move is undone afterwards."""
     size = token.footprint.size
+    bench.rest()
     _nudge_another(bench, token)
     bench.window.scene.clearSelection()  # the press selects it (and paints the ring)
     settle(bench.counter)
