@@ -152,7 +152,9 @@ def bench_collections(bench: Bench) -> Figures:
 # --- zoom, pan, repaint ----------------------------------------------------------------------
 def bench_zoom(bench: Bench) -> Figures:
     """Wheel notches over the middle of the view: five in, five out, again and again (each
-    notch a new zoom level, as a user scrolls), from fit and from zoom 1."""
+    notch a new zoom level, as a user scrolls), from fit and from zoom 1; then the work of
+    the zoom's rest (``zoom_rest_*``: from its signal, 150 ms after the last notch, until
+    the owed token faces are drawn and painted, a few ms per turn of the event loop)."""
     centre = QPointF(bench.viewport.width() / 2, bench.viewport.height() / 2)
     notches = [1 if (i // 5) % 2 == 0 else -1 for i in range(ZOOM_STEPS)]
     figures: Figures = {}
@@ -160,8 +162,19 @@ def bench_zoom(bench: Bench) -> Figures:
         start()
         samples = [bench.frame(lambda n=n: wheel(bench.viewport, centre, n)) for n in notches]
         figures |= {f"zoom_step_{name}_cold_ms": ms(samples[0]),
-                    **spread_ms(f"zoom_step_{name}", samples[1:])}
+                    **spread_ms(f"zoom_step_{name}", samples[1:]),
+                    f"zoom_rest_{name}_ms": ms(_rest_work(bench))}
     return figures
+
+
+def _rest_work(bench: Bench) -> float:
+    """Seconds from the zoom's rest to the end of the work it brings (see ``Bench.rest``)."""
+    rested: list[float] = []
+    faces = bench.window.scene.faces
+    connection = faces.rested.connect(lambda: rested.append(time.perf_counter()))
+    bench.rest()
+    faces.rested.disconnect(connection)
+    return time.perf_counter() - rested[0]
 
 
 def _zoom_one(bench: Bench) -> None:
