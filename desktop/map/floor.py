@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from desktop.map.view_picture import LayerPicture
 from desktop.map.wall_layer import WallLayer
-from desktop.qt import QColor, QPainter, QRectF, QWidget
+from desktop.qt import QPainter, QRectF, QWidget
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,10 +34,9 @@ class Floor:
     of them the paint pass under way draws from it."""
 
     def __init__(self, scene: QGraphicsScene, ground: Callable[[QPainter, QRectF], None],
-                 tint: HazardTint, walls: WallLayer, *, faces: FaceBook, backdrop: QColor
-                 ) -> None:
+                 tint: HazardTint, walls: WallLayer, faces: FaceBook) -> None:
         self.ground, self.tint, self.walls = ground, tint, walls
-        self.picture = LayerPicture(scene, self._draw, opaque=backdrop)
+        self.picture = LayerPicture(scene, self._draw, opaque=True)
         self.picture.lend_while_zooming(faces)
         self.underlays: list[QGraphicsItem] = []  # drawn between the ground and the walls
 

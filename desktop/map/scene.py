@@ -103,8 +103,7 @@ class MapScene(QGraphicsScene):
         self.addItem(self.dots)
         self.hazard_tint = HazardTint(self.renderer)
         self.addItem(self.hazard_tint)
-        self.floor = Floor(self, self._draw_ground, self.hazard_tint, self.walls,
-                           faces=self.faces, backdrop=self.backdrop)
+        self.floor = Floor(self, self._draw_ground, self.hazard_tint, self.walls, self.faces)
         self._selected: set[str] = set()
         self._cells = QImage()
         self._ledges = Ledges(self.renderer)

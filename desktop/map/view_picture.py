@@ -15,7 +15,7 @@ import math
 from typing import TYPE_CHECKING
 
 from desktop.map.renderer import MapRenderer
-from desktop.qt import QColor, QPainter, QPixmap, QPointF, QRectF, Qt, QTransform
+from desktop.qt import QPainter, QPixmap, QPointF, QRectF, Qt, QTransform
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,11 +32,10 @@ class LayerPicture:
     frame needs it."""
 
     def __init__(self, item: QGraphicsItem | QGraphicsScene,
-                 draw: Callable[[QPainter, QRectF], None], *, opaque: QColor | None = None
-                 ) -> None:
+                 draw: Callable[[QPainter, QRectF], None], *, opaque: bool = False) -> None:
         self.item = item
         self.draw = draw
-        self.opaque = opaque  # what the layer covers its bounds with, if it does
+        self.opaque = opaque  # the layer paints every pixel of its bounds (the floor)
         self._shot: _Shot | None = None
         self._dirty: list[QRectF] = []  # scene areas to draw anew into the picture
         self._faces: FaceBook | None = None
@@ -88,9 +87,9 @@ class LayerPicture:
 
 
 class _Shot:
-    """A layer drawn into a picture of device pixels for one view: transparent, or
-    filled with the colour an opaque layer (the floor) covers its bounds with, which
-    Qt copies without blending."""
+    """A layer drawn into a picture of device pixels for one view: transparent, or for a
+    layer that paints every pixel (the floor) one without an alpha channel, which Qt
+    copies without blending."""
 
     def __init__(self, pixmap: QPixmap, transform: QTransform, ratio: float,
                  area: QRectF) -> None:
@@ -99,8 +98,7 @@ class _Shot:
 
     @classmethod
     def take(cls, draw: Callable[[QPainter, QRectF], None], transform: QTransform,
-             ratio: float, viewport: QRectF, bounds: QRectF, *, opaque: QColor | None
-             ) -> _Shot:
+             ratio: float, viewport: QRectF, bounds: QRectF, *, opaque: bool) -> _Shot:
         """What ``draw`` draws within ``bounds`` (scene) that ``transform`` puts into
         ``viewport`` or near it, drawn as the item would draw it there."""
         margin_x, margin_y = viewport.width() * MARGIN, viewport.height() * MARGIN
@@ -109,7 +107,7 @@ class _Shot:
         pixmap = QPixmap(max(1, math.ceil(area.width() * ratio)),
                          max(1, math.ceil(area.height() * ratio)))
         pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent if opaque is None else opaque)
+        pixmap.fill(Qt.GlobalColor.black if opaque else Qt.GlobalColor.transparent)
         if not area.isEmpty():
             painter = QPainter(pixmap)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
