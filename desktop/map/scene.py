@@ -65,10 +65,27 @@ DISC_WHILE_ZOOMING = 2  # of DETAIL_PX: a dot grown up to this while the wheel t
 ITEM_INDEX_DEPTH = 8
 
 
+class _GroundOption:
+    """A View-menu switch of what the ground shows (the grid, the heights): switched, the
+    floor's picture is drawn anew (:mod:`desktop.map.floor`)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attribute = f"_{name}"
+
+    def __get__(self, scene: MapScene, owner: type | None = None) -> bool:
+        return bool(getattr(scene, self.attribute))
+
+    def __set__(self, scene: MapScene, shown: bool) -> None:
+        setattr(scene, self.attribute, shown)
+        scene.floor.forget()
+
+
 class MapScene(QGraphicsScene):
     """Everything drawn on the map, kept in step with an :class:`EncounterDocument`."""
 
     for_players = False  # the players' scene (desktop.table.player_window) leaves GM things out
+    show_grid = _GroundOption()
+    show_elevation_numbers = _GroundOption()
 
     def __init__(self, document: EncounterDocument, renderer: MapRenderer | None = None
                  ) -> None:
@@ -118,24 +135,6 @@ class MapScene(QGraphicsScene):
     @property
     def encounter(self) -> Encounter:
         return self.document.encounter
-
-    @property
-    def show_grid(self) -> bool:
-        return self._show_grid
-
-    @show_grid.setter
-    def show_grid(self, shown: bool) -> None:
-        self._show_grid = shown
-        self.floor.forget()
-
-    @property
-    def show_elevation_numbers(self) -> bool:
-        return self._show_elevation_numbers
-
-    @show_elevation_numbers.setter
-    def show_elevation_numbers(self, shown: bool) -> None:
-        self._show_elevation_numbers = shown
-        self.floor.forget()
 
     def rebuild(self) -> None:
         """Draw everything afresh (a new or resized map)."""
