@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import core.actions
 import core.rules
+import core.spatial
 from core.io.fileio import EncounterFileError, load_encounter
 from desktop.document.autosave import RecoveryError, orphaned_recoveries, read_recovery
 from desktop.document.collector import QuietCollector
@@ -107,15 +108,15 @@ def run_app(path: Path) -> int:
 
 
 def warm_up() -> threading.Thread:
-    """Import what the first ruling needs and the first frame did not (the resolvers and
-    actions, see :mod:`desktop`) off the GUI thread, while the GM looks at the map. Returns
-    the thread doing it."""
+    """Import what the first ruling needs and the first frame did not (the resolvers,
+    actions and searches, see :mod:`desktop`) off the GUI thread, while the GM looks at the
+    map. Returns the thread doing it."""
     thread = threading.Thread(target=_load_the_rest, name="warm-up", daemon=True)
     thread.start()
     return thread
 
 
 def _load_the_rest() -> None:
-    for package in (core.rules, core.actions):
+    for package in (core.rules, core.actions, core.spatial):
         for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)

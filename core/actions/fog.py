@@ -35,7 +35,6 @@ from core.model.encounter import Encounter
 from core.model.fog import BoolArray, FogLayer, FogState
 from core.model.grid import Cell
 from core.model.mapmodel import Darkness
-from core.spatial.playerview import seen_now
 
 
 class FogEdit(Command):
@@ -156,6 +155,10 @@ class RecordPartyView(Command):
         if self.added is None:
             fog, battle_map = encounter.fog, encounter.map
             explored = fog.cells("explored", battle_map.width, battle_map.height)
+            # Imported here: the sight sweep's modules are not part of a window's start
+            # (desktop/__init__); the first edit that may change the party's view loads them.
+            from core.spatial.playerview import seen_now
+
             self.added = seen_now(encounter) & ~explored
         return self.added
 

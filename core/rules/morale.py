@@ -30,6 +30,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from pydantic import ConfigDict, Field
 
@@ -42,7 +43,9 @@ from core.model.morale import MoraleTrigger, TriggerKind
 from core.model.profile import MoraleResult, MoraleRoll, RulesProfile
 from core.rules.conditions import down, helpless
 from core.rules.value import RulesValue
-from core.spatial.retreat import Retreat, plan_retreats
+
+if TYPE_CHECKING:
+    from core.spatial.retreat import Retreat
 
 SEED = "002 Morale"
 RUNS = (MoraleResult.RETREAT, MoraleResult.DROP_AND_RUN)
@@ -257,6 +260,10 @@ def retreat_budget_ft(encounter: Encounter) -> float:
 
 def retreat_plans(encounter: Encounter, side: Side) -> dict[str, Retreat]:
     """Where each creature of the side that checks would run, if it ran: the preview."""
+    # Imported here: the morale bar shows triggers from the first frame on, and the search
+    # behind a retreat is not part of a window's start (desktop/__init__).
+    from core.spatial.retreat import plan_retreats
+
     threats = [t.footprint for t in side_tokens(encounter, other(side)) if fighting(t.combatant)]
     return plan_retreats(encounter, [t.id for t in checkers(encounter, side)], threats,
                          retreat_budget_ft(encounter))

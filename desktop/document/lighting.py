@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 
 from core.model.mapmodel import Darkness
 from core.spatial.lighting import Lighting
-from core.spatial.vision import lighting_inputs
 from desktop.qt import QObject, Signal, isValid
 
 if TYPE_CHECKING:
@@ -55,8 +54,11 @@ class LightKeeper(QObject):
     def current(self) -> bool:
         """Whether the lit cells are those of the map as it is (or not needed: daylight)."""
         encounter, lighting = self._lighting()
-        return (encounter.map.darkness is Darkness.DAYLIGHT
-                or lighting.follows(*lighting_inputs(encounter)))
+        if encounter.map.darkness is Darkness.DAYLIGHT:
+            return True
+        from core.spatial.vision import lighting_inputs  # not part of a daylit start
+
+        return lighting.follows(*lighting_inputs(encounter))
 
     def catch_up(self) -> bool:
         """Bring the lit cells up to date: here when little is to be swept, else on the
@@ -66,6 +68,8 @@ class LightKeeper(QObject):
             return True
         if self._job is not None:
             return False
+        from core.spatial.vision import lighting_inputs
+
         encounter, lighting = self._lighting()
         inputs = lighting_inputs(encounter)
         if lighting.work(*inputs) <= SYNC_CELLS:

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from core.model.grid import Cell
-from core.spatial.playerview import PlayerItems, PlayerView, player_items, player_view
 from desktop.map.cell_image import image_of
 from desktop.qt import (
     QColor,
@@ -28,6 +27,7 @@ from desktop.qt import (
 
 if TYPE_CHECKING:
     from core.actions.commands import ChangeSet
+    from core.spatial.playerview import PlayerItems, PlayerView
     from desktop.document.document import EncounterDocument
     from desktop.map.renderer import MapRenderer
 
@@ -58,12 +58,16 @@ class PlayerViewModel(QObject):
     @property
     def view(self) -> PlayerView:
         if self._view is None:
+            from core.spatial.playerview import player_view  # see desktop/__init__
+
             self._view = player_view(self.document.encounter)
         return self._view
 
     @property
     def items(self) -> PlayerItems:
         if self._items is None:
+            from core.spatial.playerview import player_items  # see desktop/__init__
+
             self._items = player_items(self.document.encounter, self.view)
         return self._items
 

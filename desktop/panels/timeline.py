@@ -16,7 +16,6 @@ from core.actions.round import (
     SetActionLength,
     SetSegmentOverride,
 )
-from core.actions.surprise import SurpriseAction
 from core.rules.timeline import acting_order, entry_timing, newcomers, still_to_act
 from desktop.panels.timeline_chips import (
     Chip,
@@ -229,6 +228,8 @@ class TimelinePanel(QWidget):
 
     def surprise(self, alertness: str, stealth_bonus: int, moved_ft: float = 0) -> None:
         """Each party character's Spot save (002 "Surprise"), rolled or typed, logged."""
+        from core.actions.surprise import SurpriseAction  # see desktop/__init__
+
         target = self.document.encounter.profile.surprise_spot_target
         self.resolve_panel.begin_roll(
             SurpriseAction(alertness, stealth_bonus, moved_ft),

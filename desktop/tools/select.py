@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING
 
 from core.actions.base import plan
 from core.actions.commands import ChangeSet, RemoveToken, toggle_door
-from core.actions.move import MoveAction, MovePlan, placement_problem
 from core.model.dice import ScriptedDice
 from core.model.grid import Cell
 from core.model.mapmodel import WallKind, WallSegment
 from core.rules.timeline import segments_moving
 from core.spatial.geometry import point_segment_distance
-from core.spatial.pathing import IllegalMoveError, MovementGraph, MovePath, movement_graph
 from desktop.map.items import TokenItem
 from desktop.qt import (
     QGraphicsView,
@@ -35,7 +33,9 @@ from desktop.tools.drag_rulings import DragRulings, Ruling
 from desktop.tools.paint import labelled_spin
 
 if TYPE_CHECKING:
+    from core.actions.move import MovePlan
     from core.model.encounter import Encounter
+    from core.spatial.pathing import MovementGraph, MovePath
     from desktop.map.tool_events import ToolEvent
 
 DOOR_PICK_CELLS = 0.25
@@ -63,6 +63,8 @@ class _Drag:
         """The leader's movement graph, built at the first move: a click that only selects
         needs none (0.7 ms of a press on the 300×300 benchmark map)."""
         if self._graph is None:
+            from core.spatial.pathing import movement_graph  # see desktop/__init__
+
             self._graph = movement_graph(self.encounter, self.leader.token)
         return self._graph
 
@@ -208,6 +210,8 @@ class SelectTool(MapTool):
         """Path and cost for the new cell: computed only when the pointer enters a cell.
         Whether the drag is a manoeuvre (an overrun, evade checks) may come a moment
         later, from the odds worker."""
+        from core.actions.move import placement_problem  # see desktop/__init__
+
         preview = self.scene.path_preview
         problem = placement_problem(self.document.encounter, drag.targets())
         if drag.free:
@@ -292,6 +296,9 @@ class SelectTool(MapTool):
             self.rulings.drop()
             return True
         self.rulings.clear()
+        from core.actions.move import MoveAction  # see desktop/__init__
+        from core.spatial.pathing import IllegalMoveError
+
         action = MoveAction(targets, drag.free, self.budget_ft)
         try:
             outcome = plan(action, self.document.encounter, ScriptedDice([]))

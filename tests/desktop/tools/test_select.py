@@ -12,13 +12,13 @@ from pytestqt.qtbot import QtBot
 
 from core.model.grid import Cell, Direction
 from core.model.mapmodel import WallKind
+from core.spatial import pathing
 from core.spatial.geometry import geometry_of
 from desktop.mainwindow import MainWindow
 from desktop.qt import (
     QApplication,
     Qt,
 )
-from desktop.tools import select as select_tool
 from tests.desktop.qt_fixtures import cell_point, option
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
@@ -44,8 +44,8 @@ def test_a_click_that_only_selects_builds_no_movement_graph(
     """The graph is for the drag (0.7 ms of a press on a 300×300 map): the first move
     builds it."""
     built: list[str] = []
-    make = select_tool.movement_graph
-    monkeypatch.setattr(select_tool, "movement_graph",
+    make = pathing.movement_graph
+    monkeypatch.setattr(pathing, "movement_graph",
                         lambda encounter, token: built.append(token.id) or make(encounter, token))
     qtbot.mouseClick(window.view.viewport(), LEFT, NONE, cell_point(window, 6, 9))
     assert window.scene.tokens["mira"].isSelected() and built == []
