@@ -557,7 +557,7 @@ class _TokenIndex:
     def _painted(self, shape: tuple[int, int]) -> dict[Side, npt.NDArray[np.int16]]:
         """Every token's footprint counted on its side's grid, the footprints of one side
         and size at once (one token at a time took 11 ms for the 3,000 tokens of the
-        benchmark's big map, in the first drag's press: now 4.5). Every footprint is on
+        benchmark's big map, in the first drag after it opened: now 4.5). Every footprint is on
         the map (loading, placing and resizing refuse one that is not)."""
         grids = {side: np.zeros(shape, dtype=np.int16) for side in Side}
         corners: dict[tuple[Side, int], list[tuple[int, int]]] = {}

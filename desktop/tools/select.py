@@ -296,6 +296,12 @@ class SelectTool(MapTool):
             self.rulings.drop()
             return True
         self.rulings.clear()
+        self._drop(drag, targets)
+        return True
+
+    def _drop(self, drag: _Drag, targets: dict[str, Cell]) -> None:
+        """Move the dragged tokens to ``targets`` as one ruled action, or put them back
+        with the reason it was refused."""
         from core.actions.move import MoveAction  # see desktop/__init__
         from core.spatial.pathing import IllegalMoveError
 
@@ -305,12 +311,11 @@ class SelectTool(MapTool):
         except IllegalMoveError as error:
             self.report(str(error))
             self._return(drag)
-            return True
+            return
         if not self.document.perform(outcome):
             self._return(drag)
         elif not drag.narrowed:  # else why the others stayed is worth more
             self.report(self._moved(outcome.summary, outcome.result))
-        return True
 
     def _moved(self, summary: str, moved: MovePlan) -> str:
         """What a drop did, for the status bar (in place of a refusal of an earlier drag):
