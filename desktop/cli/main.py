@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from desktop.cli.errors import USAGE_ERROR, CliError, one_line
+from desktop.system.pydantic_plugins import turn_off_plugins
 from desktop.system.resources import DEMO, app_version
 
 if TYPE_CHECKING:
@@ -44,10 +45,6 @@ STDIN = 0  # the descriptor, which is there even where sys.stdin is None (closed
 # interleaved), taken from the GUI thread's own core on a busy machine. Nothing here hands
 # BLAS anything big enough to split (every matrix product is of a few columns).
 BLAS_THREADS = "1"
-# pydantic looks for plugins in every installed distribution's entry points when it makes
-# its first model (3-10 ms of every start); Battlemap uses none. A user who wants one can
-# set the variable (to an empty value: every plugin).
-PYDANTIC_PLUGINS_OFF = "__all__"
 
 
 class _Version(argparse.Action):
@@ -222,7 +219,7 @@ def _run_serve(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # read when numpy loads
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", PYDANTIC_PLUGINS_OFF)
+    turn_off_plugins(os.environ)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         from desktop.cli.preflight import window_problem
 

@@ -5,7 +5,6 @@ wheel, pipx, or the PyInstaller standalone build. No Qt here: headless commands 
 from __future__ import annotations
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from importlib.resources import files
 from pathlib import Path
 
@@ -52,6 +51,10 @@ def is_frozen() -> bool:
 def app_version() -> str:
     """The installed distribution's version (the standalone build bundles its metadata);
     from a bare source checkout, the version in ``pyproject.toml``."""
+    # Here: the window never needs it, and with pydantic's plugin search left out
+    # (desktop.system.pydantic_plugins) nothing else in a start imports it (8 ms).
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:

@@ -22,7 +22,6 @@ from desktop.qt import (
     QWidget,
     Signal,
 )
-from desktop.share.address import default_address
 from desktop.widgets.shortcuts import SEPARATOR, MenuItem
 
 if TYPE_CHECKING:
@@ -240,6 +239,8 @@ class ShareController(QObject):
             self.table.set_settings(settings)
 
     def chosen_address(self) -> tuple[str, int]:
+        from desktop.share.address import default_address  # socket: not before sharing
+
         host = str(self.settings.value("share/host", "")) or default_address()
         return host, int(str(self.settings.value("share/port", 0)))
 

@@ -112,8 +112,12 @@ def test_each_session_rolls_with_a_new_seed(qtbot: QtBot) -> None:
 # the GM shares; the bestiary and Universal VTT maps (their models and readers, 3.5 ms), until
 # the GM opens the library, imports or exports a map; the searches and the party's sight
 # (paths, retreats, the sight sweep's vision: 9 ms), until the first drag, retreat preview
-# or edit that may change what the party sees, or the warm-up.
-NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib", "desktop.share.table",
+# or edit that may change what the party sees, or the warm-up; importlib.metadata (8 ms with
+# the email package), which only pydantic's plugin search imported (the test starts as
+# ``battlemap`` does, with desktop.system.pydantic_plugins), until the version is asked for;
+# socket, 1.5 ms, for the share's address, until the GM shares.
+NOT_AT_START = ("tcod", "numpy.ma", "subprocess", "tomllib", "importlib.metadata", "email",
+                "socket", "desktop.share.address", "desktop.share.table",
                 "desktop.share.protocol", "aiohttp", "segno", "core.model.bestiary",
                 "core.io.bestiary", "core.io.uvtt", "core.io.uvtt_export",
                 "core.spatial.pathing", "core.spatial.retreat", "core.spatial.footprints",
@@ -135,8 +139,10 @@ RULES_MODULES = ("import pkgutil, core.rules, core.actions\n"
 
 def test_the_first_window_imports_only_what_it_needs_and_the_rest_after(
         tmp_path: Path) -> None:
-    code = ("import sys\n"
+    code = ("import os, sys\n"
             "from pathlib import Path\n"
+            "from desktop.system.pydantic_plugins import turn_off_plugins\n"
+            "turn_off_plugins(os.environ)\n"
             "from desktop.app import open_window, warm_up\n"
             "from desktop.system.application import application\n"
             + RULES_MODULES +
@@ -212,16 +218,19 @@ def test_numpy_starts_no_blas_threads_unless_asked_to(tmp_path: Path, given: str
 def test_pydantic_looks_for_no_plugins_unless_asked_to(given: str | None,
                                                         scanned: bool) -> None:
     """``battlemap`` turns pydantic's plugins off before its first model (their search reads
-    every installed distribution's entry points); a value the user set is kept (empty:
-    every plugin). pydantic's loader keeps what it found in ``_plugins``, None until it
-    has looked."""
-    code = ("import os\n"
+    every installed distribution's entry points), and its loader, which would import
+    ``importlib.metadata`` for that search, is not imported (desktop.system.pydantic_plugins);
+    a value the user set is kept (empty: every plugin), and pydantic's own loader searches,
+    keeping what it found in ``_plugins`` (None until it has looked)."""
+    code = ("import os, sys\n"
             "from desktop.cli.main import main\n"
-            f"main(['check', {str(DEMO)!r}])\n"
+            f"main(['morale', {str(DEMO)!r}])\n"
             "from pydantic.plugin import _loader\n"
-            "print(repr(os.environ['PYDANTIC_DISABLE_PLUGINS']), _loader._plugins is not None)\n")
-    assert prints_with(code, "PYDANTIC_DISABLE_PLUGINS", given)[-2:] == [
-        repr("__all__" if given is None else given), str(scanned)]
+            "print(repr(os.environ['PYDANTIC_DISABLE_PLUGINS']),\n"
+            "      getattr(_loader, '_plugins', None) is not None,\n"
+            "      'importlib.metadata' in sys.modules)\n")
+    assert prints_with(code, "PYDANTIC_DISABLE_PLUGINS", given)[-3:] == [
+        repr("__all__" if given is None else given), str(scanned), str(scanned)]
 
 
 def test_a_shortcut_pressed_at_once_and_what_the_first_frame_left_out_work(

@@ -292,12 +292,14 @@ def test_an_applied_move_records_what_the_party_saw(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("option", ["--help", "--version"])
 def test_help_and_version_load_no_rules_engine(option: str) -> None:
-    """What ``battlemap --help`` prints needs argparse only: no numpy, pydantic or core."""
+    """What ``battlemap --help`` prints needs argparse only: no numpy, pydantic or core (the
+    stand-in for pydantic's plugin loader, desktop.system.pydantic_plugins, imports none:
+    it has no spec)."""
     code = ("import sys\nfrom desktop.cli.main import main\ntry:\n"
             f"    main([{option!r}])\n"
             "except SystemExit:\n    pass\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('core', 'numpy', 'pydantic', 'PySide6')))")
+            "('core', 'numpy', 'pydantic', 'PySide6') and sys.modules[m].__spec__))")
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, check=True)
     assert done.stdout.splitlines()[-1] == "[]"
