@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
@@ -47,8 +46,7 @@ class CommandRefusedError(ValueError):
     """A command that cannot be applied here; the message tells the GM why. Nothing changed."""
 
 
-@dataclass(frozen=True)
-class ChangeSet:
+class ChangeSet(NamedTuple):
     """What an edit touched, so views redraw only that and derived state follows."""
 
     tokens: frozenset[str] = frozenset()
@@ -69,9 +67,9 @@ class ChangeSet:
     def __or__(self, other: ChangeSet) -> ChangeSet:
         """Both change sets: sets united, wall lists joined, flags or-ed."""
         merged: dict[str, Any] = {}
-        for spec in fields(self):
-            mine, theirs = getattr(self, spec.name), getattr(other, spec.name)
-            merged[spec.name] = mine + theirs if isinstance(mine, tuple) else mine | theirs
+        for name in self._fields:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            merged[name] = mine + theirs if isinstance(mine, tuple) else mine | theirs
         return ChangeSet(**merged)
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -84,8 +85,7 @@ def lamp(light: Light) -> Lamp:
     return light.x, light.y, light.range_cells
 
 
-@dataclass(frozen=True)
-class LitArea:
+class LitArea(NamedTuple):
     """One light's lit cells (packed bits over ``box``), and how far its rays reach per
     angle bin (float32: an upper bound, kept to tell which wall changes can matter)."""
 
@@ -213,8 +213,7 @@ class Lighting:
         return touched
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """How to bring the lit cells up to date: the lights as counted now, those to sweep
     (again), and whether from nothing."""
 

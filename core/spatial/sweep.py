@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -79,8 +80,7 @@ def sight_over(segments: FloatArray, eye: Point, box: Box) -> Seen:
     return Seen(box, cells, found.reach)
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """The cells an eye sees, as a mask over ``box``, and how far its rays reach in each
     cull bin (an upper bound: infinity where no one segment closes a bin)."""
 

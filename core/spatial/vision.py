@@ -37,7 +37,7 @@ array([[1, 1, 0, 0],
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -109,7 +109,7 @@ def viewers_sight(encounter: Encounter, viewers: Iterable[Viewer]) -> dict[Viewe
     if battle_map.darkness is Darkness.DAYLIGHT or not seen:
         return seen
     lit = lit_cells(encounter, where=np.logical_or.reduce([s.cells for s in seen.values()]))
-    return {viewer: replace(lines, cells=_in_the_dark(encounter, viewer, lines.cells, lit))
+    return {viewer: lines._replace(cells=_in_the_dark(encounter, viewer, lines.cells, lit))
             for viewer, lines in seen.items()}
 
 

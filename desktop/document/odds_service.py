@@ -19,8 +19,7 @@ import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.model.encounter import Encounter
 from desktop.qt import QObject, Signal
@@ -31,8 +30,7 @@ if TYPE_CHECKING:
 SYNC_MS = 4.0  # a computation this fast is done at once, on the GUI thread
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What a computation gave: its value, or the refusal it raised (a ValueError or
     LookupError: the shove cannot be made from there, the target is out of range)."""
 
@@ -45,8 +43,7 @@ Show = Callable[[Answer], None]
 Stamp = tuple[object, int]  # the document's history (a file opened starts a new one), revision
 
 
-@dataclass(frozen=True)
-class _Request:
+class _Request(NamedTuple):
     """What a tool wants shown, and the document revision it was last asked at."""
 
     key: Hashable
@@ -55,8 +52,7 @@ class _Request:
     revision: Stamp
 
 
-@dataclass(frozen=True)
-class _Done:
+class _Done(NamedTuple):
     key: Hashable
     revision: Stamp
     answer: Answer
@@ -133,7 +129,7 @@ class OddsService(QObject):
         if done.revision != self.stamp():  # computed on an encounter since changed
             if wanted is not None and wanted.key == done.key \
                     and wanted.revision != self.stamp():  # not asked again since
-                self._wanted = replace(wanted, revision=self.stamp())
+                self._wanted = wanted._replace(revision=self.stamp())
                 self._answer(self._wanted)
             return
         error = done.answer.error

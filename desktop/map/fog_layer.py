@@ -5,8 +5,7 @@ module only paints its masks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -72,8 +71,7 @@ class PlayerViewModel(QObject):
         return self._items
 
 
-@dataclass(frozen=True)
-class FogLook:
+class FogLook(NamedTuple):
     """The colours of cells the players see nothing of, and of cells they only remember;
     ``border``: grid units of unseen colour around the map (hides the map's edge lines)."""
 

@@ -4,8 +4,7 @@ back may send a creature to). They only display what core computed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from core.model.melee import HoldKind
 from desktop.map.items import Z_OVERLAY, Z_TOKEN
@@ -32,8 +31,7 @@ HOLD_COLOURS: dict[HoldKind, QColor] = {
 GOOD, RISKY, BAD = QColor(31, 157, 85), QColor(224, 161, 0), QColor(215, 38, 61)
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """One hold between two footprints."""
 
     holder: Footprint
@@ -42,8 +40,7 @@ class Link:
     label: str
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(NamedTuple):
     """A labelled footprint on the map; the label sits at ``label_at`` (grid units) if
     given, else at the footprint's centre."""
 

@@ -5,8 +5,7 @@ red mark where it is cornered. It only displays what core.rules.morale planned."
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from desktop.map.melee_items import BAD, GOOD, CellMarks, Mark
 from desktop.qt import (
@@ -28,8 +27,7 @@ if TYPE_CHECKING:
 WALK = QColor("#e07b00")
 
 
-@dataclass(frozen=True)
-class Walk:
+class Walk(NamedTuple):
     """One creature's planned retreat: the footprints it passes, its label, and whether it
     gets away from the enemy at all."""
 

@@ -4,8 +4,7 @@ through :class:`ViewTool`; :class:`desktop.tools.base.MapTool` implements it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from desktop.qt import QKeyEvent, QPointF, Qt
 
@@ -13,8 +12,7 @@ if TYPE_CHECKING:
     from core.model.grid import Cell
 
 
-@dataclass(frozen=True)
-class ToolEvent:
+class ToolEvent(NamedTuple):
     """A pointer event as a tool sees it: scene point, cell, buttons and modifiers."""
 
     scene_pos: QPointF

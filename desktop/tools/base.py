@@ -6,8 +6,7 @@ replaced or when an edit removes it."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from desktop.qt import QAction, QKeyEvent, QObject, Qt, QWidget, QWidgetAction, Signal
 
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
     from desktop.panels.resolve import ResolvePanel
 
 
-@dataclass(frozen=True)
-class ToolContext:
+class ToolContext(NamedTuple):
     """What every tool works with."""
 
     document: EncounterDocument

@@ -4,8 +4,7 @@ before any shortcut.)"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from desktop.qt import (
     QAction,
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 Shortcut = str | QKeySequence.StandardKey | tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MenuItem:
+class MenuItem(NamedTuple):
     """One menu command: where it goes, its text, its shortcut, what it does. With
     ``checked``, it is a toggle: ``run`` gets the new state, ``checked`` gives the first."""
 
