@@ -36,7 +36,7 @@ class Template(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     combatant: Combatant
-    weapons: Annotated[list[Weapon], at_most(12, "weapons")] = Field(default_factory=list)
+    weapons: Annotated[list[Weapon], at_most(12, "weapons")] = Field(default=[])
     portrait: Portrait | None = None
     notes: str = Field("", max_length=MAX_NOTES_CHARS)
 
@@ -76,7 +76,7 @@ class Bestiary(BaseModel):
     schema_id: Literal["battlemap.bestiary"] = Field("battlemap.bestiary", alias="schema")
     version: Literal[1] = 1
     templates: Annotated[list[Template], at_most(MAX_TEMPLATES, "templates")] = Field(
-        default_factory=list)
+        default=[])
 
     @model_validator(mode="after")
     def _names_unique(self) -> Bestiary:

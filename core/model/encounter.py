@@ -132,7 +132,7 @@ class LogEntry(BaseModel):
     kind: Name
     summary: Lines
     text: Lines = Field("", description="Every roll and modifier, one per line")
-    detail: dict[str, Any] = Field(default_factory=dict)
+    detail: dict[str, Any] = Field(default={})
     round: int | None = Field(None, ge=0, le=MAX_ROUND)
 
 
@@ -148,13 +148,13 @@ class Encounter(BaseModel):
     map: BattleMap = Field(default_factory=BattleMap)
     weapons: list[Weapon] = Field(default_factory=lambda: list(DEFAULT_WEAPONS),
                                  max_length=MAX_WEAPON_TABLE)
-    tokens: Annotated[list[Token], at_most(MAX_TOKENS, "tokens")] = Field(default_factory=list)
+    tokens: Annotated[list[Token], at_most(MAX_TOKENS, "tokens")] = Field(default=[])
     log: Annotated[list[LogEntry], at_most(MAX_LOG_ENTRIES, "log entries")] = Field(
-        default_factory=list)
+        default=[])
     timeline: RoundState = Field(default_factory=RoundState)
     fog: FogState = Field(default_factory=FogState)
     portraits: Annotated[dict[Annotated[str, Field(pattern=PORTRAIT_KEY)], Portrait],
-                         at_most(MAX_PORTRAITS, "portraits")] = Field(default_factory=dict)
+                         at_most(MAX_PORTRAITS, "portraits")] = Field(default={})
 
     _derived: dict[type, object] = PrivateAttr(default_factory=dict)
     _kept: dict[type, object] = PrivateAttr(default_factory=dict)

@@ -234,16 +234,16 @@ class BattleMap(BaseModel):
     width: int = Field(20, ge=1, le=MAX_MAP_CELLS)
     height: int = Field(15, ge=1, le=MAX_MAP_CELLS)
     terrain_rows: Annotated[list[str], at_most(MAX_MAP_CELLS, "terrain rows")] = Field(
-        default_factory=list)
+        default=[])
     elevation: Annotated[dict[str, Feet], at_most(MAX_MAP_CELLS**2, "elevation cells")] = Field(
-        default_factory=dict, description='"x,y" → feet, only non-zero cells')
+        default={}, description='"x,y" → feet, only non-zero cells')
     ceiling_ft: int | None = Field(None, ge=1, le=MAX_FEET)
     walls: Annotated[list[WallSegment], at_most(MAX_WALLS, "walls")] = Field(
-        default_factory=list)
+        default=[])
     hazards: Annotated[list[Hazard], at_most(MAX_HAZARDS, "hazards")] = Field(
-        default_factory=list)
+        default=[])
     background: Background | None = None
-    lights: Annotated[list[Light], at_most(MAX_LIGHTS, "lights")] = Field(default_factory=list)
+    lights: Annotated[list[Light], at_most(MAX_LIGHTS, "lights")] = Field(default=[])
     darkness: Darkness = Darkness.DAYLIGHT
 
     @field_validator("elevation")

@@ -186,26 +186,26 @@ class RoundState(BaseModel):
     round_number: int = Field(0, ge=0, le=MAX_ROUND)
     current_segment: Segment = 0
     entries: Annotated[list[InitiativeEntry], at_most(MAX_TOKENS, "entries")] = Field(
-        default_factory=list)
+        default=[])
     opposition_roll: RollRecord | None = None
     timers: Annotated[list[ConditionTimer], at_most(MAX_TIMERS, "timers")] = Field(
-        default_factory=list)
+        default=[])
     aimed_last_round: Annotated[list[str], at_most(MAX_TOKENS, "tokens")] = Field(
-        default_factory=list)
+        default=[])
     declaration_seconds: int = Field(120, ge=0, le=86_400)
-    holds: Annotated[list[Hold], at_most(MAX_HOLDS, "holds")] = Field(default_factory=list)
+    holds: Annotated[list[Hold], at_most(MAX_HOLDS, "holds")] = Field(default=[])
     ac_penalties: Annotated[list[AcPenalty], at_most(MAX_TIMERS, "AC penalties")] = Field(
-        default_factory=list)
+        default=[])
     morale_answered: Annotated[list[MoraleTrigger], at_most(MAX_TIMERS, "morale triggers")] = \
-        Field(default_factory=list, description="Morale triggers checked or passed over")
+        Field(default=[], description="Morale triggers checked or passed over")
     pop_ups: Annotated[list[PopUp], at_most(MAX_TOKENS, "pop-ups")] = Field(
-        default_factory=list)
+        default=[])
     waiting: Annotated[list[Waiting], at_most(MAX_TOKENS, "waiting")] = Field(
-        default_factory=list)
+        default=[])
     free_attacks: Annotated[list[ScheduledAttack], at_most(MAX_FREE_ATTACKS, "free attacks")] = \
-        Field(default_factory=list, description="Surprise free attacks scheduled this round")
+        Field(default=[], description="Surprise free attacks scheduled this round")
     watches: Annotated[list[Watch], at_most(MAX_WATCHES, "watches")] = Field(
-        default_factory=list, description="Concentrating on, or perception rolls against, "
+        default=[], description="Concentrating on, or perception rolls against, "
                                           "long actions this round")
 
     # What the round keeps one of is kept once: the actions add no twin, so these lists'

@@ -114,7 +114,7 @@ class CriticalResult(RulesValue):
     pair: tuple[str, str]
     rolls: tuple[RollRecord, ...]
     side: AffectedSide | None = None
-    moves: dict[str, Cell] = Field(default_factory=dict)
+    moves: dict[str, Cell] = Field(default={})
     knocked_down: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
     note: str

@@ -279,8 +279,8 @@ class GrappleResult(RulesValue):
     hold: Hold | None
     throw: ThrowOutcome | None = None
     lock_roll: RollRecord | None = None
-    gained: dict[str, frozenset[Condition]] = Field(default_factory=dict)
-    lost: dict[str, frozenset[Condition]] = Field(default_factory=dict)
+    gained: dict[str, frozenset[Condition]] = Field(default={})
+    lost: dict[str, frozenset[Condition]] = Field(default={})
     first_strike: AttackResult | None = Field(None, description=(
         "The armed defender's strike before the attempt (002 Brawling)"))
     stopped: bool = Field(False, description="The first strike stopped the attempt")
@@ -426,7 +426,7 @@ class GrappleOdds(RulesValue):
     attack_bonus: int
     defence_bonus: int
     bands: dict[GrappleBand, Fraction]
-    landing: dict[Cell, Fraction] = Field(default_factory=dict)
+    landing: dict[Cell, Fraction] = Field(default={})
     slam: Fraction = Fraction(0)
     into_hazard: Fraction = Fraction(0)
 
