@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import secrets
 import sys
 import threading
@@ -117,6 +116,8 @@ def warm_up() -> threading.Thread:
 
 
 def _load_the_rest() -> None:
+    import pkgutil  # on the warm-up thread, not before the first frame
+
     for package in (core.rules, core.actions, core.spatial):
         for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)

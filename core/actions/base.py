@@ -29,8 +29,7 @@ disagree.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from core.actions.commands import AppendLog, Batch, Command
 from core.actions.history import History
@@ -88,8 +87,7 @@ class Action(ABC, Generic[R]):
         return self
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[R]):
+class Outcome(NamedTuple, Generic[R]):
     """A resolved action: the result, its log entries, the one command applying both, and
     the dice it used."""
 
