@@ -53,6 +53,10 @@ class MapView(QGraphicsView):
     def __init__(self, scene: MapScene) -> None:
         super().__init__(scene)
         self.touch = TouchGestures(self, parent=self)
+        # A viewport made here, not the one Qt made: PySide6 met that one as a bare QWidget
+        # pointer and, to find its class, made the Python classes of every QWidget subclass
+        # it had not made yet, with their enums (4 ms of the start).
+        self.setViewport(QWidget())
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents)
         self.map_scene = scene
         self._announced_zoom: float | None = None
