@@ -88,6 +88,15 @@ def _age(path: Path) -> str:
     return stamp.strftime("%d %b %Y %H:%M")
 
 
+def keep_collections_quiet(window: MainWindow) -> QuietCollector:
+    """The quiet collector of ``window``'s document, which also collects and freezes once
+    sharing has started or its players changed and a second passed (the server and each
+    page's state: desktop.document.collector)."""
+    collector = QuietCollector(window.document)
+    window.share.changed.connect(collector.collect_when_quiet)
+    return collector
+
+
 def run_app(path: Path) -> int:
 
     if uses_xcb(os.environ):
@@ -98,7 +107,7 @@ def run_app(path: Path) -> int:
     app = application()
     window = open_window(path, DEMO)
     window.show_on_screen()
-    QuietCollector(window.document)
+    keep_collections_quiet(window)
     offer_recovery(window, orphaned_recoveries(data_dir()))
     # Right after the first frame: its imports (~0.1 s) are then made before the quiet
     # collector freezes what the start made, 0.3 s after opening (desktop.document.collector).

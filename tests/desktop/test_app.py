@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -183,6 +184,27 @@ def test_the_app_starts_without_the_cyclic_collector_then_freezes_and_turns_it_o
     assert python_prints(code, tmp_path, XDG_DATA_HOME=str(tmp_path / "data"),
                          XDG_CONFIG_HOME=str(tmp_path / "config"))[-3:] == [
         "False", "True", "True"]
+
+
+def test_what_sharing_made_is_frozen_once_the_gm_pauses(qtbot: QtBot) -> None:
+    """Starting a share imports its server and keeps its pages' state outside the history;
+    a second after it started, with no edit, that is collected and frozen, as an edit's
+    leftovers are (a full collection walked it in the middle of a zoom)."""
+    window = open_window(DEMO, DEMO)
+    qtbot.addWidget(window)
+    collector = desktop.app.keep_collections_quiet(window)
+    with qtbot.waitSignal(collector.collected, timeout=3000):
+        pass  # the open encounter frozen
+    assert window.share.start("127.0.0.1", 0) is None
+    try:
+        server = window.share.server
+        assert any(o is server for o in gc.get_objects())
+        with qtbot.waitSignal(collector.collected, timeout=3000):
+            pass
+        assert not any(o is server for o in gc.get_objects())
+    finally:
+        window.share.stop()
+        gc.unfreeze()  # other tests meet an ordinary heap
 
 
 def test_the_gui_thread_gets_the_interpreter_back_within_a_millisecond(tmp_path: Path
