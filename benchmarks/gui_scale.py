@@ -31,8 +31,8 @@ from core.model.encounter import Encounter, Token
 from core.model.grid import Cell, Direction, allowed_directions
 from core.model.tables import SIZES, Size
 from core.spatial.pathing import find_path
-from desktop.app import warm_up
-from desktop.document.collector import QuietCollector, collect_everything
+from desktop.app import keep_collections_quiet, warm_up
+from desktop.document.collector import collect_everything
 from desktop.mainwindow import MainWindow
 from desktop.qt import QApplication, QEvent, QPointF, QSettings
 from desktop.system.application import application
@@ -73,7 +73,7 @@ class Bench:
         self.window = MainWindow(encounter, None, folder / "data", settings)
         self.window.resize(*VIEW)
         self.window.show()
-        self.collector = QuietCollector(self.window.document)  # as ``battlemap`` runs it
+        self.collector = keep_collections_quiet(self.window)  # as ``battlemap`` runs it
         warm_up().join()  # as ``battlemap`` does after its first frame: no user meets the
         # resolvers' first import (19 ms in the first drag's frames before this)
         # The autosave waits for the user to pause (no edit for a second, no button held),

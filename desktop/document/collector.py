@@ -13,7 +13,7 @@ made since. When the GM pauses (no edit for a second), what the last edits made 
 collected and frozen too, so that stays small. So is what a feature made outside the
 history (:meth:`QuietCollector.collect_when_quiet`): sharing the player view imports its
 server and keeps each page's state, 170,000 objects with 12 pages on the 300×300 map,
-which a full collection walked for 40-70 ms in the middle of the GM's next zoom.
+which a full collection walked for 20-75 ms in the middle of the GM's next zoom.
 
 The app starts with the collector off (``desktop.cli.main``): the imports and the first window
 make hundreds of thousands of objects that live as long as the app, which it walked 172
