@@ -21,9 +21,9 @@ times before the first frame. The first full collection turns it on.
 
 The price: a cycle among frozen objects that becomes garbage is freed only when another
 encounter opens (everything is collected then): a stopped share's server waits for that.
-So nothing is frozen while a dialog or a
-menu is open: the code that opened it still holds what it was working on (a refused
-import's file and error), which would be kept long after it is dropped.
+So nothing is frozen while a dialog or a menu is open: the code that opened it still holds
+what it was working on (a refused import's file and error), which would be kept long after
+it is dropped.
 """
 
 from __future__ import annotations
